@@ -1,0 +1,2 @@
+// Connectivity and readiness check: answers once the database accepts queries.
+RETURN 1 AS ok

@@ -1,0 +1,3 @@
+"""graphmem: a governed, temporal knowledge graph on Neo4j, served to AI agents over MCP."""
+
+__version__ = "0.1.0"

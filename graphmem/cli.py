@@ -1,0 +1,185 @@
+"""Command line: ``graphmem serve``, ``graphmem neo4j start|stop|status|lock``, ``graphmem token``.
+
+Every failure graphmem expects ends as one line on stderr saying what to do, exit code 1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import ipaddress
+import logging
+import signal
+import sys
+import time
+from collections.abc import Sequence
+
+from pydantic import ValidationError
+
+from graphmem import __version__
+from graphmem.errors import ConfigurationError, GraphmemError
+from graphmem.settings import Settings
+
+
+def _say(message: str) -> None:
+    print(message, file=sys.stderr, flush=True)
+
+
+def _is_loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def _load_settings(**overrides: object) -> Settings:
+    try:
+        base = Settings()
+        return base.model_copy(update={k: v for k, v in overrides.items() if v is not None})
+    except ValidationError as error:
+        first = error.errors(include_url=False)[0]
+        field = ".".join(str(part) for part in first["loc"])
+        raise ConfigurationError(f"invalid setting {field}: {first['msg']}") from error
+
+
+# --- connection -------------------------------------------------------------------------------
+def resolve_connection(settings: Settings) -> tuple[str, str, str]:
+    """(uri, user, password): NEO4J_URI if set, else the managed local Neo4j, started."""
+    if settings.neo4j_uri:
+        password = settings.neo4j_password.get_secret_value() if settings.neo4j_password else ""
+        return settings.neo4j_uri, settings.neo4j_user, password
+    from graphmem.localdb import LocalNeo4j
+    from graphmem.store import ping_sync
+
+    local = LocalNeo4j(settings, progress=_say)
+    status, started = local.start(ready_check=ping_sync)
+    _say(("started " if started else "using running ") + f"local Neo4j at {status.bolt_uri}")
+    return status.bolt_uri, local.user, local.password()
+
+
+# --- serve ------------------------------------------------------------------------------------
+def serve(settings: Settings, transport: str) -> int:
+    if transport == "http" and not _is_loopback(settings.host) and not settings.http_token_sha256:
+        raise ConfigurationError(
+            f"refusing to serve HTTP on {settings.host} without credentials: set "
+            "GRAPHMEM_HTTP_TOKEN_SHA256 (see `graphmem token new`) or bind to 127.0.0.1."
+        )
+    uri, user, password = resolve_connection(settings)
+    try:
+        asyncio.run(_serve_async(settings, transport, uri, user, password))
+    except KeyboardInterrupt:
+        pass
+    _say("graphmem stopped")
+    return 0
+
+
+async def _serve_async(
+    settings: Settings, transport: str, uri: str, user: str, password: str
+) -> None:
+    from graphmem.server import create_server
+    from graphmem.store import Store
+
+    store = await Store.connect(
+        uri, user, password, settings.neo4j_database,
+        connect_timeout=settings.connect_timeout, query_timeout=settings.query_timeout,
+    )
+    try:
+        applied = await store.apply_schema()
+        _say(f"schema applied ({len(applied)} statements); toolset {settings.toolset}")
+        server = create_server(store, settings)
+        if transport == "http":
+            # uvicorn handles SIGINT/SIGTERM itself and returns after a graceful shutdown.
+            _say(f"serving MCP at http://{settings.host}:{settings.port}/mcp")
+            await server.run_http_async(
+                show_banner=False, host=settings.host, port=settings.port, path="/mcp",
+                log_level=settings.log_level.lower(),
+            )
+        else:
+            _cancel_on_sigterm()
+            try:
+                await server.run_stdio_async(show_banner=False)
+            except asyncio.CancelledError:
+                pass
+    finally:
+        await store.close()
+
+
+def _cancel_on_sigterm() -> None:
+    task = asyncio.current_task()
+    if task is not None:
+        asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, task.cancel)
+
+
+# --- neo4j ------------------------------------------------------------------------------------
+def neo4j_command(settings: Settings, action: str) -> int:
+    from graphmem.localdb import LocalNeo4j
+    from graphmem.store import ping_sync
+
+    local = LocalNeo4j(settings, progress=_say)
+    if action == "start":
+        began = time.monotonic()
+        status, started = local.start(ready_check=ping_sync)
+        verb = f"started in {time.monotonic() - began:.1f} s" if started else "already running"
+        print(f"{verb}\n{status.describe()}")
+    elif action == "stop":
+        print("stopped" if local.stop() else "not running")
+    elif action == "status":
+        status = local.status()
+        print(status.describe())
+        return 0 if status.running else 3
+    elif action == "lock":
+        from graphmem.localdb.lockfile import generate_lock, write_lock
+
+        lock = generate_lock(settings.maven_repository, _say)
+        write_lock(lock)
+        print(f"pinned {len(lock.artifacts)} jars ({lock.total_size / 1e6:.0f} MB)")
+    return 0
+
+
+def token_command() -> int:
+    from graphmem.auth import new_token
+
+    token, digest = new_token()
+    print(f"token (give it to the client, it is not stored): {token}")
+    print(f"GRAPHMEM_HTTP_TOKEN_SHA256={digest}")
+    return 0
+
+
+# --- entry ------------------------------------------------------------------------------------
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="graphmem", description=__doc__)
+    parser.add_argument("--version", action="version", version=f"graphmem {__version__}")
+    commands = parser.add_subparsers(dest="command", required=True)
+
+    serve_parser = commands.add_parser("serve", help="serve MCP (stdio by default)")
+    serve_parser.add_argument("--transport", choices=["stdio", "http"], default="stdio")
+    serve_parser.add_argument("--host", help="HTTP bind address (default 127.0.0.1)")
+    serve_parser.add_argument("--port", type=int, help="HTTP port (default 8000)")
+    serve_parser.add_argument("--toolset", choices=["core", "full"])
+
+    neo4j_parser = commands.add_parser("neo4j", help="the managed local Neo4j")
+    neo4j_parser.add_argument("action", choices=["start", "stop", "status", "lock"])
+
+    commands.add_parser("token", help="make a bearer token for the HTTP transport")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        if args.command == "token":
+            return token_command()
+        settings = _load_settings(host=getattr(args, "host", None),
+                                  port=getattr(args, "port", None),
+                                  toolset=getattr(args, "toolset", None))
+        logging.basicConfig(level=settings.log_level, stream=sys.stderr)
+        if args.command == "serve":
+            return serve(settings, args.transport)
+        return neo4j_command(settings, args.action)
+    except GraphmemError as error:
+        _say(f"graphmem: {error.message}")
+        return 1
+    except KeyboardInterrupt:
+        return 130

@@ -1,0 +1,348 @@
+"""Start, stop and inspect the managed local Neo4j.
+
+Layout of a data folder (persistent for users, temporary for tests):
+
+    <data_dir>/conf/neo4j.conf     written on every start (ports may change)
+    <data_dir>/data, logs, run     Neo4j's own folders
+    <data_dir>/state.json          pid and ports of the running server
+    <data_dir>/auth.secret         generated password (mode 0600) unless NEO4J_PASSWORD is set
+
+The jars live once per machine in the cache folder (see ``assemble``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import os
+import secrets
+import signal
+import socket
+import subprocess
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from pydantic import BaseModel
+
+from graphmem.errors import DatabaseStartFailed, GraphmemError, PortInUse
+from graphmem.localdb.assemble import assemble
+from graphmem.localdb.java import find_java
+from graphmem.localdb.lockfile import LockFile, load_lock
+from graphmem.settings import Settings
+
+JVM_FLAGS = (
+    "-XX:+UseG1GC",
+    "-XX:+ExitOnOutOfMemoryError",
+    "-XX:-OmitStackTraceInFastThrow",
+    "--add-opens=java.base/java.nio=ALL-UNNAMED",  # vector index builds stall without it
+    "--add-opens=java.base/java.io=ALL-UNNAMED",
+    "--add-opens=java.base/sun.nio.ch=ALL-UNNAMED",
+    "--add-opens=java.base/java.lang=ALL-UNNAMED",
+    "-Dio.netty.tryReflectionSetAccessible=true",
+    "-Dfile.encoding=UTF-8",
+)
+EXIT_CODES = {1: "the web server failed", 2: "the database failed", 3: "invalid configuration"}
+
+
+class _State(BaseModel):
+    pid: int
+    bolt_port: int
+    http_port: int
+    version: str
+    home: str
+    started_at: float
+
+
+@dataclass(frozen=True)
+class LocalStatus:
+    running: bool
+    version: str
+    data_dir: Path
+    bolt_uri: str
+    browser_url: str
+    pid: int | None = None
+    home: Path | None = None
+
+    def describe(self) -> str:
+        if not self.running:
+            return f"Neo4j {self.version}: not running (data folder {self.data_dir})"
+        return (
+            f"Neo4j {self.version} Community: running, pid {self.pid}\n"
+            f"  bolt:     {self.bolt_uri}\n"
+            f"  browser:  {self.browser_url}\n"
+            f"  data:     {self.data_dir}\n"
+            f"  install:  {self.home}"
+        )
+
+
+ReadyCheck = Callable[[str, str, str], None]
+
+
+class LocalNeo4j:
+    """One managed Neo4j server per data folder."""
+
+    def __init__(
+        self,
+        settings: Settings,
+        *,
+        lock: LockFile | None = None,
+        progress: Callable[[str], None] = lambda _: None,
+    ) -> None:
+        self.settings = settings
+        self.lock = lock or load_lock()
+        self.progress = progress
+        self.data_dir = settings.data_dir.expanduser().resolve()
+
+    # --- paths and credentials ---------------------------------------------------------------
+    @property
+    def state_path(self) -> Path:
+        return self.data_dir / "state.json"
+
+    @property
+    def user(self) -> str:
+        return "neo4j"  # the initial admin user of a fresh Neo4j
+
+    def password(self) -> str:
+        if self.settings.neo4j_password is not None:
+            return self.settings.neo4j_password.get_secret_value()
+        secret = self.data_dir / "auth.secret"
+        if not secret.exists():
+            self.data_dir.mkdir(parents=True, exist_ok=True)
+            fd = os.open(secret, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+            with os.fdopen(fd, "w") as handle:
+                handle.write(secrets.token_urlsafe(24))
+        return secret.read_text().strip()
+
+    # --- status ----------------------------------------------------------------------------
+    def _read_state(self) -> _State | None:
+        try:
+            return _State.model_validate_json(self.state_path.read_text())
+        except (OSError, ValueError):
+            return None
+
+    def status(self) -> LocalStatus:
+        state = self._read_state()
+        running = state is not None and _is_our_process(state.pid, state.home)
+        bolt = state.bolt_port if state and running else self.settings.local_bolt_port
+        http = state.http_port if state and running else self.settings.local_http_port
+        return LocalStatus(
+            running=running,
+            version=self.lock.neo4j_version,
+            data_dir=self.data_dir,
+            bolt_uri=f"bolt://127.0.0.1:{bolt}",
+            browser_url=f"http://127.0.0.1:{http}/browser/",
+            pid=state.pid if state and running else None,
+            home=Path(state.home) if state and running else None,
+        )
+
+    # --- start -------------------------------------------------------------------------------
+    def start(self, ready_check: ReadyCheck) -> tuple[LocalStatus, bool]:
+        """Start the server unless it runs already; returns (status, started_now)."""
+        self.data_dir.mkdir(parents=True, exist_ok=True)
+        with self._start_lock():
+            current = self.status()
+            if current.running:
+                return current, False
+            self.state_path.unlink(missing_ok=True)
+            java = find_java(self.settings.java_home)
+            home = assemble(
+                self.lock, self.settings.cache_dir.expanduser(), self.settings.maven_repository,
+                self.progress,
+            )
+            for name, port in (("bolt", self.settings.local_bolt_port),
+                               ("http", self.settings.local_http_port)):
+                _require_free_port(name, port)
+            conf_dir = self._write_config()
+            self._set_initial_password(java.executable, home, conf_dir)
+            process = self._spawn(java.executable, home, conf_dir)
+            state = _State(
+                pid=process.pid,
+                bolt_port=self.settings.local_bolt_port,
+                http_port=self.settings.local_http_port,
+                version=self.lock.neo4j_version,
+                home=str(home),
+                started_at=time.time(),
+            )
+            self.state_path.write_text(state.model_dump_json())
+            self._wait_until_ready(process, ready_check)
+            return self.status(), True
+
+    @contextlib.contextmanager
+    def _start_lock(self) -> Iterator[None]:
+        with (self.data_dir / ".start.lock").open("w") as handle:
+            fcntl.flock(handle, fcntl.LOCK_EX)
+            try:
+                yield
+            finally:
+                fcntl.flock(handle, fcntl.LOCK_UN)
+
+    def _write_config(self) -> Path:
+        conf_dir = self.data_dir / "conf"
+        conf_dir.mkdir(parents=True, exist_ok=True)
+        for sub in ("data", "logs", "run", "import"):
+            (self.data_dir / sub).mkdir(exist_ok=True)
+        s = self.settings
+        lines = {
+            "server.default_listen_address": "127.0.0.1",
+            "server.default_advertised_address": "127.0.0.1",
+            "server.bolt.listen_address": f"127.0.0.1:{s.local_bolt_port}",
+            "server.bolt.advertised_address": f"127.0.0.1:{s.local_bolt_port}",
+            "server.http.listen_address": f"127.0.0.1:{s.local_http_port}",
+            "server.http.advertised_address": f"127.0.0.1:{s.local_http_port}",
+            "server.https.enabled": "false",
+            "server.memory.heap.initial_size": s.local_heap,
+            "server.memory.heap.max_size": s.local_heap,
+            "server.memory.pagecache.size": s.local_pagecache,
+            "dbms.usage_report.enabled": "false",
+            "dbms.security.auth_enabled": "true",
+            "db.tx_log.rotation.retention_policy": "1G size",
+            "server.directories.data": str(self.data_dir / "data"),
+            "server.directories.logs": str(self.data_dir / "logs"),
+            "server.directories.run": str(self.data_dir / "run"),
+            "server.directories.import": str(self.data_dir / "import"),
+        }
+        text = "# Written by graphmem on every start; edit graphmem settings instead.\n"
+        text += "".join(f"{key}={value}\n" for key, value in lines.items())
+        (conf_dir / "neo4j.conf").write_text(text)
+        return conf_dir
+
+    def _set_initial_password(self, java: Path, home: Path, conf_dir: Path) -> None:
+        marker = self.data_dir / "data" / ".graphmem-password-set"
+        if marker.exists():
+            return
+        result = subprocess.run(
+            [str(java), "-cp", f"{home}/lib/*", f"-Dbasedir={home}", self.lock.admin_class,
+             "dbms", "set-initial-password", self.password()],
+            env={**os.environ, "NEO4J_HOME": str(home), "NEO4J_CONF": str(conf_dir)},
+            capture_output=True, text=True, timeout=300,
+        )
+        if result.returncode != 0:
+            raise DatabaseStartFailed(
+                "setting the initial Neo4j password failed: "
+                + (result.stderr or result.stdout).strip()[-800:]
+            )
+        marker.write_text("")
+
+    def _spawn(self, java: Path, home: Path, conf_dir: Path) -> subprocess.Popen[bytes]:
+        heap = self.settings.local_heap
+        command = [
+            str(java), f"-Xms{heap}", f"-Xmx{heap}", *JVM_FLAGS,
+            "-cp", f"{conf_dir}/*:{home}/lib/*", self.lock.entry_class,
+            f"--home-dir={home}", f"--config-dir={conf_dir}", "--console-mode",
+        ]
+        log = (self.data_dir / "logs" / "console.log").open("ab")
+        with log:
+            return subprocess.Popen(
+                command, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+                cwd=self.data_dir, start_new_session=True,  # survives the starting process
+            )
+
+    def _wait_until_ready(self, process: subprocess.Popen[bytes], ready: ReadyCheck) -> None:
+        status = self.status()
+        deadline = time.monotonic() + self.settings.local_start_timeout
+        last_error = "no answer yet"
+        while time.monotonic() < deadline:
+            code = process.poll()
+            if code is not None:
+                self.state_path.unlink(missing_ok=True)
+                reason = EXIT_CODES.get(code, f"exit code {code}")
+                raise DatabaseStartFailed(
+                    f"Neo4j stopped during start ({reason}). Last lines of "
+                    f"{self._console_log()}:\n{self._log_tail()}"
+                )
+            if _port_answers(self.settings.local_bolt_port):
+                try:
+                    ready(status.bolt_uri, self.user, self.password())
+                    return
+                except GraphmemError as error:
+                    last_error = error.message
+            time.sleep(0.5)
+        self.stop()
+        raise DatabaseStartFailed(
+            f"Neo4j did not answer on {status.bolt_uri} within "
+            f"{self.settings.local_start_timeout:.0f} s ({last_error}); it was stopped. "
+            f"See {self._console_log()}; raise GRAPHMEM_LOCAL_START_TIMEOUT on slow machines."
+        )
+
+    def _console_log(self) -> Path:
+        return self.data_dir / "logs" / "console.log"
+
+    def _log_tail(self, lines: int = 15) -> str:
+        try:
+            return "\n".join(self._console_log().read_text(errors="replace").splitlines()[-lines:])
+        except OSError:
+            return "(no log)"
+
+    # --- stop --------------------------------------------------------------------------------
+    def stop(self, timeout: float = 60.0) -> bool:
+        """Stop the server (SIGTERM, then SIGKILL after ``timeout``); False if none ran."""
+        state = self._read_state()
+        if state is None or not _is_our_process(state.pid, state.home):
+            self.state_path.unlink(missing_ok=True)
+            return False
+        os.kill(state.pid, signal.SIGTERM)
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline and _pid_alive(state.pid):
+            time.sleep(0.2)
+        if _pid_alive(state.pid):
+            os.kill(state.pid, signal.SIGKILL)
+        self.state_path.unlink(missing_ok=True)
+        return True
+
+
+def _pid_alive(pid: int) -> bool:
+    try:
+        waited, _ = os.waitpid(pid, os.WNOHANG)  # reap it if it is our child
+        if waited == pid:
+            return False
+    except ChildProcessError:
+        pass
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return not _is_zombie(pid)
+
+
+def _is_zombie(pid: int) -> bool:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().split(") ", 1)[1].startswith("Z")
+    except (OSError, IndexError):
+        return False
+
+
+def _is_our_process(pid: int, home: str) -> bool:
+    """Alive and still the Neo4j we started (a reused pid is not)."""
+    if not _pid_alive(pid):
+        return False
+    cmdline = Path(f"/proc/{pid}/cmdline")
+    if not cmdline.exists():  # no procfs (macOS): trust the pid
+        return True
+    try:
+        return f"--home-dir={home}".encode() in cmdline.read_bytes()
+    except OSError:
+        return False
+
+
+def _port_answers(port: int) -> bool:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        probe.settimeout(0.5)
+        return probe.connect_ex(("127.0.0.1", port)) == 0
+
+
+def _require_free_port(name: str, port: int) -> None:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        try:
+            probe.bind(("127.0.0.1", port))
+        except OSError as error:
+            setting = "GRAPHMEM_LOCAL_BOLT_PORT" if name == "bolt" else "GRAPHMEM_LOCAL_HTTP_PORT"
+            raise PortInUse(
+                f"port {port} ({name}) is already in use by another program; "
+                f"free it or choose another port with {setting}."
+            ) from error
+
+

@@ -1,0 +1,1 @@
+"""Pydantic models of everything that crosses a boundary. Pure: no I/O."""

@@ -1,0 +1,58 @@
+"""Shared model bases and bounded field types."""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime
+from typing import Annotated, Any
+
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, JsonValue
+
+MAX_JSON_BYTES = 64 * 1024
+MAX_JSON_DEPTH = 32
+
+
+class StrictModel(BaseModel):
+    """Inputs: unknown fields are refused, values are not coerced across types."""
+
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+
+class OutputModel(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+def _depth(value: Any, level: int = 0) -> int:
+    if isinstance(value, dict):
+        return max((_depth(v, level + 1) for v in value.values()), default=level + 1)
+    if isinstance(value, list):
+        return max((_depth(v, level + 1) for v in value), default=level + 1)
+    return level
+
+
+def canonical_json(value: Any) -> str:
+    """Lossless, deterministic JSON: sorted keys, no NaN/Infinity, unicode kept."""
+    return json.dumps(
+        value, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False
+    )
+
+
+def _bounded_json(value: JsonValue) -> JsonValue:
+    if _depth(value) > MAX_JSON_DEPTH:
+        raise ValueError(f"nested deeper than {MAX_JSON_DEPTH} levels")
+    try:
+        size = len(canonical_json(value).encode())
+    except ValueError as error:  # NaN or Infinity
+        raise ValueError("numbers must be finite") from error
+    if size > MAX_JSON_BYTES:
+        raise ValueError(f"larger than {MAX_JSON_BYTES} bytes as JSON")
+    return value
+
+
+BoundedJson = Annotated[JsonValue, AfterValidator(_bounded_json)]
+Name = Annotated[str, Field(min_length=1, max_length=200, pattern=r"^\S(.*\S)?$")]
+AuditText = Annotated[str, Field(min_length=1, max_length=200)]
+
+
+def iso(value: datetime | None) -> str | None:
+    return value.isoformat() if value is not None else None

@@ -1,0 +1,47 @@
+"""The server factory: ``create_server(store, settings)`` assembles a FastMCP server."""
+
+from __future__ import annotations
+
+from fastmcp import FastMCP
+
+from graphmem import __version__
+from graphmem.auth import DigestTokenVerifier
+from graphmem.settings import Settings
+from graphmem.store import Store
+from graphmem.tools import tools_for
+from graphmem.tools.context import Services
+from graphmem.tools.errors import map_domain_errors
+
+INSTRUCTIONS = """\
+graphmem is a governed, temporal knowledge graph. Record observations that can change with
+record_fact (project + key) and read what is true now with current_state. Nothing is silently
+lost: a new fact supersedes the old one and keeps it as history. Errors come back as JSON
+with an `error` code (invalid_argument, not_found, conflict, ...) and a message.
+"""
+
+
+def create_server(store: Store, settings: Settings) -> FastMCP:
+    """Build the MCP server around an open store. The caller owns the store's lifetime."""
+    auth = (
+        DigestTokenVerifier(settings.http_token_sha256, settings.tenant)
+        if settings.http_token_sha256
+        else None
+    )
+    server = FastMCP(
+        name="graphmem",
+        instructions=INSTRUCTIONS,
+        version=__version__,
+        auth=auth,
+        mask_error_details=True,  # unexpected errors reach clients as a generic message
+        strict_input_validation=True,  # no silent "7" -> 7 coercion
+    )
+    services = Services(store=store, settings=settings)
+    for spec in tools_for(settings.toolset):
+        function = map_domain_errors(spec.make(services))
+        server.tool(
+            function,
+            name=spec.name,
+            title=spec.title,
+            annotations=spec.annotations(),
+        )
+    return server

@@ -1,0 +1,96 @@
+"""All configuration, from one pydantic-settings class.
+
+Environment variables use the prefix ``GRAPHMEM_``; the Neo4j connection also reads the
+conventional ``NEO4J_URI``, ``NEO4J_USER``, ``NEO4J_PASSWORD`` and ``NEO4J_DATABASE``.
+With no ``NEO4J_URI`` graphmem runs against its managed local Neo4j (``graphmem.localdb``).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Annotated, Literal
+
+from pydantic import AliasChoices, Field, SecretStr, field_validator
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
+
+MAVEN_CENTRAL = "https://repo.maven.apache.org/maven2"
+
+
+def _xdg(var: str, fallback: str) -> Path:
+    return Path(os.environ.get(var) or Path.home() / fallback) / "graphmem"
+
+
+def _neo4j_env(name: str) -> AliasChoices:
+    return AliasChoices(f"NEO4J_{name}", f"GRAPHMEM_NEO4J_{name}")
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_prefix="GRAPHMEM_", extra="ignore", frozen=True)
+
+    # --- MCP server -------------------------------------------------------------------
+    tenant: str = Field(
+        "default",
+        min_length=1,
+        max_length=128,
+        description="Tenant of callers without credentials (stdio, loopback HTTP).",
+    )
+    toolset: Literal["core", "full"] = Field("core", description="Which tools are exposed.")
+    host: str = Field("127.0.0.1", description="HTTP bind address.")
+    port: int = Field(8000, ge=1, le=65535, description="HTTP port; MCP is served at /mcp.")
+    http_token_sha256: Annotated[list[str], NoDecode] = Field(
+        default_factory=list,
+        description="SHA-256 hex digests of accepted bearer tokens (comma-separated). "
+        "Required to bind HTTP anywhere but loopback.",
+    )
+    log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
+
+    # --- Neo4j connection -----------------------------------------------------------------
+    neo4j_uri: str | None = Field(
+        None,
+        validation_alias=_neo4j_env("URI"),
+        description="Bolt URI of an existing Neo4j; unset means the managed local Neo4j.",
+    )
+    neo4j_user: str = Field("neo4j", validation_alias=_neo4j_env("USER"))
+    neo4j_password: SecretStr | None = Field(None, validation_alias=_neo4j_env("PASSWORD"))
+    neo4j_database: str = Field("neo4j", validation_alias=_neo4j_env("DATABASE"))
+    connect_timeout: float = Field(
+        30.0, gt=0, le=600, description="Seconds to wait for Neo4j to answer at start."
+    )
+    query_timeout: float = Field(30.0, gt=0, le=3600, description="Per-transaction timeout.")
+
+    # --- Managed local Neo4j (used when NEO4J_URI is unset) ---------------------------------
+    data_dir: Path = Field(
+        default_factory=lambda: _xdg("XDG_DATA_HOME", ".local/share") / "neo4j",
+        description="Database, logs and configuration of the managed local Neo4j.",
+    )
+    cache_dir: Path = Field(
+        default_factory=lambda: _xdg("XDG_CACHE_HOME", ".cache"),
+        description="Where the Neo4j jars are assembled (shared by all data folders).",
+    )
+    maven_repository: str = Field(MAVEN_CENTRAL, description="Maven repository to download from.")
+    java_home: Path | None = Field(None, description="Java 17 or 21 to run Neo4j with.")
+    local_bolt_port: int = Field(7687, ge=1, le=65535)
+    local_http_port: int = Field(7474, ge=1, le=65535, description="Neo4j Browser port.")
+    local_heap: str = Field("1g", pattern=r"^\d+[kmgKMG]$")
+    local_pagecache: str = Field("512m", pattern=r"^\d+[kmgKMG]$")
+    local_start_timeout: float = Field(180.0, gt=0, le=3600)
+
+    @field_validator("http_token_sha256", mode="before")
+    @classmethod
+    def _split_csv(cls, value: object) -> object:
+        if isinstance(value, str):
+            return [part.strip().lower() for part in value.split(",") if part.strip()]
+        return value
+
+    @field_validator("http_token_sha256")
+    @classmethod
+    def _hex_digests(cls, value: list[str]) -> list[str]:
+        for digest in value:
+            if len(digest) != 64 or any(c not in "0123456789abcdef" for c in digest):
+                raise ValueError("each entry must be a SHA-256 hex digest (64 hex characters)")
+        return value
+
+    @property
+    def uses_local_database(self) -> bool:
+        return not self.neo4j_uri

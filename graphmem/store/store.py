@@ -1,0 +1,236 @@
+"""Connection, transactions and value conversion over the Neo4j driver.
+
+Every call names a catalog query and a tenant; the tenant is always passed as ``$tenant`` so
+each statement can (and must) scope itself by it. Each transaction is tagged with the query
+name in its metadata, so ``SHOW TRANSACTIONS`` and the query log say which file ran.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import Awaitable, Callable, Iterator
+from typing import Any, TypeVar
+
+import neo4j
+import neo4j.exceptions as neo4j_errors
+from neo4j import AsyncManagedTransaction, Query, RoutingControl
+from neo4j.graph import Node, Relationship
+from neo4j.time import Date, DateTime, Duration, Time
+from tenacity import (
+    AsyncRetrying,
+    retry_if_exception_type,
+    stop_after_delay,
+    wait_exponential,
+)
+
+from graphmem.errors import Conflict, StoreAuthFailed, StoreUnavailable
+from graphmem.store.catalog import QueryCatalog, default_catalog
+
+Row = dict[str, Any]
+T = TypeVar("T")
+
+_UNREACHABLE = (neo4j_errors.ServiceUnavailable, neo4j_errors.SessionExpired, OSError)
+
+
+def _native(value: Any) -> Any:
+    """Driver values to plain Python: temporal types to datetime/date, nodes to dicts."""
+    if isinstance(value, DateTime | Date | Time):
+        return value.to_native()
+    if isinstance(value, Duration):
+        return value.iso_format()
+    if isinstance(value, Node | Relationship):
+        return {key: _native(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_native(item) for item in value]
+    if isinstance(value, dict):
+        return {key: _native(item) for key, item in value.items()}
+    return value
+
+
+def _require_tenant(tenant: str) -> None:
+    if not isinstance(tenant, str) or not tenant:
+        raise ValueError("every store call needs a tenant")  # a programming error, not input
+
+
+@contextlib.contextmanager
+def _translated(uri: str, user: str) -> Iterator[None]:
+    """Driver exceptions that mean 'the database is unusable' become graphmem errors."""
+    try:
+        yield
+    except neo4j_errors.AuthError as error:
+        raise StoreAuthFailed(
+            f"Neo4j at {uri} refused the credentials of user {user!r}. "
+            "Check NEO4J_USER and NEO4J_PASSWORD."
+        ) from error
+    except neo4j_errors.ConstraintError as error:
+        raise Conflict(
+            "the write collided with a concurrent one on a unique key; retry it"
+        ) from error
+    except _UNREACHABLE as error:
+        raise StoreUnavailable(
+            f"cannot reach Neo4j at {uri} ({error.__class__.__name__}). Check NEO4J_URI and "
+            "that the server runs (`graphmem neo4j status` for the managed local one)."
+        ) from error
+
+
+class Tx:
+    """One managed transaction; runs catalog queries with the tenant bound."""
+
+    def __init__(self, tx: AsyncManagedTransaction, catalog: QueryCatalog, tenant: str) -> None:
+        self._tx = tx
+        self._catalog = catalog
+        self.tenant = tenant
+
+    async def run(self, name: str, **params: Any) -> list[Row]:
+        query = self._catalog[name]
+        result = await self._tx.run(query.text, {**params, "tenant": self.tenant})
+        return [{k: _native(v) for k, v in record.items()} async for record in result]
+
+
+class Store:
+    def __init__(
+        self,
+        driver: neo4j.AsyncDriver,
+        *,
+        uri: str,
+        user: str,
+        database: str,
+        catalog: QueryCatalog | None = None,
+        query_timeout: float = 30.0,
+        owns_driver: bool = True,
+    ) -> None:
+        self._driver = driver
+        self.uri = uri
+        self.user = user
+        self.database = database
+        self.catalog = catalog or default_catalog()
+        self.query_timeout = query_timeout
+        self._owns_driver = owns_driver
+
+    @classmethod
+    async def connect(
+        cls,
+        uri: str,
+        user: str,
+        password: str,
+        database: str = "neo4j",
+        *,
+        connect_timeout: float = 30.0,
+        query_timeout: float = 30.0,
+    ) -> Store:
+        """Open a driver and wait (with backoff) until the database answers a query."""
+        try:
+            driver = neo4j.AsyncGraphDatabase.driver(
+                uri, auth=(user, password), connection_acquisition_timeout=connect_timeout,
+                max_transaction_retry_time=query_timeout,
+            )
+        except (ValueError, neo4j_errors.ConfigurationError) as error:
+            raise StoreUnavailable(f"NEO4J_URI {uri!r} is not a valid Neo4j URI: {error}") from error
+        store = cls(driver, uri=uri, user=user, database=database, query_timeout=query_timeout)
+        try:
+            await store._wait_until_answering(connect_timeout)
+        except BaseException:
+            await driver.close()
+            raise
+        return store
+
+    async def _wait_until_answering(self, timeout: float) -> None:
+        retrying = AsyncRetrying(
+            retry=retry_if_exception_type(StoreUnavailable),
+            stop=stop_after_delay(timeout),
+            wait=wait_exponential(multiplier=0.2, max=2.0),
+            reraise=True,
+        )
+        async for attempt in retrying:
+            with attempt:
+                await self.read("admin/ping", tenant="-")
+
+    async def close(self) -> None:
+        if self._owns_driver:
+            await self._driver.close()
+
+    # --- running queries ------------------------------------------------------------------
+    async def read(self, name: str, tenant: str, **params: Any) -> list[Row]:
+        return await self._single(name, tenant, params, RoutingControl.READ)
+
+    async def write(self, name: str, tenant: str, **params: Any) -> list[Row]:
+        return await self._single(name, tenant, params, RoutingControl.WRITE)
+
+    async def _single(
+        self, name: str, tenant: str, params: dict[str, Any], routing: RoutingControl
+    ) -> list[Row]:
+        _require_tenant(tenant)
+        named = self.catalog[name]
+        query = Query(named.text, metadata={"graphmem_query": name}, timeout=self.query_timeout)
+        with _translated(self.uri, self.user):
+            result = await self._driver.execute_query(
+                query, {**params, "tenant": tenant}, routing_=routing, database_=self.database
+            )
+        return [{k: _native(v) for k, v in record.items()} for record in result.records]
+
+    async def write_transaction(
+        self, label: str, tenant: str, work: Callable[[Tx], Awaitable[T]]
+    ) -> T:
+        """Run ``work`` as one write transaction (all-or-nothing, retried on transient errors).
+
+        ``work`` may run more than once, so it must not have side effects outside ``tx``.
+        """
+        return await self._transaction(label, tenant, work, write=True)
+
+    async def read_transaction(
+        self, label: str, tenant: str, work: Callable[[Tx], Awaitable[T]]
+    ) -> T:
+        return await self._transaction(label, tenant, work, write=False)
+
+    async def _transaction(
+        self, label: str, tenant: str, work: Callable[[Tx], Awaitable[T]], *, write: bool
+    ) -> T:
+        _require_tenant(tenant)
+
+        @neo4j.unit_of_work(metadata={"graphmem_tool": label}, timeout=self.query_timeout)
+        async def unit(tx: AsyncManagedTransaction) -> T:
+            return await work(Tx(tx, self.catalog, tenant))
+
+        with _translated(self.uri, self.user):
+            async with self._driver.session(database=self.database) as session:
+                if write:
+                    return await session.execute_write(unit)
+                return await session.execute_read(unit)
+
+    # --- schema and maintenance -----------------------------------------------------------
+    async def apply_schema(self) -> list[str]:
+        """Apply ``cypher/schema`` in file-name order; every statement is idempotent."""
+        applied = []
+        for query in self.catalog.under("schema"):
+            with _translated(self.uri, self.user):
+                await self._driver.execute_query(
+                    Query(query.text, metadata={"graphmem_query": query.name}),
+                    database_=self.database,
+                )
+            applied.append(query.name)
+        await self._await_indexes()
+        return applied
+
+    async def _await_indexes(self) -> None:
+        with _translated(self.uri, self.user):
+            await self._driver.execute_query(
+                self.catalog["admin/await_indexes"].text, database_=self.database
+            )
+
+    async def explain(self, name: str) -> None:
+        """Plan a catalog query without running it (used by the catalog test)."""
+        text = "EXPLAIN " + self.catalog[name].text
+        async with self._driver.session(database=self.database) as session:
+            result = await session.run(text)  # type: ignore[arg-type]  # EXPLAIN of catalog text
+            await result.consume()
+
+
+def ping_sync(uri: str, user: str, password: str) -> None:
+    """One blocking connectivity check, for the local-server launcher (no event loop there)."""
+
+    async def ping() -> None:
+        store = await Store.connect(uri, user, password, connect_timeout=2.0)
+        await store.close()
+
+    asyncio.run(ping())

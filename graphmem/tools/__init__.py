@@ -1,0 +1,10 @@
+"""The MCP tool catalogue, assembled from one list of specs per area."""
+
+from graphmem.tools import facts
+from graphmem.tools.spec import ToolSpec, Toolset
+
+CATALOGUE: list[ToolSpec] = [*facts.SPECS]
+
+
+def tools_for(toolset: Toolset) -> list[ToolSpec]:
+    return [spec for spec in CATALOGUE if spec.in_toolset(toolset)]

@@ -1,0 +1,26 @@
+"""What every tool needs: the store, the settings, and the caller's tenant."""
+
+from dataclasses import dataclass
+
+from fastmcp.server.dependencies import get_access_token
+
+from graphmem.settings import Settings
+from graphmem.store import Store
+
+
+@dataclass(frozen=True)
+class Services:
+    store: Store
+    settings: Settings
+
+    def tenant(self) -> str:
+        """The caller's tenant: from its credentials on HTTP, else the configured default.
+
+        Never from a tool argument.
+        """
+        token = get_access_token()
+        if token is not None:
+            claimed = token.claims.get("tenant")
+            if isinstance(claimed, str) and claimed:
+                return claimed
+        return self.settings.tenant
