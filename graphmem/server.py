@@ -10,7 +10,7 @@ from graphmem.settings import Settings
 from graphmem.store import Store
 from graphmem.tools import tools_for
 from graphmem.tools.context import Services
-from graphmem.tools.errors import map_domain_errors
+from graphmem.tools.errors import ArgumentErrorMiddleware, map_domain_errors
 
 INSTRUCTIONS = """\
 graphmem is a governed, temporal knowledge graph. Record observations that can change with
@@ -34,6 +34,7 @@ def create_server(store: Store, settings: Settings) -> FastMCP:
         auth=auth,
         mask_error_details=True,  # unexpected errors reach clients as a generic message
         strict_input_validation=True,  # no silent "7" -> 7 coercion
+        middleware=[ArgumentErrorMiddleware()],
     )
     services = Services(store=store, settings=settings)
     for spec in tools_for(settings.toolset):

@@ -147,13 +147,13 @@ class LocalNeo4j:
                 return current, False
             self.state_path.unlink(missing_ok=True)
             java = find_java(self.settings.java_home)
+            for name, port in (("bolt", self.settings.local_bolt_port),
+                               ("http", self.settings.local_http_port)):
+                _require_free_port(name, port)
             home = assemble(
                 self.lock, self.settings.cache_dir.expanduser(), self.settings.maven_repository,
                 self.progress,
             )
-            for name, port in (("bolt", self.settings.local_bolt_port),
-                               ("http", self.settings.local_http_port)):
-                _require_free_port(name, port)
             conf_dir = self._write_config()
             self._set_initial_password(java.executable, home, conf_dir)
             process = self._spawn(java.executable, home, conf_dir)

@@ -218,6 +218,16 @@ class Store:
                 self.catalog["admin/await_indexes"].text, database_=self.database
             )
 
+    async def purge_tenant(self, tenant: str) -> None:
+        """Delete every node of ``tenant`` (tests; an explicit, confirmed purge later)."""
+        _require_tenant(tenant)
+        query = self.catalog["admin/delete_tenant_data"]
+        with _translated(self.uri, self.user):
+            async with self._driver.session(database=self.database) as session:
+                # CALL ... IN TRANSACTIONS needs an auto-commit transaction.
+                result = await session.run(query.text, {"tenant": tenant})
+                await result.consume()
+
     async def explain(self, name: str) -> None:
         """Plan a catalog query without running it (used by the catalog test)."""
         text = "EXPLAIN " + self.catalog[name].text

@@ -1,7 +1,11 @@
-"""The one place where domain errors become MCP tool errors.
+"""The one place where errors become MCP tool errors.
 
-A ``GraphmemError`` or a pydantic ``ValidationError`` becomes a ``ToolError`` whose text is a
-JSON payload (``{"error": code, "message": ..., "field": ...}``) that clients can parse.
+Every expected failure reaches the client as a ``ToolError`` whose text is a JSON payload
+(``{"error": code, "message": ..., "field": ...}``):
+- a ``GraphmemError`` or pydantic ``ValidationError`` raised by a tool (``map_domain_errors``,
+  applied to every tool at registration);
+- arguments refused by the tool's input schema, which FastMCP validates before the tool runs
+  (``ArgumentErrorMiddleware``).
 Anything else is a bug: it propagates, FastMCP logs it to stderr, and the server's
 ``mask_error_details`` sends the client only a generic message.
 """
@@ -11,7 +15,11 @@ import json
 from collections.abc import Awaitable, Callable
 from typing import Any, ParamSpec, TypeVar
 
+import mcp.types as mt
 from fastmcp.exceptions import ToolError
+from fastmcp.exceptions import ValidationError as ArgumentValidationError
+from fastmcp.server.middleware import CallNext, Middleware, MiddlewareContext
+from fastmcp.tools import ToolResult
 from pydantic import ValidationError
 
 from graphmem.errors import GraphmemError
@@ -42,6 +50,25 @@ def map_domain_errors(fn: Callable[P, Awaitable[R]]) -> Callable[P, Awaitable[R]
             raise tool_error(error) from error
 
     return boundary
+
+
+class ArgumentErrorMiddleware(Middleware):
+    """Schema-refused arguments get the same JSON payload as domain validation errors."""
+
+    async def on_call_tool(
+        self,
+        context: MiddlewareContext[mt.CallToolRequestParams],
+        call_next: CallNext[mt.CallToolRequestParams, ToolResult],
+    ) -> ToolResult:
+        try:
+            return await call_next(context)
+        except ArgumentValidationError as error:
+            cause = error.__cause__
+            if isinstance(cause, ValidationError):
+                raise tool_error(cause) from error
+            raise ToolError(
+                json.dumps({"error": "invalid_argument", "message": str(error)})
+            ) from error
 
 
 def parse_tool_error(text: str) -> dict[str, Any]:
