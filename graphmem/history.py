@@ -13,7 +13,7 @@ from typing import Any
 
 from graphmem.ids import new_id
 from graphmem.models.common import canonical_json
-from graphmem.store import Tx
+from graphmem.store import Store, Tx
 
 GENESIS_HASH = "0" * 64
 
@@ -63,3 +63,26 @@ async def append_event(
         client=audit.client, prev_hash=head.last_hash, hash=digest,
     )
     return revision
+
+
+async def list_events(
+    store: Store, tenant: str, after_revision: int = 0, limit: int = 100
+) -> list[dict[str, Any]]:
+    """The tenant's events after ``after_revision``, oldest first (replay reads these)."""
+    return await store.read(
+        "history/list_events", tenant, after_revision=after_revision, limit=limit
+    )
+
+
+def chain_breaks(tenant: str, events: list[dict[str, Any]], prev_hash: str) -> list[int]:
+    """Revisions whose stored hash or link does not match a recomputation."""
+    broken = []
+    for event in events:
+        expected = event_hash(
+            tenant, event["revision"], event["op"], event["at_text"], event["payload_json"],
+            prev_hash,
+        )
+        if event["prev_hash"] != prev_hash or event["hash"] != expected:
+            broken.append(event["revision"])
+        prev_hash = event["hash"]
+    return broken

@@ -1,7 +1,7 @@
 // Append one event to the tenant's history and advance the chain head to it.
 MATCH (h:History {tenant: $tenant})
 CREATE (e:Event {
-  id: $id, tenant: $tenant, revision: $revision, op: $op, at: datetime($at),
+  id: $id, tenant: $tenant, revision: $revision, op: $op, at: datetime($at), at_text: $at,
   subject_ids: $subject_ids, payload_json: $payload_json,
   session_id: $session_id, actor: $actor, client: $client,
   prev_hash: $prev_hash, hash: $hash

@@ -7,6 +7,7 @@ from typing import Any
 
 from fastmcp import Client
 
+from graphmem import history
 from graphmem.store import Store
 from tests.integration.conftest import call, call_error
 
@@ -150,8 +151,11 @@ async def test_every_write_appends_a_hash_chained_event(
 ) -> None:
     for value in range(3):
         await call(client, "record_fact", project="p", key="k", value=value)
-    events = await store.read("history/list_events", tenant, after_revision=0, limit=10)
+    events = await history.list_events(store, tenant)
     assert [event["revision"] for event in events] == [1, 2, 3]
-    assert events[0]["prev_hash"] == "0" * 64
-    for before, after in zip(events, events[1:], strict=False):
-        assert after["prev_hash"] == before["hash"]
+    assert [event["op"] for event in events] == ["record_fact"] * 3
+    assert events[0]["prev_hash"] == history.GENESIS_HASH
+    assert history.chain_breaks(tenant, events, history.GENESIS_HASH) == []
+    tampered = [dict(events[0]), *events[1:]]
+    tampered[0]["payload_json"] = tampered[0]["payload_json"].replace("0", "9")
+    assert history.chain_breaks(tenant, tampered, history.GENESIS_HASH) == [1]
