@@ -27,6 +27,7 @@ class Endpoint:
     user: str
     password: str
     origin: str  # "env", "testcontainers" or "local"
+    local_settings: Settings | None = None  # how the managed local server was configured
 
     def env(self) -> dict[str, str]:
         return {"NEO4J_URI": self.uri, "NEO4J_USER": self.user, "NEO4J_PASSWORD": self.password}
@@ -56,19 +57,25 @@ def _from_testcontainers() -> Iterator[Endpoint]:
         yield Endpoint(container.get_connection_url(), "neo4j", TEST_PASSWORD, "testcontainers")
 
 
+def local_test_settings(data_dir: Path) -> Settings:
+    """Settings of a managed local Neo4j for tests: a temporary folder, free ports."""
+    return Settings().model_copy(update={
+        "data_dir": data_dir, "local_bolt_port": free_port(), "local_http_port": free_port(),
+        "local_heap": "768m", "local_pagecache": "256m", "neo4j_password": None,
+        "neo4j_uri": None,
+    })
+
+
 @contextmanager
 def _from_local(data_dir: Path) -> Iterator[Endpoint]:
     from graphmem.localdb import LocalNeo4j
     from graphmem.store import ping_sync
 
-    settings = Settings().model_copy(update={
-        "data_dir": data_dir, "local_bolt_port": free_port(), "local_http_port": free_port(),
-        "local_heap": "768m", "local_pagecache": "256m", "neo4j_password": None,
-    })
+    settings = local_test_settings(data_dir)
     local = LocalNeo4j(settings, progress=lambda line: print(line, file=sys.stderr))
     status, _ = local.start(ready_check=ping_sync)
     try:
-        yield Endpoint(status.bolt_uri, local.user, local.password(), "local")
+        yield Endpoint(status.bolt_uri, local.user, local.password(), "local", settings)
     finally:
         local.stop()
 

@@ -336,6 +336,8 @@ def _port_answers(port: int) -> bool:
 
 def _require_free_port(name: str, port: int) -> None:
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        # As a server would: connections lingering in TIME_WAIT do not make a port busy.
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         try:
             probe.bind(("127.0.0.1", port))
         except OSError as error:

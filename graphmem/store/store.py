@@ -30,6 +30,7 @@ from graphmem.store.catalog import QueryCatalog, default_catalog
 Row = dict[str, Any]
 T = TypeVar("T")
 
+BOLT_SCHEMES = ("bolt", "bolt+s", "bolt+ssc", "neo4j", "neo4j+s", "neo4j+ssc")
 _UNREACHABLE = (neo4j_errors.ServiceUnavailable, neo4j_errors.SessionExpired, OSError)
 
 
@@ -120,6 +121,12 @@ class Store:
         query_timeout: float = 30.0,
     ) -> Store:
         """Open a driver and wait (with backoff) until the database answers a query."""
+        scheme = uri.split("://", 1)[0].lower() if "://" in uri else ""
+        if scheme not in BOLT_SCHEMES:
+            raise StoreUnavailable(
+                f"NEO4J_URI {uri!r} is not a valid Neo4j URI: use one of "
+                + ", ".join(f"{s}://" for s in BOLT_SCHEMES)
+            )
         try:
             driver = neo4j.AsyncGraphDatabase.driver(
                 uri, auth=(user, password), connection_acquisition_timeout=connect_timeout,
@@ -144,7 +151,14 @@ class Store:
         )
         async for attempt in retrying:
             with attempt:
-                await self.read("admin/ping", tenant="-")
+                await self.ping()
+
+    async def ping(self) -> None:
+        """One round trip, without the driver's own retries (callers decide how to wait)."""
+        with _translated(self.uri, self.user):
+            async with self._driver.session(database=self.database) as session:
+                result = await session.run(self.catalog["admin/ping"].text)
+                await result.consume()
 
     async def close(self) -> None:
         if self._owns_driver:
@@ -211,6 +225,10 @@ class Store:
             applied.append(query.name)
         await self._await_indexes()
         return applied
+
+    async def schema_state(self) -> list[Row]:
+        """Indexes and constraints with their state (online, populating, failed)."""
+        return await self.read("admin/list_schema", tenant="-")
 
     async def _await_indexes(self) -> None:
         with _translated(self.uri, self.user):
