@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import ipaddress
 import logging
 import signal
@@ -67,10 +68,9 @@ def serve(settings: Settings, transport: str) -> int:
             "GRAPHMEM_HTTP_TOKEN_SHA256 (see `graphmem token new`) or bind to 127.0.0.1."
         )
     uri, user, password = resolve_connection(settings)
-    try:
+    # SIGINT, or SIGTERM on stdio, ends the run; the store is closed on the way out.
+    with contextlib.suppress(KeyboardInterrupt, asyncio.CancelledError):
         asyncio.run(_serve_async(settings, transport, uri, user, password))
-    except KeyboardInterrupt:
-        pass
     _say("graphmem stopped")
     return 0
 
@@ -81,27 +81,35 @@ async def _serve_async(
     from graphmem.server import create_server
     from graphmem.store import Store
 
+    if transport == "stdio":
+        _cancel_on_sigterm()
     store = await Store.connect(
-        uri, user, password, settings.neo4j_database,
-        connect_timeout=settings.connect_timeout, query_timeout=settings.query_timeout,
+        uri,
+        user,
+        password,
+        settings.neo4j_database,
+        connect_timeout=settings.connect_timeout,
+        query_timeout=settings.query_timeout,
     )
     try:
         applied = await store.apply_schema()
         _say(f"schema applied ({len(applied)} statements); toolset {settings.toolset}")
         server = create_server(store, settings)
         if transport == "http":
-            # uvicorn handles SIGINT/SIGTERM itself and returns after a graceful shutdown.
+            # uvicorn catches SIGINT/SIGTERM, shuts down gracefully, then re-raises the signal
+            # into the handler it found: make that a no-op so the store closes below.
+            for signum in (signal.SIGINT, signal.SIGTERM):
+                signal.signal(signum, lambda *_: None)
             _say(f"serving MCP at http://{settings.host}:{settings.port}/mcp")
             await server.run_http_async(
-                show_banner=False, host=settings.host, port=settings.port, path="/mcp",
+                show_banner=False,
+                host=settings.host,
+                port=settings.port,
+                path="/mcp",
                 log_level=settings.log_level.lower(),
             )
         else:
-            _cancel_on_sigterm()
-            try:
-                await server.run_stdio_async(show_banner=False)
-            except asyncio.CancelledError:
-                pass
+            await server.run_stdio_async(show_banner=False)
     finally:
         await store.close()
 
@@ -171,9 +179,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if args.command == "token":
             return token_command()
-        settings = _load_settings(host=getattr(args, "host", None),
-                                  port=getattr(args, "port", None),
-                                  toolset=getattr(args, "toolset", None))
+        settings = _load_settings(
+            host=getattr(args, "host", None),
+            port=getattr(args, "port", None),
+            toolset=getattr(args, "toolset", None),
+        )
         logging.basicConfig(level=settings.log_level, stream=sys.stderr)
         if args.command == "serve":
             return serve(settings, args.transport)

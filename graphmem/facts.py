@@ -29,40 +29,60 @@ async def record_fact(store: Store, tenant: str, request: RecordFactRequest) -> 
         now = head.now.isoformat()
         rows = await tx.run(
             "facts/record_fact",
-            id=fact_id, key_id=new_id(), project=request.project, key=request.key,
-            value_json=canonical_json(request.value), source_class=source_class,
-            source_raw=source_raw, confidence=request.confidence,
+            id=fact_id,
+            key_id=new_id(),
+            project=request.project,
+            key=request.key,
+            value_json=canonical_json(request.value),
+            source_class=source_class,
+            source_raw=source_raw,
+            confidence=request.confidence,
             observed_at=(request.observed_at or head.now).isoformat(),
             valid_from=(request.valid_from or head.now).isoformat(),
             valid_to=request.valid_to.isoformat() if request.valid_to else None,
-            now=now, session_id=request.session_id, actor=request.actor,
-            client=request.client, schema_version=SCHEMA_VERSION,
+            now=now,
+            session_id=request.session_id,
+            actor=request.actor,
+            client=request.client,
+            schema_version=SCHEMA_VERSION,
         )
         superseded_id = rows[0]["superseded_id"]
         revision = await append_event(
-            tx, head, "record_fact",
+            tx,
+            head,
+            "record_fact",
             [fact_id] + ([superseded_id] if superseded_id else []),
-            {"project": request.project, "key": request.key,
-             "value_json": canonical_json(request.value), "source_class": source_class,
-             "superseded_id": superseded_id},
+            {
+                "project": request.project,
+                "key": request.key,
+                "value_json": canonical_json(request.value),
+                "source_class": source_class,
+                "superseded_id": superseded_id,
+            },
             Audit(request.session_id, request.actor, request.client),
         )
         fact = parse_fact(rows[0]["fact"])
-        return RecordFactResult(
-            **fact.model_dump(), superseded_id=superseded_id, revision=revision
-        )
+        return RecordFactResult(**fact.model_dump(), superseded_id=superseded_id, revision=revision)
 
     return await store.write_transaction("record_fact", tenant, work)
 
 
 async def current_state(store: Store, tenant: str, request: CurrentStateRequest) -> CurrentState:
     rows = await store.read(
-        "facts/get_current_state", tenant, key=request.state_key, project=request.project,
-        history_limit=request.history_limit, project_limit=MAX_PROJECTS_PER_KEY,
+        "facts/get_current_state",
+        tenant,
+        key=request.state_key,
+        project=request.project,
+        history_limit=request.history_limit,
+        project_limit=MAX_PROJECTS_PER_KEY,
     )
     empty = CurrentState(
-        state_key=request.state_key, status="not_found", project=request.project,
-        answer=None, history=[], why=[],
+        state_key=request.state_key,
+        status="not_found",
+        project=request.project,
+        answer=None,
+        history=[],
+        why=[],
     )
     if not rows:
         return empty

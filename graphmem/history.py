@@ -42,8 +42,14 @@ async def lock_head(tx: Tx) -> Head:
 
 def event_hash(tenant: str, revision: int, op: str, at: str, payload: str, prev: str) -> str:
     material = canonical_json(
-        {"tenant": tenant, "revision": revision, "op": op, "at": at,
-         "payload": payload, "prev_hash": prev}
+        {
+            "tenant": tenant,
+            "revision": revision,
+            "op": op,
+            "at": at,
+            "payload": payload,
+            "prev_hash": prev,
+        }
     )
     return hashlib.sha256(material.encode()).hexdigest()
 
@@ -58,9 +64,17 @@ async def append_event(
     digest = event_hash(tx.tenant, revision, op, at, payload_json, head.last_hash)
     await tx.run(
         "history/append_event",
-        id=new_id(), revision=revision, op=op, at=at, subject_ids=subject_ids,
-        payload_json=payload_json, session_id=audit.session_id, actor=audit.actor,
-        client=audit.client, prev_hash=head.last_hash, hash=digest,
+        id=new_id(),
+        revision=revision,
+        op=op,
+        at=at,
+        subject_ids=subject_ids,
+        payload_json=payload_json,
+        session_id=audit.session_id,
+        actor=audit.actor,
+        client=audit.client,
+        prev_hash=head.last_hash,
+        hash=digest,
     )
     return revision
 
@@ -79,7 +93,11 @@ def chain_breaks(tenant: str, events: list[dict[str, Any]], prev_hash: str) -> l
     broken = []
     for event in events:
         expected = event_hash(
-            tenant, event["revision"], event["op"], event["at_text"], event["payload_json"],
+            tenant,
+            event["revision"],
+            event["op"],
+            event["at_text"],
+            event["payload_json"],
             prev_hash,
         )
         if event["prev_hash"] != prev_hash or event["hash"] != expected:

@@ -30,14 +30,14 @@ class Settings(BaseSettings):
 
     # --- MCP server -------------------------------------------------------------------
     tenant: str = Field(
-        "default",
+        default="default",
         min_length=1,
         max_length=128,
         description="Tenant of callers without credentials (stdio, loopback HTTP).",
     )
-    toolset: Literal["core", "full"] = Field("core", description="Which tools are exposed.")
-    host: str = Field("127.0.0.1", description="HTTP bind address.")
-    port: int = Field(8000, ge=1, le=65535, description="HTTP port; MCP is served at /mcp.")
+    toolset: Literal["core", "full"] = Field(default="core", description="Which tools are exposed.")
+    host: str = Field(default="127.0.0.1", description="HTTP bind address.")
+    port: int = Field(default=8000, ge=1, le=65535, description="HTTP port; MCP is served at /mcp.")
     http_token_sha256: Annotated[list[str], NoDecode] = Field(
         default_factory=list,
         description="SHA-256 hex digests of accepted bearer tokens (comma-separated). "
@@ -47,17 +47,19 @@ class Settings(BaseSettings):
 
     # --- Neo4j connection -----------------------------------------------------------------
     neo4j_uri: str | None = Field(
-        None,
+        default=None,
         validation_alias=_neo4j_env("URI"),
         description="Bolt URI of an existing Neo4j; unset means the managed local Neo4j.",
     )
-    neo4j_user: str = Field("neo4j", validation_alias=_neo4j_env("USER"))
-    neo4j_password: SecretStr | None = Field(None, validation_alias=_neo4j_env("PASSWORD"))
-    neo4j_database: str = Field("neo4j", validation_alias=_neo4j_env("DATABASE"))
+    neo4j_user: str = Field(default="neo4j", validation_alias=_neo4j_env("USER"))
+    neo4j_password: SecretStr | None = Field(default=None, validation_alias=_neo4j_env("PASSWORD"))
+    neo4j_database: str = Field(default="neo4j", validation_alias=_neo4j_env("DATABASE"))
     connect_timeout: float = Field(
-        30.0, gt=0, le=600, description="Seconds to wait for Neo4j to answer at start."
+        default=30.0, gt=0, le=600, description="Seconds to wait for Neo4j to answer at start."
     )
-    query_timeout: float = Field(30.0, gt=0, le=3600, description="Per-transaction timeout.")
+    query_timeout: float = Field(
+        default=30.0, gt=0, le=3600, description="Per-transaction timeout."
+    )
 
     # --- Managed local Neo4j (used when NEO4J_URI is unset) ---------------------------------
     data_dir: Path = Field(
@@ -68,13 +70,15 @@ class Settings(BaseSettings):
         default_factory=lambda: _xdg("XDG_CACHE_HOME", ".cache"),
         description="Where the Neo4j jars are assembled (shared by all data folders).",
     )
-    maven_repository: str = Field(MAVEN_CENTRAL, description="Maven repository to download from.")
-    java_home: Path | None = Field(None, description="Java 17 or 21 to run Neo4j with.")
-    local_bolt_port: int = Field(7687, ge=1, le=65535)
-    local_http_port: int = Field(7474, ge=1, le=65535, description="Neo4j Browser port.")
-    local_heap: str = Field("1g", pattern=r"^\d+[kmgKMG]$")
-    local_pagecache: str = Field("512m", pattern=r"^\d+[kmgKMG]$")
-    local_start_timeout: float = Field(180.0, gt=0, le=3600)
+    maven_repository: str = Field(
+        default=MAVEN_CENTRAL, description="Maven repository to download from."
+    )
+    java_home: Path | None = Field(default=None, description="Java 17 or 21 to run Neo4j with.")
+    local_bolt_port: int = Field(default=7687, ge=1, le=65535)
+    local_http_port: int = Field(default=7474, ge=1, le=65535, description="Neo4j Browser port.")
+    local_heap: str = Field(default="1g", pattern=r"^\d+[kmgKMG]$")
+    local_pagecache: str = Field(default="512m", pattern=r"^\d+[kmgKMG]$")
+    local_start_timeout: float = Field(default=180.0, gt=0, le=3600)
 
     @field_validator("http_token_sha256", mode="before")
     @classmethod

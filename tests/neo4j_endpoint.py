@@ -59,11 +59,17 @@ def _from_testcontainers() -> Iterator[Endpoint]:
 
 def local_test_settings(data_dir: Path) -> Settings:
     """Settings of a managed local Neo4j for tests: a temporary folder, free ports."""
-    return Settings().model_copy(update={
-        "data_dir": data_dir, "local_bolt_port": free_port(), "local_http_port": free_port(),
-        "local_heap": "768m", "local_pagecache": "256m", "neo4j_password": None,
-        "neo4j_uri": None,
-    })
+    return Settings().model_copy(
+        update={
+            "data_dir": data_dir,
+            "local_bolt_port": free_port(),
+            "local_http_port": free_port(),
+            "local_heap": "768m",
+            "local_pagecache": "256m",
+            "neo4j_password": None,
+            "neo4j_uri": None,
+        }
+    )
 
 
 @contextmanager

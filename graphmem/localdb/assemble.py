@@ -63,9 +63,7 @@ def assemble(
 
 def _download(context: object, artifact: LockedArtifact, repository: str) -> Path:
     project = context.project(artifact.group, artifact.artifact)  # type: ignore[attr-defined]
-    jar = project.at_version(artifact.version).artifact(
-        artifact.classifier, artifact.packaging
-    )
+    jar = project.at_version(artifact.version).artifact(artifact.classifier, artifact.packaging)
     try:
         path = Path(jar.resolve())
     except Exception as error:  # jgo raises plain RuntimeError / urllib errors

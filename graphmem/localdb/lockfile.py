@@ -78,9 +78,7 @@ def sha256_of(path: Path) -> str:
     return digest.hexdigest()
 
 
-def generate_lock(
-    repository: str, progress: Callable[[str], None] = lambda _: None
-) -> LockFile:
+def generate_lock(repository: str, progress: Callable[[str], None] = lambda _: None) -> LockFile:
     """Resolve the roots with jgo, download every jar once, and pin each by its SHA-256."""
     import jgo  # imported here: only maintainers regenerate the lock
 

@@ -147,11 +147,15 @@ class LocalNeo4j:
                 return current, False
             self.state_path.unlink(missing_ok=True)
             java = find_java(self.settings.java_home)
-            for name, port in (("bolt", self.settings.local_bolt_port),
-                               ("http", self.settings.local_http_port)):
+            for name, port in (
+                ("bolt", self.settings.local_bolt_port),
+                ("http", self.settings.local_http_port),
+            ):
                 _require_free_port(name, port)
             home = assemble(
-                self.lock, self.settings.cache_dir.expanduser(), self.settings.maven_repository,
+                self.lock,
+                self.settings.cache_dir.expanduser(),
+                self.settings.maven_repository,
                 self.progress,
             )
             conf_dir = self._write_config()
@@ -213,10 +217,20 @@ class LocalNeo4j:
         if marker.exists():
             return
         result = subprocess.run(
-            [str(java), "-cp", f"{home}/lib/*", f"-Dbasedir={home}", self.lock.admin_class,
-             "dbms", "set-initial-password", self.password()],
+            [
+                str(java),
+                "-cp",
+                f"{home}/lib/*",
+                f"-Dbasedir={home}",
+                self.lock.admin_class,
+                "dbms",
+                "set-initial-password",
+                self.password(),
+            ],
             env={**os.environ, "NEO4J_HOME": str(home), "NEO4J_CONF": str(conf_dir)},
-            capture_output=True, text=True, timeout=300,
+            capture_output=True,
+            text=True,
+            timeout=300,
         )
         if result.returncode != 0:
             raise DatabaseStartFailed(
@@ -228,15 +242,26 @@ class LocalNeo4j:
     def _spawn(self, java: Path, home: Path, conf_dir: Path) -> subprocess.Popen[bytes]:
         heap = self.settings.local_heap
         command = [
-            str(java), f"-Xms{heap}", f"-Xmx{heap}", *JVM_FLAGS,
-            "-cp", f"{conf_dir}/*:{home}/lib/*", self.lock.entry_class,
-            f"--home-dir={home}", f"--config-dir={conf_dir}", "--console-mode",
+            str(java),
+            f"-Xms{heap}",
+            f"-Xmx{heap}",
+            *JVM_FLAGS,
+            "-cp",
+            f"{conf_dir}/*:{home}/lib/*",
+            self.lock.entry_class,
+            f"--home-dir={home}",
+            f"--config-dir={conf_dir}",
+            "--console-mode",
         ]
         log = (self.data_dir / "logs" / "console.log").open("ab")
         with log:
             return subprocess.Popen(
-                command, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-                cwd=self.data_dir, start_new_session=True,  # survives the starting process
+                command,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                stdin=subprocess.DEVNULL,
+                cwd=self.data_dir,
+                start_new_session=True,  # survives the starting process
             )
 
     def _wait_until_ready(self, process: subprocess.Popen[bytes], ready: ReadyCheck) -> None:
@@ -346,5 +371,3 @@ def _require_free_port(name: str, port: int) -> None:
                 f"port {port} ({name}) is already in use by another program; "
                 f"free it or choose another port with {setting}."
             ) from error
-
-

@@ -12,7 +12,10 @@ from graphmem.models.common import AuditText, BoundedJson, Name, OutputModel, St
 SCHEMA_VERSION = 1
 SourceClass = Literal["agent_claimed", "tool_observed", "human_confirmed", "production_verified"]
 SOURCE_CLASSES: tuple[SourceClass, ...] = (
-    "agent_claimed", "tool_observed", "human_confirmed", "production_verified",
+    "agent_claimed",
+    "tool_observed",
+    "human_confirmed",
+    "production_verified",
 )
 FactStatus = Literal["active", "superseded", "expired", "invalidated"]
 VerificationStatus = Literal["unverified", "contradicted", "expired", "verified"]
@@ -33,9 +36,9 @@ class RecordFactRequest(StrictModel):
     project: Name
     key: Name
     value: BoundedJson = None
-    source_class: str | None = Field(None, max_length=100)
-    source: str | None = Field(None, max_length=100)
-    confidence: float = Field(0.5, ge=0.0, le=1.0)
+    source_class: str | None = Field(default=None, max_length=100)
+    source: str | None = Field(default=None, max_length=100)
+    confidence: float = Field(default=0.5, ge=0.0, le=1.0)
     observed_at: AwareDatetime | None = None
     valid_from: AwareDatetime | None = None
     valid_to: AwareDatetime | None = None
@@ -58,7 +61,7 @@ class Temporal(OutputModel):
     valid_from: datetime | None = Field(description="Start of the valid-time window.")
     valid_to: datetime | None = Field(description="End of the valid-time window, if any.")
     recorded_at: datetime = Field(description="Transaction time: when graphmem stored it.")
-    invalidated_at: datetime | None = Field(None, description="When it was invalidated.")
+    invalidated_at: datetime | None = Field(default=None, description="When it was invalidated.")
 
 
 class Fact(OutputModel):
@@ -119,4 +122,4 @@ class CurrentState(OutputModel):
 class CurrentStateRequest(StrictModel):
     state_key: Name
     project: Name | None = None
-    history_limit: int = Field(20, ge=0, le=200)
+    history_limit: int = Field(default=20, ge=0, le=200)

@@ -129,11 +129,15 @@ class Store:
             )
         try:
             driver = neo4j.AsyncGraphDatabase.driver(
-                uri, auth=(user, password), connection_acquisition_timeout=connect_timeout,
+                uri,
+                auth=(user, password),
+                connection_acquisition_timeout=connect_timeout,
                 max_transaction_retry_time=query_timeout,
             )
         except (ValueError, neo4j_errors.ConfigurationError) as error:
-            raise StoreUnavailable(f"NEO4J_URI {uri!r} is not a valid Neo4j URI: {error}") from error
+            raise StoreUnavailable(
+                f"NEO4J_URI {uri!r} is not a valid Neo4j URI: {error}"
+            ) from error
         store = cls(driver, uri=uri, user=user, database=database, query_timeout=query_timeout)
         try:
             await store._wait_until_answering(connect_timeout)
@@ -142,10 +146,10 @@ class Store:
             raise
         return store
 
-    async def _wait_until_answering(self, timeout: float) -> None:
+    async def _wait_until_answering(self, within: float) -> None:
         retrying = AsyncRetrying(
             retry=retry_if_exception_type(StoreUnavailable),
-            stop=stop_after_delay(timeout),
+            stop=stop_after_delay(within),
             wait=wait_exponential(multiplier=0.2, max=2.0),
             reraise=True,
         )

@@ -1,7 +1,7 @@
 """The MCP tool catalogue, assembled from one list of specs per area."""
 
 from graphmem.tools import facts
-from graphmem.tools.spec import ToolSpec, Toolset
+from graphmem.tools.spec import Toolset, ToolSpec
 
 CATALOGUE: list[ToolSpec] = [*facts.SPECS]
 

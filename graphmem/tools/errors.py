@@ -35,9 +35,7 @@ def validation_payload(error: ValidationError) -> dict[str, object]:
 
 
 def tool_error(error: GraphmemError | ValidationError) -> ToolError:
-    payload = (
-        validation_payload(error) if isinstance(error, ValidationError) else error.payload()
-    )
+    payload = validation_payload(error) if isinstance(error, ValidationError) else error.payload()
     return ToolError(json.dumps(payload, ensure_ascii=False))
 
 

@@ -21,8 +21,10 @@ def make_record_fact(services: Services) -> ToolFunction:
         project: Annotated[Name, Field(description="Project namespace that owns the fact.")],
         key: Annotated[
             Name,
-            Field(description="Fact name, unique among active facts of the project; the key "
-                  "that current_state and decisions' reopen rules refer to."),
+            Field(
+                description="Fact name, unique among active facts of the project; the key "
+                "that current_state and decisions' reopen rules refer to."
+            ),
         ],
         value: Annotated[
             BoundedJson,
@@ -30,9 +32,12 @@ def make_record_fact(services: Services) -> ToolFunction:
         ] = None,
         source_class: Annotated[
             str | None,
-            Field(max_length=100, description="Claimed origin: agent_claimed (default), "
-                  "tool_observed, human_confirmed or production_verified. A claim, never "
-                  "proof; an unknown label is stored as agent_claimed, kept in source_raw."),
+            Field(
+                max_length=100,
+                description="Claimed origin: agent_claimed (default), "
+                "tool_observed, human_confirmed or production_verified. A claim, never "
+                "proof; an unknown label is stored as agent_claimed, kept in source_raw.",
+            ),
         ] = None,
         source: Annotated[
             str | None, Field(max_length=100, description="Legacy alias of source_class.")
@@ -74,9 +79,18 @@ def make_record_fact(services: Services) -> ToolFunction:
         the id it superseded and the revision.
         """
         request = RecordFactRequest(
-            project=project, key=key, value=value, source_class=source_class, source=source,
-            confidence=confidence, observed_at=observed_at, valid_from=valid_from,
-            valid_to=valid_to, session_id=session_id, actor=actor, client=client,
+            project=project,
+            key=key,
+            value=value,
+            source_class=source_class,
+            source=source,
+            confidence=confidence,
+            observed_at=observed_at,
+            valid_from=valid_from,
+            valid_to=valid_to,
+            session_id=session_id,
+            actor=actor,
+            client=client,
         )
         return await facts.record_fact(services.store, services.tenant(), request)
 
@@ -88,8 +102,10 @@ def make_current_state(services: Services) -> ToolFunction:
         state_key: Annotated[Name, Field(description="The fact key to resolve.")],
         project: Annotated[
             Name | None,
-            Field(description="Project to look in; without it a key active in several "
-                  "projects is reported as ambiguous with the candidate projects."),
+            Field(
+                description="Project to look in; without it a key active in several "
+                "projects is reported as ambiguous with the candidate projects."
+            ),
         ] = None,
         history_limit: Annotated[
             int, Field(ge=0, le=200, description="How many former facts to include, newest first.")
@@ -114,11 +130,21 @@ def make_current_state(services: Services) -> ToolFunction:
 
 SPECS = [
     ToolSpec(
-        name="record_fact", title="Record an observed fact", toolset="core", writes=True,
-        idempotent=False, destructive=True, make=make_record_fact,
+        name="record_fact",
+        title="Record an observed fact",
+        toolset="core",
+        writes=True,
+        idempotent=False,
+        destructive=True,
+        make=make_record_fact,
     ),
     ToolSpec(
-        name="current_state", title="Resolve a fact key to its current state", toolset="core",
-        writes=False, idempotent=True, destructive=False, make=make_current_state,
+        name="current_state",
+        title="Resolve a fact key to its current state",
+        toolset="core",
+        writes=False,
+        idempotent=True,
+        destructive=False,
+        make=make_current_state,
     ),
 ]

@@ -4,7 +4,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from mcp.types import ToolAnnotations
+from mcp_types import ToolAnnotations
 
 from graphmem.tools.context import Services
 
@@ -25,10 +25,10 @@ class ToolSpec:
     def annotations(self) -> ToolAnnotations:
         return ToolAnnotations(
             title=self.title,
-            readOnlyHint=not self.writes,
-            destructiveHint=self.destructive if self.writes else False,
-            idempotentHint=self.idempotent,
-            openWorldHint=False,
+            read_only_hint=not self.writes,
+            destructive_hint=self.destructive if self.writes else False,
+            idempotent_hint=self.idempotent,
+            open_world_hint=False,
         )
 
     def in_toolset(self, toolset: Toolset) -> bool:

@@ -15,7 +15,6 @@ from graphmem.settings import Settings
 from graphmem.store import Store
 
 
-
 @pytest.fixture
 async def tenant(store: Store) -> AsyncIterator[str]:
     name = f"test-{uuid.uuid4().hex[:12]}"
@@ -47,5 +46,3 @@ async def call_error(client: Client[Any], tool: str, **arguments: Any) -> dict[s
     result = await client.call_tool(tool, arguments, raise_on_error=False)
     assert result.is_error, result.structured_content
     return json.loads(result.content[0].text)  # type: ignore[union-attr]
-
-

@@ -17,8 +17,14 @@ async def test_a_new_fact_supersedes_the_active_one_and_keeps_it_as_history(
 ) -> None:
     first = await call(client, "record_fact", project="shop", key="db.latency_ms", value=120)
     second = await call(
-        client, "record_fact", project="shop", key="db.latency_ms", value=95,
-        source_class="tool_observed", confidence=0.9, actor="probe",
+        client,
+        "record_fact",
+        project="shop",
+        key="db.latency_ms",
+        value=95,
+        source_class="tool_observed",
+        confidence=0.9,
+        actor="probe",
     )
     assert first["superseded_id"] is None
     assert second["superseded_id"] == first["id"]
@@ -32,9 +38,7 @@ async def test_a_new_fact_supersedes_the_active_one_and_keeps_it_as_history(
     assert [entry["id"] for entry in state["history"]] == [first["id"]]
     assert state["history"][0]["status"] == "superseded"
     assert state["history"][0]["superseded_by"] == second["id"]
-    assert state["why"] == [
-        {"type": "supersedes", "from_id": second["id"], "to_id": first["id"]}
-    ]
+    assert state["why"] == [{"type": "supersedes", "from_id": second["id"], "to_id": first["id"]}]
 
 
 async def test_values_round_trip_losslessly(client: Client[Any]) -> None:
@@ -53,7 +57,9 @@ async def test_unknown_source_label_downgrades_and_is_kept_raw(client: Client[An
     fact = await call(client, "record_fact", project="p", key="k", value=1, source="gut_feeling")
     assert fact["source_class"] == "agent_claimed"
     assert fact["source_raw"] == "gut_feeling"
-    legacy = await call(client, "record_fact", project="p", key="k", value=2, source="tool_observed")
+    legacy = await call(
+        client, "record_fact", project="p", key="k", value=2, source="tool_observed"
+    )
     assert legacy["source_class"] == "tool_observed"
     assert legacy["source_raw"] is None
 
@@ -127,8 +133,12 @@ async def test_invalid_arguments_are_refused_and_write_nothing(client: Client[An
 
 async def test_domain_validation_errors_name_the_field(client: Client[Any]) -> None:
     payload = await call_error(
-        client, "record_fact", project="p", key="k",
-        valid_from="2026-02-01T00:00:00+00:00", valid_to="2026-01-01T00:00:00+00:00",
+        client,
+        "record_fact",
+        project="p",
+        key="k",
+        valid_from="2026-02-01T00:00:00+00:00",
+        valid_to="2026-01-01T00:00:00+00:00",
     )
     assert payload["error"] == "invalid_argument"
     assert "valid_to must be later than valid_from" in payload["message"]

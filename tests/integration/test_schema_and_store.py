@@ -45,5 +45,6 @@ async def test_malformed_uri_gives_a_clear_error() -> None:
 
 async def test_store_calls_require_a_tenant(store: Store) -> None:
     with pytest.raises(ValueError, match="tenant"):
-        await store.read("facts/get_current_state", "", key="k", project=None,
-                         history_limit=1, project_limit=1)
+        await store.read(
+            "facts/get_current_state", "", key="k", project=None, history_limit=1, project_limit=1
+        )

@@ -43,11 +43,12 @@ def test_every_query_is_used_by_code() -> None:
     sources = _python_sources()
     catalog = default_catalog()
     unused = [
-        name for name in catalog.names()
+        name
+        for name in catalog.names()
         if not name.startswith("schema/") and f'"{name}"' not in sources
     ]
     assert unused == [], f"queries no code path runs: {unused}"
-    assert "catalog.under(\"schema\")" in sources  # schema files are applied as a folder
+    assert 'catalog.under("schema")' in sources  # schema files are applied as a folder
 
 
 def test_queries_are_tenant_scoped() -> None:

@@ -25,8 +25,9 @@ def test_source_labels_downgrade(label: str | None, expected: tuple[str, str | N
 
 
 def test_source_class_wins_over_the_legacy_alias() -> None:
-    request = RecordFactRequest(project="p", key="k", source_class="human_confirmed",
-                                source="tool_observed")
+    request = RecordFactRequest(
+        project="p", key="k", source_class="human_confirmed", source="tool_observed"
+    )
     assert request.provenance == ("human_confirmed", None)
 
 

@@ -45,7 +45,9 @@ def test_token_digests_parse_from_a_comma_list(monkeypatch: pytest.MonkeyPatch) 
         ("GRAPHMEM_LOCAL_HEAP", "lots"),
     ],
 )
-def test_bad_settings_are_refused(monkeypatch: pytest.MonkeyPatch, variable: str, value: str) -> None:
+def test_bad_settings_are_refused(
+    monkeypatch: pytest.MonkeyPatch, variable: str, value: str
+) -> None:
     monkeypatch.setenv(variable, value)
     with pytest.raises(ValidationError):
         Settings()

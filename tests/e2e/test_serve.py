@@ -1,0 +1,160 @@
+"""`graphmem serve` as a real process, called by the official MCP SDK client."""
+
+from __future__ import annotations
+
+import json
+import signal
+import socket
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+
+import mcp
+import pytest
+
+from tests.e2e.helpers import GRAPHMEM, clean_env
+from tests.neo4j_endpoint import Endpoint, free_port
+
+
+def _wait_for_port(port: int, process: subprocess.Popen[str], timeout: float = 60) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise AssertionError(f"serve exited early: {process.communicate()[1]}")
+        with socket.socket() as probe:
+            if probe.connect_ex(("127.0.0.1", port)) == 0:
+                return
+        time.sleep(0.1)
+    raise AssertionError("serve did not listen in time")
+
+
+@pytest.fixture
+def tenant_env(neo4j_endpoint: Endpoint) -> dict[str, str]:
+    return clean_env(**neo4j_endpoint.env(), GRAPHMEM_TENANT=f"e2e-{uuid.uuid4().hex[:10]}")
+
+
+@pytest.fixture
+def http_server(
+    tenant_env: dict[str, str], tmp_path: Path
+) -> Iterator[tuple[str, subprocess.Popen[str]]]:
+    port = free_port()
+    process = subprocess.Popen(
+        [*GRAPHMEM, "serve", "--transport", "http", "--port", str(port)],
+        env=tenant_env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        _wait_for_port(port, process)
+        yield f"http://127.0.0.1:{port}/mcp", process
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.communicate()
+
+
+@pytest.mark.parametrize("mode", ["auto", "legacy"])
+async def test_tools_over_streamable_http(
+    http_server: tuple[str, subprocess.Popen[str]], mode: str
+) -> None:
+    url, _ = http_server
+    async with mcp.Client(url, mode=mode) as client:
+        tools = await client.list_tools()
+        assert {tool.name for tool in tools.tools} == {"record_fact", "current_state"}
+        written = await client.call_tool(
+            "record_fact", {"project": "e2e", "key": f"k-{mode}", "value": {"mode": mode}}
+        )
+        assert not written.is_error
+        state = await client.call_tool("current_state", {"state_key": f"k-{mode}"})
+        assert state.structured_content is not None
+        assert state.structured_content["status"] == "current"
+        assert state.structured_content["answer"]["value"] == {"mode": mode}
+        refused = await client.call_tool("current_state", {"state_key": ""})
+        assert refused.is_error
+        payload = json.loads(refused.content[0].text)  # type: ignore[union-attr]
+        assert payload["error"] == "invalid_argument" and payload["field"] == "state_key"
+
+
+def test_sigterm_shuts_the_http_server_down_cleanly(
+    http_server: tuple[str, subprocess.Popen[str]],
+) -> None:
+    _, process = http_server
+    process.send_signal(signal.SIGTERM)
+    _, stderr = process.communicate(timeout=30)
+    assert process.returncode == 0, stderr
+    assert "graphmem stopped" in stderr
+    assert "Traceback" not in stderr
+
+
+async def test_tools_over_stdio(tenant_env: dict[str, str]) -> None:
+    parameters = mcp.StdioServerParameters(
+        command=sys.executable, args=[*GRAPHMEM[1:], "serve"], env=tenant_env
+    )
+    async with mcp.Client(parameters) as client:
+        written = await client.call_tool(
+            "record_fact", {"project": "e2e", "key": "stdio", "value": [1, 2, 3]}
+        )
+        assert not written.is_error
+        assert written.structured_content is not None
+        assert written.structured_content["value"] == [1, 2, 3]
+
+
+def test_sigterm_stops_a_stdio_server(tenant_env: dict[str, str]) -> None:
+    process = subprocess.Popen(
+        [*GRAPHMEM, "serve"],
+        env=tenant_env,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    deadline = time.monotonic() + 60
+    assert process.stderr is not None
+    for line in process.stderr:  # wait until it serves
+        if "schema applied" in line or time.monotonic() > deadline:
+            break
+    process.send_signal(signal.SIGTERM)
+    _, stderr = process.communicate(timeout=30)
+    assert process.returncode == 0, stderr
+    assert "graphmem stopped" in stderr
+
+
+async def test_without_neo4j_uri_serve_uses_the_managed_local_server(
+    neo4j_endpoint: Endpoint,
+) -> None:
+    local = neo4j_endpoint.local_settings
+    if local is None:
+        pytest.skip("the tests run against a Neo4j that graphmem does not manage")
+    port = free_port()
+    env = clean_env(
+        GRAPHMEM_DATA_DIR=str(local.data_dir),
+        GRAPHMEM_CACHE_DIR=str(local.cache_dir),
+        GRAPHMEM_LOCAL_BOLT_PORT=str(local.local_bolt_port),
+        GRAPHMEM_LOCAL_HTTP_PORT=str(local.local_http_port),
+        GRAPHMEM_TENANT=f"e2e-{uuid.uuid4().hex[:10]}",
+    )
+    process = subprocess.Popen(
+        [*GRAPHMEM, "serve", "--transport", "http", "--port", str(port)],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        _wait_for_port(port, process)
+        async with mcp.Client(f"http://127.0.0.1:{port}/mcp") as client:
+            state = await client.call_tool("current_state", {"state_key": "anything"})
+            assert state.structured_content is not None
+            assert state.structured_content["status"] == "not_found"
+        process.send_signal(signal.SIGTERM)
+        _, stderr = process.communicate(timeout=30)
+        assert f"using running local Neo4j at {neo4j_endpoint.uri}" in stderr
+        assert process.returncode == 0
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.communicate()
