@@ -64,6 +64,7 @@ class LocalStatus:
     browser_url: str
     pid: int | None = None
     home: Path | None = None
+    password_source: str = "from NEO4J_PASSWORD"  # noqa: S105  (a description, no secret)
 
     def describe(self) -> str:
         if not self.running:
@@ -73,7 +74,8 @@ class LocalStatus:
             f"  bolt:     {self.bolt_uri}\n"
             f"  browser:  {self.browser_url}\n"
             f"  data:     {self.data_dir}\n"
-            f"  install:  {self.home}"
+            f"  install:  {self.home}\n"
+            f"  login:    user neo4j, password {self.password_source}"
         )
 
 
@@ -135,6 +137,11 @@ class LocalNeo4j:
             browser_url=f"http://127.0.0.1:{http}/browser/",
             pid=state.pid if state and running else None,
             home=Path(state.home) if state and running else None,
+            password_source=(
+                "from NEO4J_PASSWORD"
+                if self.settings.neo4j_password is not None
+                else f"in {self.data_dir / 'auth.secret'}"
+            ),
         )
 
     # --- start -------------------------------------------------------------------------------
@@ -202,6 +209,9 @@ class LocalNeo4j:
             "dbms.usage_report.enabled": "false",
             "dbms.security.auth_enabled": "true",
             "db.tx_log.rotation.retention_policy": "1G size",
+            # Bolt waits 5 s twice on shutdown for connections that are already gone.
+            "internal.server.bolt.connection_shutdown_wait_time": "1s",
+            "internal.server.bolt.thread_pool_shutdown_wait_time": "1s",
             "server.directories.data": str(self.data_dir / "data"),
             "server.directories.logs": str(self.data_dir / "logs"),
             "server.directories.run": str(self.data_dir / "run"),

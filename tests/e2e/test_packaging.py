@@ -16,8 +16,19 @@ PROJECT = Path(__file__).resolve().parents[2]
 def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("wheel")
     subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "--no-deps", "--quiet", "-w", str(out), str(PROJECT)],
-        check=True, timeout=300,
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            "--no-deps",
+            "--quiet",
+            "-w",
+            str(out),
+            str(PROJECT),
+        ],
+        check=True,
+        timeout=300,
     )
     return next(out.glob("graphmem-*.whl"))
 
@@ -36,8 +47,13 @@ def test_installed_wheel_loads_its_own_catalog(wheel: Path, tmp_path: Path) -> N
         "print(c().root); print(len(c().names()))"
     )
     result = subprocess.run(
-        [sys.executable, "-c", probe], cwd=tmp_path, env={"PYTHONPATH": str(tmp_path)},
-        capture_output=True, text=True, check=True, timeout=60,
+        [sys.executable, "-c", probe],
+        cwd=tmp_path,
+        env={"PYTHONPATH": str(tmp_path)},
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=60,
     )
     root, count = result.stdout.split()
     assert Path(root) == tmp_path / "graphmem" / "_cypher"
