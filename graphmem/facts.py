@@ -1,111 +1,626 @@
-"""Facts domain: record observed facts and resolve a key to its current state."""
+"""Facts domain: record, resolve, govern and expire observed facts.
+
+Every write is one transaction that first takes the tenant's history lock (so revisions are
+gap-free and the reads below see a stable graph), changes the graph through named queries,
+snapshots the changed facts' transaction-time states, and appends one history event.
+
+Time rules (the reference model in tests/integration/test_facts_properties.py mirrors them):
+- A fact's *boundary* is the earlier of valid_to and expires_at; at the boundary instant it
+  has lapsed. maintain turns lapsed active facts into 'expired'; reads do not wait for it.
+- Without as_of, the answer is the key's current (active) fact unless it has lapsed at the
+  reference time (known_at, else now).
+- With as_of T, the answer is the fact whose valid window [valid_from, boundary) holds T, the
+  newest valid_from winning (then the newest recorded_at, then the larger id), whatever its
+  status: a superseded fact still says what was true in its window.
+- known_at K reads the graph as it was at K: facts recorded by then, each with the status and
+  window it had then (FactState), and the SUPERSEDES / CONTRADICTS links that existed then.
+"""
 
 from __future__ import annotations
 
-from graphmem.history import Audit, append_event, lock_head
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from graphmem.errors import Conflict, InvalidArgument, NotFound
+from graphmem.history import Audit, Change, Head, append_event, lock_head
 from graphmem.ids import new_id
 from graphmem.models.common import canonical_json
 from graphmem.models.facts import (
     SCHEMA_VERSION,
     CurrentState,
     CurrentStateRequest,
+    Fact,
+    FactStatus,
+    GovernFactRequest,
+    GovernFactResult,
+    HistoryEntry,
+    MaintainResult,
     RecordFactRequest,
     RecordFactResult,
     WhyEdge,
+    owner_of,
 )
 from graphmem.store import Store, Tx
-from graphmem.store.parsers import parse_fact, parse_history_entry
+from graphmem.store.parsers import parse_fact
 
-MAX_PROJECTS_PER_KEY = 50  # bounds an ambiguous answer's candidate list
+MAX_OWNERS_PER_KEY = 50  # bounds an ambiguous answer's candidate list
+EXPIRY_BATCH = 1000  # facts expired per maintain call; a second call continues
 
 
+def boundary(valid_to: datetime | None, expires_at: datetime | None) -> datetime | None:
+    present = [t for t in (valid_to, expires_at) if t is not None]
+    return min(present) if present else None
+
+
+def lapsed(valid_to: datetime | None, expires_at: datetime | None, at: datetime) -> bool:
+    until = boundary(valid_to, expires_at)
+    return until is not None and until <= at
+
+
+def _iso(value: datetime | None) -> str | None:
+    return value.isoformat() if value is not None else None
+
+
+# --- record_fact ---------------------------------------------------------------------------------
 async def record_fact(store: Store, tenant: str, request: RecordFactRequest) -> RecordFactResult:
-    """One transaction: lock history, write the fact (superseding the active one), log it."""
-    source_class, source_raw = request.provenance
     fact_id = new_id()
+    fingerprint = canonical_json(request.fingerprint())
+    scope = f"record_fact:{request.owner}"
 
     async def work(tx: Tx) -> RecordFactResult:
         head = await lock_head(tx)
-        now = head.now.isoformat()
-        rows = await tx.run(
-            "facts/record_fact",
-            id=fact_id,
-            key_id=new_id(),
-            project=request.project,
-            key=request.key,
-            value_json=canonical_json(request.value),
-            source_class=source_class,
-            source_raw=source_raw,
-            confidence=request.confidence,
-            observed_at=(request.observed_at or head.now).isoformat(),
-            valid_from=(request.valid_from or head.now).isoformat(),
-            valid_to=request.valid_to.isoformat() if request.valid_to else None,
-            now=now,
-            session_id=request.session_id,
-            actor=request.actor,
-            client=request.client,
-            schema_version=SCHEMA_VERSION,
-        )
+        if request.idempotency_key is not None:
+            replay = await _replayed(tx, scope, request.idempotency_key, fingerprint)
+            if replay is not None:
+                return replay
+        rows = await tx.run("facts/record_fact", **_record_params(request, fact_id, head))
         superseded_id = rows[0]["superseded_id"]
         revision = await append_event(
             tx,
             head,
-            "record_fact",
-            [fact_id] + ([superseded_id] if superseded_id else []),
-            {
-                "project": request.project,
-                "key": request.key,
-                "value_json": canonical_json(request.value),
-                "source_class": source_class,
-                "superseded_id": superseded_id,
-            },
+            Change(
+                "record_fact",
+                "fact",
+                fact_id,
+                [fact_id, *([superseded_id] if superseded_id else [])],
+                {
+                    "owner": request.owner,
+                    "key": request.key,
+                    "value_json": canonical_json(request.value),
+                    "superseded_id": superseded_id,
+                },
+            ),
             Audit(request.session_id, request.actor, request.client),
         )
+        if request.idempotency_key is not None:
+            await tx.run(
+                "facts/create_idempotency_record",
+                scope=scope,
+                key=request.idempotency_key,
+                fact_id=fact_id,
+                fingerprint=fingerprint,
+                superseded_id=superseded_id,
+                revision=revision,
+                now=head.now.isoformat(),
+            )
         fact = parse_fact(rows[0]["fact"])
-        return RecordFactResult(**fact.model_dump(), superseded_id=superseded_id, revision=revision)
+        return RecordFactResult(
+            **fact.model_dump(),
+            superseded_id=superseded_id,
+            revision=revision,
+            idempotent_replay=False,
+        )
 
     return await store.write_transaction("record_fact", tenant, work)
 
 
-async def current_state(store: Store, tenant: str, request: CurrentStateRequest) -> CurrentState:
-    rows = await store.read(
-        "facts/get_current_state",
-        tenant,
-        key=request.state_key,
-        project=request.project,
-        history_limit=request.history_limit,
-        project_limit=MAX_PROJECTS_PER_KEY,
+async def _replayed(tx: Tx, scope: str, key: str, fingerprint: str) -> RecordFactResult | None:
+    rows = await tx.run("facts/find_idempotency_record", scope=scope, key=key)
+    if not rows:
+        return None
+    record = rows[0]
+    if record["fingerprint"] != fingerprint:
+        raise Conflict(
+            "idempotency_key was already used for a different write; use a new key for a "
+            "new write, or repeat the original arguments to recover its result"
+        )
+    fact = parse_fact(record["fact"])
+    return RecordFactResult(
+        **fact.model_dump(),
+        superseded_id=record["superseded_id"],
+        revision=record["revision"],
+        idempotent_replay=True,
     )
-    empty = CurrentState(
+
+
+def _record_params(request: RecordFactRequest, fact_id: str, head: Head) -> dict[str, Any]:
+    source_class, source_raw = request.provenance
+    observed_at = request.observed_at or head.now
+    return {
+        "id": fact_id,
+        "key_id": new_id(),
+        "owner": request.owner,
+        "project": request.project,
+        "origin_id": request.origin_id,
+        "key": request.key,
+        "value_json": canonical_json(request.value),
+        "source_class": source_class,
+        "source_raw": source_raw,
+        "confidence": request.confidence,
+        "verification_status": request.verification_status,
+        "observed_at": observed_at.isoformat(),
+        "valid_from": (request.valid_from or observed_at).isoformat(),
+        "valid_to": _iso(request.valid_to),
+        "expires_at": _iso(request.expires_at),
+        "effective_until": _iso(boundary(request.valid_to, request.expires_at)),
+        "now": head.now.isoformat(),
+        "session_id": request.session_id,
+        "actor": request.actor,
+        "client": request.client,
+        "schema_version": SCHEMA_VERSION,
+    }
+
+
+# --- current_state -------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class _View:
+    """One fact as known at the reference time."""
+
+    fact: Fact
+    edges: list[dict[str, Any]]
+
+    @property
+    def status(self) -> FactStatus:
+        return self.fact.status
+
+    def lapsed_at(self, at: datetime) -> bool:
+        return lapsed(self.fact.temporal.valid_to, self.fact.expires_at, at)
+
+    def live_at(self, at: datetime) -> bool:
+        return self.status == "active" and not self.lapsed_at(at)
+
+    def holds(self, instant: datetime) -> bool:
+        until = boundary(self.fact.temporal.valid_to, self.fact.expires_at)
+        return self.fact.temporal.valid_from <= instant and (until is None or instant < until)
+
+
+async def current_state(store: Store, tenant: str, request: CurrentStateRequest) -> CurrentState:
+    now = datetime.now(UTC)
+    reference = request.known_at or now
+    owner = _owner_filter(request)
+    if request.as_of is None and request.known_at is None:
+        rows = await store.read(
+            "facts/get_current_state",
+            tenant,
+            key=request.state_key,
+            owner=owner,
+            history_limit=request.history_limit,
+            owner_limit=MAX_OWNERS_PER_KEY,
+            now=now.isoformat(),
+        )
+        slots = [_slot_from_current(row) for row in rows]
+    else:
+        rows = await store.read(
+            "facts/get_state_at",
+            tenant,
+            key=request.state_key,
+            owner=owner,
+            known_at=reference.isoformat(),
+            owner_limit=MAX_OWNERS_PER_KEY,
+        )
+        slots = [_slot_from_states(row) for row in rows if row["facts"]]
+    return _resolve(request, slots, reference)
+
+
+def _owner_filter(request: CurrentStateRequest) -> str | None:
+    if request.project is None and request.origin_id is None:
+        return None
+    return owner_of(request.project, request.origin_id)
+
+
+@dataclass(frozen=True)
+class _Slot:
+    project: str | None
+    origin_id: str | None
+    owner: str
+    views: list[_View]  # newest recorded first; in now-mode the current fact comes first
+
+
+def _slot_from_current(row: dict[str, Any]) -> _Slot:
+    views = []
+    if row["answer"] is not None:
+        views.append(_View(parse_fact(row["answer"]), row["answer_edges"]))
+    views += [_View(parse_fact(h["fact"]), h["edges"]) for h in row["history"]]
+    return _Slot(row["project"], row["origin_id"], row["owner"], views)
+
+
+def _slot_from_states(row: dict[str, Any]) -> _Slot:
+    views = [_View(parse_fact(item["fact"], item["state"]), item["edges"]) for item in row["facts"]]
+    views.sort(key=lambda v: (v.fact.temporal.recorded_at, v.fact.id), reverse=True)
+    return _Slot(row["project"], row["origin_id"], row["owner"], views)
+
+
+def _answer(slot: _Slot, as_of: datetime | None, reference: datetime) -> _View | None:
+    if as_of is not None:
+        holding = [view for view in slot.views if view.holds(as_of)]
+        return max(
+            holding,
+            key=lambda v: (v.fact.temporal.valid_from, v.fact.temporal.recorded_at, v.fact.id),
+            default=None,
+        )
+    return next((view for view in slot.views if view.live_at(reference)), None)
+
+
+def _resolve(request: CurrentStateRequest, slots: list[_Slot], reference: datetime) -> CurrentState:
+    base = CurrentState(
         state_key=request.state_key,
         status="not_found",
         project=request.project,
+        origin_id=request.origin_id,
         answer=None,
         history=[],
         why=[],
+        as_of=request.as_of,
+        known_at=request.known_at,
     )
-    if not rows:
-        return empty
-    answered = [row for row in rows if row["answer"] is not None]
-    if len(answered) > 1:
-        return empty.model_copy(
-            update={"status": "ambiguous", "candidates": [row["project"] for row in answered]}
+    if not slots:
+        return base
+    answered = [(slot, _answer(slot, request.as_of, reference)) for slot in slots]
+    with_answer = [(slot, view) for slot, view in answered if view is not None]
+    if len(with_answer) > 1:
+        return base.model_copy(
+            update={"status": "ambiguous", "candidates": [slot.owner for slot, _ in with_answer]}
         )
-    chosen = answered[0] if answered else rows[0] if len(rows) == 1 else None
-    if chosen is None:  # the key exists in several projects, none active
-        return empty.model_copy(update={"status": "no_current"})
-    history = [parse_history_entry(entry) for entry in chosen["history"]]
-    answer = parse_fact(chosen["answer"]) if chosen["answer"] else None
+    if with_answer:
+        slot, answer = with_answer[0]
+    elif len(slots) == 1:
+        slot, answer = slots[0], None
+    else:
+        return base.model_copy(update={"status": "no_current"})
+    return _state_of_slot(base, slot, answer, request.history_limit, reference)
+
+
+def _state_of_slot(
+    base: CurrentState, slot: _Slot, answer: _View | None, limit: int, reference: datetime
+) -> CurrentState:
+    others = [view for view in slot.views if answer is None or view.fact.id != answer.fact.id]
+    history = [_history_entry(view, reference) for view in others[:limit]]
+    edges = {
+        (edge["type"], edge["from_id"], edge["to_id"]): edge
+        for view in ([answer] if answer else []) + others[:limit]
+        for edge in view.edges
+    }
     why = [
-        WhyEdge(type="supersedes", from_id=entry.superseded_by, to_id=entry.id)
-        for entry in history
-        if entry.superseded_by is not None
+        WhyEdge(
+            type=kind.lower(),
+            from_id=source,
+            to_id=target,
+            at=edge.get("at"),  # type: ignore[arg-type]
+            rationale=edge.get("rationale"),
+        )
+        for (kind, source, target), edge in sorted(edges.items())
     ]
-    return CurrentState(
-        state_key=request.state_key,
-        status="current" if answer else "no_current",
-        project=chosen["project"],
-        answer=answer,
-        history=history,
-        why=why,
+    status = "no_current"
+    if answer is not None:
+        conflicted = any(
+            edge["type"] == "CONTRADICTS" and edge.get("other_live", False) for edge in answer.edges
+        )
+        status = "unresolved_conflict" if conflicted else "current"
+    return base.model_copy(
+        update={
+            "status": status,
+            "project": slot.project,
+            "origin_id": slot.origin_id,
+            "answer": answer.fact if answer else None,
+            "history": history,
+            "why": why,
+        }
     )
+
+
+def _history_entry(view: _View, reference: datetime) -> HistoryEntry:
+    fact = view.fact
+    superseded_by = next(
+        (e["from_id"] for e in view.edges if e["type"] == "SUPERSEDES" and e["to_id"] == fact.id),
+        None,
+    )
+    status: FactStatus = (
+        "expired" if view.status == "active" and view.lapsed_at(reference) else view.status
+    )
+    return HistoryEntry(
+        id=fact.id,
+        status=status,
+        value=fact.value,
+        valid_from=fact.temporal.valid_from,
+        valid_to=fact.temporal.valid_to,
+        expires_at=fact.expires_at,
+        recorded_at=fact.temporal.recorded_at,
+        superseded_by=superseded_by,
+    )
+
+
+# --- govern_fact ---------------------------------------------------------------------------------
+async def govern_fact(store: Store, tenant: str, request: GovernFactRequest) -> GovernFactResult:
+    async def work(tx: Tx) -> GovernFactResult:
+        head = await lock_head(tx)
+        effective_at = request.effective_at or head.now
+        fact, target = await _load_pair(tx, request)
+        changed = await _GOVERNORS[request.action](tx, head, fact, target, effective_at, request)
+        now = head.now.isoformat()
+        await tx.run("facts/snapshot_fact_states", ids=changed, now=now)
+        revision = await append_event(
+            tx,
+            head,
+            Change(
+                "govern_fact",
+                "fact",
+                request.fact_id,
+                changed,
+                {
+                    "action": request.action,
+                    "target_fact_id": request.target_fact_id,
+                    "effective_at": effective_at.isoformat(),
+                    "rationale": request.rationale,
+                    "before": {"status": fact.status},
+                },
+            ),
+            Audit(request.session_id, request.actor, None),
+        )
+        rows = await tx.run("facts/get_facts", ids=[request.fact_id])
+        return GovernFactResult(
+            fact_id=request.fact_id,
+            action=request.action,
+            target_fact_id=request.target_fact_id,
+            effective_at=effective_at,
+            changed=True,
+            revision=revision,
+            fact=parse_fact(rows[0]["fact"]),
+        )
+
+    return await store.write_transaction("govern_fact", tenant, work)
+
+
+async def _load_pair(tx: Tx, request: GovernFactRequest) -> tuple[Fact, Fact | None]:
+    ids = [request.fact_id, *([request.target_fact_id] if request.target_fact_id else [])]
+    rows = await tx.run("facts/get_facts", ids=ids)
+    found = {row["fact"]["id"]: parse_fact(row["fact"]) for row in rows}
+    if request.fact_id not in found:
+        raise NotFound("fact", request.fact_id)
+    if request.target_fact_id is not None and request.target_fact_id not in found:
+        raise NotFound("fact", request.target_fact_id)
+    target = found.get(request.target_fact_id) if request.target_fact_id else None
+    return found[request.fact_id], target
+
+
+def _ending_window(fact: Fact, effective_at: datetime) -> datetime:
+    """The valid_to an action ending validity at effective_at gives (never later than now's)."""
+    if effective_at <= fact.temporal.valid_from:
+        raise InvalidArgument(
+            "effective_at",
+            f"must be later than the fact's valid_from ({fact.temporal.valid_from.isoformat()})",
+        )
+    current = fact.temporal.valid_to
+    return effective_at if current is None or effective_at < current else current
+
+
+async def _update(tx: Tx, head: Head, fact: Fact, **fields: Any) -> None:
+    merged: dict[str, Any] = {
+        "status": fact.status,
+        "valid_to": fact.temporal.valid_to,
+        "expires_at": fact.expires_at,
+        "invalidated_at": fact.temporal.invalidated_at,
+        "superseded_at": None,
+        "verification_status": fact.verification_status,
+    }
+    merged.update(fields)
+    merged["set_superseded_at"] = "superseded_at" in fields
+    merged["effective_until"] = boundary(merged["valid_to"], merged["expires_at"])
+    await tx.run(
+        "facts/update_fact",
+        id=fact.id,
+        now=head.now.isoformat(),
+        **{
+            name: _iso(value) if isinstance(value, datetime) else value
+            for name, value in merged.items()
+        },
+    )
+
+
+async def _supersede(
+    tx: Tx,
+    head: Head,
+    fact: Fact,
+    target: Fact | None,
+    effective_at: datetime,
+    request: GovernFactRequest,
+) -> list[str]:
+    assert target is not None
+    if fact.status != "active":
+        raise Conflict(f"fact {fact.id!r} is {fact.status}; only an active fact can be superseded")
+    if target.status != "active":
+        raise Conflict(f"target fact {target.id!r} is {target.status}; a successor must be active")
+    valid_to = _ending_window(fact, effective_at)
+    await _update(tx, head, fact, status="superseded", valid_to=valid_to, superseded_at=head.now)
+    await tx.run("facts/release_current", id=fact.id, now=head.now.isoformat())
+    await tx.run(
+        "facts/link_supersedes",
+        newer_id=target.id,
+        older_id=fact.id,
+        now=head.now.isoformat(),
+        effective_at=effective_at.isoformat(),
+        rationale=request.rationale,
+    )
+    return [fact.id, target.id]
+
+
+async def _contradict(
+    tx: Tx,
+    head: Head,
+    fact: Fact,
+    target: Fact | None,
+    effective_at: datetime,
+    request: GovernFactRequest,
+) -> list[str]:
+    assert target is not None
+    rows = await tx.run("facts/count_contradictions_between", fact_id=fact.id, target_id=target.id)
+    if rows and rows[0]["existing"]:
+        raise Conflict(f"facts {fact.id!r} and {target.id!r} are already linked as contradicting")
+    await _update(tx, head, fact, verification_status="contradicted")
+    await tx.run(
+        "facts/link_contradicts",
+        fact_id=fact.id,
+        target_id=target.id,
+        now=head.now.isoformat(),
+        effective_at=effective_at.isoformat(),
+        rationale=request.rationale,
+    )
+    return [fact.id, target.id]
+
+
+async def _invalidate(
+    tx: Tx,
+    head: Head,
+    fact: Fact,
+    target: Fact | None,
+    effective_at: datetime,
+    request: GovernFactRequest,
+) -> list[str]:
+    if fact.status == "invalidated":
+        raise Conflict(f"fact {fact.id!r} is already invalidated")
+    valid_to = _ending_window(fact, effective_at)
+    await _update(tx, head, fact, status="invalidated", valid_to=valid_to, invalidated_at=head.now)
+    await tx.run("facts/release_current", id=fact.id, now=head.now.isoformat())
+    return [fact.id]
+
+
+async def _revalidate(
+    tx: Tx,
+    head: Head,
+    fact: Fact,
+    target: Fact | None,
+    effective_at: datetime,
+    request: GovernFactRequest,
+) -> list[str]:
+    """Clear the validity end and successor links; the fact becomes its key's current fact,
+    and the fact that was current there is superseded by it."""
+    if fact.status == "active":
+        raise Conflict(f"fact {fact.id!r} is already active")
+    verification = (
+        "unverified" if fact.verification_status == "expired" else fact.verification_status
+    )
+    await _update(
+        tx,
+        head,
+        fact,
+        status="active",
+        valid_to=None,
+        expires_at=None,
+        invalidated_at=None,
+        superseded_at=None,
+        verification_status=verification,
+    )
+    now = head.now.isoformat()
+    await tx.run("facts/clear_successor_links", id=fact.id, now=now)
+    rows = await tx.run("facts/make_current", id=fact.id, now=now)
+    displaced_id = rows[0]["displaced_id"] if rows else None
+    if displaced_id is None:
+        return [fact.id]
+    displaced = (await tx.run("facts/get_facts", ids=[displaced_id]))[0]["fact"]
+    await _update(tx, head, parse_fact(displaced), status="superseded", superseded_at=head.now)
+    await tx.run(
+        "facts/link_supersedes",
+        newer_id=fact.id,
+        older_id=displaced_id,
+        now=now,
+        effective_at=effective_at.isoformat(),
+        rationale=request.rationale,
+    )
+    return [fact.id, displaced_id]
+
+
+_GOVERNORS = {
+    "supersede": _supersede,
+    "contradict": _contradict,
+    "invalidate": _invalidate,
+    "revalidate": _revalidate,
+}
+
+
+# --- maintain ------------------------------------------------------------------------------------
+async def expire_facts(store: Store, tenant: str) -> MaintainResult:
+    """Expire active facts at or past their boundary. Repeating it changes nothing more."""
+
+    async def work(tx: Tx) -> MaintainResult:
+        head = await lock_head(tx)
+        rows = await tx.run("facts/expire_facts", now=head.now.isoformat(), limit=EXPIRY_BATCH)
+        ids = [row["id"] for row in rows]
+        revision = None
+        if ids:
+            revision = await append_event(
+                tx,
+                head,
+                Change("maintain", "fact", ids[0], ids, {"expired": len(ids)}),
+                Audit(),
+            )
+        return MaintainResult(
+            expired_facts=len(ids),
+            expired_fact_ids=ids[:100],
+            revision=revision,
+            ran_at=head.now,
+        )
+
+    return await store.write_transaction("maintain", tenant, work)
+
+
+# --- verification --------------------------------------------------------------------------------
+async def get_fact(store: Store, tenant: str, fact_id: str) -> Fact:
+    rows = await store.read("facts/get_facts", tenant, ids=[fact_id])
+    if not rows:
+        raise NotFound("fact", fact_id)
+    return parse_fact(rows[0]["fact"])
+
+
+async def mark_verified(
+    store: Store,
+    tenant: str,
+    fact_id: str,
+    expected_digest: str,
+    verification: dict[str, Any],
+    digest_of: Callable[[Fact], str],
+) -> tuple[Fact, int]:
+    """Store a checked attestation, re-checking the digest under the write lock."""
+
+    async def work(tx: Tx) -> tuple[Fact, int]:
+        head = await lock_head(tx)
+        rows = await tx.run("facts/get_facts", ids=[fact_id])
+        if not rows:
+            raise NotFound("fact", fact_id)
+        if digest_of(parse_fact(rows[0]["fact"])) != expected_digest:
+            raise Conflict("the fact changed while it was being verified; sign it again")
+        updated = await tx.run(
+            "facts/mark_fact_verified",
+            id=fact_id,
+            now=head.now.isoformat(),
+            verification_json=json.dumps(verification, default=str),
+        )
+        revision = await append_event(
+            tx,
+            head,
+            Change(
+                "verify_fact",
+                "fact",
+                fact_id,
+                [fact_id],
+                {
+                    "verifier_identity": verification["verifier_identity"],
+                    "fact_digest": expected_digest,
+                },
+            ),
+            Audit(),
+        )
+        return parse_fact(updated[0]["fact"]), revision
+
+    return await store.write_transaction("verify_fact", tenant, work)

@@ -7,12 +7,14 @@ of the event before them, so an edited or deleted event breaks the chain.
 from __future__ import annotations
 
 import hashlib
+import json
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
 from graphmem.ids import new_id
 from graphmem.models.common import canonical_json
+from graphmem.models.history import ChainVerdict, EventRecord, ReplayRequest, ReplayResult
 from graphmem.store import Store, Tx
 
 GENESIS_HASH = "0" * 64
@@ -36,7 +38,7 @@ class Audit:
 
 async def lock_head(tx: Tx) -> Head:
     """Serialise the tenant's writes; call first in every write transaction."""
-    rows = await tx.run("history/lock_head", genesis_hash=GENESIS_HASH)
+    rows = await tx.run("history/lock_head", genesis_hash=GENESIS_HASH, lock_token=new_id())
     return Head(rows[0]["revision"], rows[0]["last_hash"], datetime.now(UTC))
 
 
@@ -54,21 +56,39 @@ def event_hash(tenant: str, revision: int, op: str, at: str, payload: str, prev:
     return hashlib.sha256(material.encode()).hexdigest()
 
 
-async def append_event(
-    tx: Tx, head: Head, op: str, subject_ids: list[str], payload: dict[str, Any], audit: Audit
-) -> int:
+@dataclass(frozen=True)
+class Change:
+    """What one write did, as its history event records it."""
+
+    op: str  # the tool or maintenance step that wrote
+    aggregate_kind: str  # fact, decision, chunk, ...
+    aggregate_id: str
+    subject_ids: list[str]
+    payload: dict[str, Any]
+
+
+async def append_event(tx: Tx, head: Head, change: Change, audit: Audit) -> int:
     """Append the event of this write; returns the revision it committed."""
     revision = head.revision + 1
     at = head.now.isoformat()
-    payload_json = canonical_json(payload)
-    digest = event_hash(tx.tenant, revision, op, at, payload_json, head.last_hash)
+    payload_json = canonical_json(
+        {
+            "aggregate_kind": change.aggregate_kind,
+            "aggregate_id": change.aggregate_id,
+            "subject_ids": change.subject_ids,
+            "payload": change.payload,
+        }
+    )
+    digest = event_hash(tx.tenant, revision, change.op, at, payload_json, head.last_hash)
     await tx.run(
         "history/append_event",
         id=new_id(),
         revision=revision,
-        op=op,
+        op=change.op,
         at=at,
-        subject_ids=subject_ids,
+        aggregate_kind=change.aggregate_kind,
+        aggregate_id=change.aggregate_id,
+        subject_ids=change.subject_ids,
         payload_json=payload_json,
         session_id=audit.session_id,
         actor=audit.actor,
@@ -79,20 +99,62 @@ async def append_event(
     return revision
 
 
-async def list_events(
-    store: Store, tenant: str, after_revision: int = 0, limit: int = 100
-) -> list[dict[str, Any]]:
-    """The tenant's events after ``after_revision``, oldest first (replay reads these)."""
-    return await store.read(
-        "history/list_events", tenant, after_revision=after_revision, limit=limit
+MAX_CHAIN_CHECK = 1_000_000  # events verified per replay; beyond it the verdict says so
+
+
+async def replay(store: Store, tenant: str, request: ReplayRequest) -> ReplayResult:
+    """Events newest first, plus a verdict on the tenant's whole hash chain."""
+    rows = await store.read(
+        "history/list_events",
+        tenant,
+        aggregate_id=request.aggregate_id,
+        aggregate_kind=request.aggregate_kind,
+        since=request.since_ts.isoformat() if request.since_ts else None,
+        limit=request.limit,
+    )
+    events = [_event_record(row["event"]) for row in rows]
+    return ReplayResult(count=len(events), events=events, chain=await verify_chain(store, tenant))
+
+
+def _event_record(node: dict[str, Any]) -> EventRecord:
+    body = json.loads(node["payload_json"])
+    return EventRecord(
+        event_id=node["id"],
+        revision=node["revision"],
+        event_type=node["op"],
+        aggregate_kind=node.get("aggregate_kind"),
+        aggregate_id=node.get("aggregate_id"),
+        subject_ids=node.get("subject_ids") or [],
+        occurred_at=node["at"],
+        actor=node.get("actor"),
+        session_id=node.get("session_id"),
+        client=node.get("client"),
+        payload=body.get("payload", body),
+        prev_hash=node["prev_hash"],
+        hash=node["hash"],
     )
 
 
-def chain_breaks(tenant: str, events: list[dict[str, Any]], prev_hash: str) -> list[int]:
-    """Revisions whose stored hash or link does not match a recomputation."""
-    broken = []
-    for event in events:
-        expected = event_hash(
+async def verify_chain(store: Store, tenant: str) -> ChainVerdict:
+    """Recompute every event's hash in revision order and check the links and the head."""
+    head = await store.read("history/get_head", tenant)
+    head_revision = head[0]["revision"] if head else 0
+    events = await store.read("history/list_chain", tenant, limit=MAX_CHAIN_CHECK)
+
+    def verdict(ok: bool, revision: int | None = None, reason: str | None = None) -> ChainVerdict:
+        return ChainVerdict(
+            verified=ok,
+            checked_events=len(events),
+            head_revision=head_revision,
+            first_break_revision=revision,
+            reason=reason,
+        )
+
+    prev_hash = GENESIS_HASH
+    for expected_revision, event in enumerate(events, start=1):
+        if event["revision"] != expected_revision:
+            return verdict(False, expected_revision, f"revision {expected_revision} is missing")
+        recomputed = event_hash(
             tenant,
             event["revision"],
             event["op"],
@@ -100,7 +162,11 @@ def chain_breaks(tenant: str, events: list[dict[str, Any]], prev_hash: str) -> l
             event["payload_json"],
             prev_hash,
         )
-        if event["prev_hash"] != prev_hash or event["hash"] != expected:
-            broken.append(event["revision"])
+        if event["prev_hash"] != prev_hash:
+            return verdict(False, event["revision"], "does not link to the event before it")
+        if event["hash"] != recomputed:
+            return verdict(False, event["revision"], "its content does not match its hash")
         prev_hash = event["hash"]
-    return broken
+    if len(events) != head_revision or (head and head[0]["last_hash"] != prev_hash):
+        return verdict(False, len(events) + 1, "events after the last one found are missing")
+    return verdict(True)

@@ -6,11 +6,13 @@ from fastmcp import FastMCP
 
 from graphmem import __version__
 from graphmem.auth import DigestTokenVerifier
+from graphmem.errors import ConfigurationError
 from graphmem.settings import Settings
 from graphmem.store import Store
 from graphmem.tools import tools_for
 from graphmem.tools.context import Services
 from graphmem.tools.errors import ArgumentErrorMiddleware, map_domain_errors
+from graphmem.verification import TrustedVerifiers
 
 INSTRUCTIONS = """\
 graphmem is a governed, temporal knowledge graph. Record observations that can change with
@@ -18,6 +20,18 @@ record_fact (project + key) and read what is true now with current_state. Nothin
 lost: a new fact supersedes the old one and keeps it as history. Errors come back as JSON
 with an `error` code (invalid_argument, not_found, conflict, ...) and a message.
 """
+
+
+def load_trusted_verifiers(settings: Settings) -> TrustedVerifiers | None:
+    """The verifier public keys, or None when verification is not configured."""
+    if settings.verifier_keys_file is None:
+        return None
+    try:
+        return TrustedVerifiers.from_file(settings.verifier_keys_file)
+    except (OSError, ValueError) as error:
+        raise ConfigurationError(
+            f"GRAPHMEM_VERIFIER_KEYS_FILE {settings.verifier_keys_file}: {error}"
+        ) from error
 
 
 def create_server(store: Store, settings: Settings) -> FastMCP:
@@ -36,8 +50,12 @@ def create_server(store: Store, settings: Settings) -> FastMCP:
         strict_input_validation=True,  # no silent "7" -> 7 coercion
         middleware=[ArgumentErrorMiddleware()],
     )
-    services = Services(store=store, settings=settings)
+    services = Services(
+        store=store, settings=settings, trusted_verifiers=load_trusted_verifiers(settings)
+    )
     for spec in tools_for(settings.toolset):
+        if not spec.available(services):
+            continue
         function = map_domain_errors(spec.make(services))
         server.tool(
             function,

@@ -44,6 +44,10 @@ class Settings(BaseSettings):
         "Required to bind HTTP anywhere but loopback.",
     )
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
+    verifier_keys_file: Path | None = Field(
+        default=None,
+        description="JSON file {identity: base64 Ed25519 public key}; enables verify_fact.",
+    )
 
     # --- Neo4j connection -----------------------------------------------------------------
     neo4j_uri: str | None = Field(

@@ -1,28 +1,45 @@
-// Record a new active fact under (project, key). MERGE on the key slot takes its lock, so
-// concurrent writers queue and exactly one fact stays CURRENT; the previous one is kept as
-// history, status 'superseded', linked by SUPERSEDES.
-MERGE (k:FactKey {tenant: $tenant, project: $project, key: $key})
-  ON CREATE SET k.id = $key_id, k.created_at = datetime($now)
+// Record a new active fact in its key slot (tenant, owner, key). MERGE on the slot takes its
+// lock, so concurrent writers queue and exactly one fact stays CURRENT. The previous current
+// fact becomes history: status 'superseded', linked by SUPERSEDES, its stint as current kept
+// as WAS_CURRENT {since, until}. Each fact's transaction-time states are FactState nodes.
+MERGE (k:FactKey {tenant: $tenant, owner: $owner, key: $key})
+  ON CREATE SET k.id = $key_id, k.project = $project, k.origin_id = $origin_id,
+                k.created_at = datetime($now)
 SET k.updated_at = datetime($now)
 WITH k
 OPTIONAL MATCH (k)-[current:CURRENT]->(previous:Fact)
 CREATE (f:Fact {
-  id: $id, tenant: $tenant, project: $project, key: $key,
-  value_json: $value_json, status: 'active',
+  id: $id, tenant: $tenant, slot_id: k.id, owner: $owner, project: $project,
+  origin_id: $origin_id, key: $key, value_json: $value_json, status: 'active',
   source_class: $source_class, source_raw: $source_raw, confidence: $confidence,
-  verification_status: 'unverified',
+  verification_status: $verification_status, contradiction_count: 0,
   observed_at: datetime($observed_at), valid_from: datetime($valid_from),
-  valid_to: datetime($valid_to),
+  valid_to: datetime($valid_to), expires_at: datetime($expires_at),
+  effective_until: datetime($effective_until),
   recorded_at: datetime($now), created_at: datetime($now), updated_at: datetime($now),
-  session_id: $session_id, actor: $actor, client: $client,
-  schema_version: $schema_version
+  session_id: $session_id, actor: $actor, client: $client, schema_version: $schema_version
 })
 CREATE (f)-[:OF_KEY]->(k)
-CREATE (k)-[:CURRENT]->(f)
+CREATE (k)-[:CURRENT {since: datetime($now)}]->(f)
+CREATE (f)-[:HAS_STATE]->(:FactState {
+  tenant: $tenant, fact_id: $id, tx_from: datetime($now), status: 'active',
+  valid_to: datetime($valid_to), expires_at: datetime($expires_at)
+})
 FOREACH (old IN CASE WHEN previous IS NULL THEN [] ELSE [previous] END |
   SET old.status = 'superseded', old.superseded_at = datetime($now),
       old.updated_at = datetime($now)
-  CREATE (f)-[:SUPERSEDES]->(old)
+  CREATE (f)-[:SUPERSEDES {at: datetime($now)}]->(old)
+  CREATE (k)-[:WAS_CURRENT {since: current.since, until: datetime($now)}]->(old)
 )
 DELETE current
+WITH f, previous
+CALL (previous) {
+  MATCH (previous)-[:HAS_STATE]->(open:FactState)
+  WHERE open.tx_to IS NULL
+  SET open.tx_to = datetime($now)
+  CREATE (previous)-[:HAS_STATE]->(:FactState {
+    tenant: $tenant, fact_id: previous.id, tx_from: datetime($now), status: 'superseded',
+    valid_to: previous.valid_to, expires_at: previous.expires_at
+  })
+}
 RETURN f AS fact, previous.id AS superseded_id

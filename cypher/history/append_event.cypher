@@ -2,8 +2,8 @@
 MATCH (h:History {tenant: $tenant})
 CREATE (e:Event {
   id: $id, tenant: $tenant, revision: $revision, op: $op, at: datetime($at), at_text: $at,
-  subject_ids: $subject_ids, payload_json: $payload_json,
-  session_id: $session_id, actor: $actor, client: $client,
+  aggregate_kind: $aggregate_kind, aggregate_id: $aggregate_id, subject_ids: $subject_ids,
+  payload_json: $payload_json, session_id: $session_id, actor: $actor, client: $client,
   prev_hash: $prev_hash, hash: $hash
 })
 SET h.revision = $revision, h.last_hash = $hash

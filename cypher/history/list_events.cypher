@@ -1,8 +1,10 @@
-// The tenant's history events after a revision, oldest first.
+// The tenant's history events, newest first, optionally narrowed to one aggregate (its own
+// events and those that touched it), one aggregate kind, or a time.
 MATCH (e:Event {tenant: $tenant})
-WHERE e.revision > $after_revision
-RETURN e.revision AS revision, e.op AS op, e.at AS at, e.subject_ids AS subject_ids,
-       e.at_text AS at_text, e.payload_json AS payload_json,
-       e.prev_hash AS prev_hash, e.hash AS hash
-ORDER BY e.revision
+WHERE ($aggregate_id IS NULL OR e.aggregate_id = $aggregate_id
+       OR $aggregate_id IN e.subject_ids)
+  AND ($aggregate_kind IS NULL OR e.aggregate_kind = $aggregate_kind)
+  AND ($since IS NULL OR e.at >= datetime($since))
+RETURN e AS event
+ORDER BY e.revision DESC
 LIMIT $limit

@@ -1,12 +1,14 @@
-"""Facts: observed values under (project, key) with claimed provenance and validity."""
+"""Facts: observed values under an owner (project or origin) and key, with claimed provenance,
+a bi-temporal validity window, supersession that keeps history, and governance."""
 
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import AwareDatetime, Field, JsonValue, model_validator
 
+from graphmem.errors import InvalidArgument
 from graphmem.models.common import AuditText, BoundedJson, Name, OutputModel, StrictModel
 
 SCHEMA_VERSION = 1
@@ -20,20 +22,32 @@ SOURCE_CLASSES: tuple[SourceClass, ...] = (
 FactStatus = Literal["active", "superseded", "expired", "invalidated"]
 VerificationStatus = Literal["unverified", "contradicted", "expired", "verified"]
 StateStatus = Literal["current", "no_current", "not_found", "ambiguous", "unresolved_conflict"]
+GovernAction = Literal["supersede", "contradict", "invalidate", "revalidate"]
+Boundary = Literal["valid_to", "expires_at", "none"]
 
 
 def normalise_source(label: str | None) -> tuple[SourceClass, str | None]:
-    """An unknown provenance label downgrades to agent_claimed; the raw label is kept."""
+    """Trim, lowercase, '-' to '_'; an unknown label downgrades to agent_claimed.
+
+    The raw label is kept whenever it differs from the class it was read as.
+    """
     if label is None:
         return "agent_claimed", None
+    folded = label.strip().lower().replace("-", "_")
     for known in SOURCE_CLASSES:
-        if label == known:
-            return known, None
+        if known == folded:
+            return known, None if label == known else label
     return "agent_claimed", label
 
 
+def owner_of(project: str | None, origin_id: str | None) -> str:
+    """The namespace a fact key lives in: its project, else its capture origin alone."""
+    return f"project:{project}" if project is not None else f"origin:{origin_id}"
+
+
 class RecordFactRequest(StrictModel):
-    project: Name
+    project: Name | None = None
+    origin_id: Name | None = None
     key: Name
     value: BoundedJson = None
     source_class: str | None = Field(default=None, max_length=100)
@@ -42,42 +56,101 @@ class RecordFactRequest(StrictModel):
     observed_at: AwareDatetime | None = None
     valid_from: AwareDatetime | None = None
     valid_to: AwareDatetime | None = None
+    expires_at: AwareDatetime | None = None
+    verification_status: Literal["unverified", "contradicted"] = "unverified"
+    idempotency_key: Name | None = None
     session_id: AuditText | None = None
     actor: AuditText | None = None
     client: AuditText | None = None
 
     @model_validator(mode="after")
-    def _window(self) -> RecordFactRequest:
+    def _consistent(self) -> RecordFactRequest:
+        # InvalidArgument (not ValueError) passes through pydantic and names its field.
+        if self.project is None and self.origin_id is None:
+            raise InvalidArgument("project", "required unless origin_id is set")
         if self.valid_from and self.valid_to and self.valid_to <= self.valid_from:
-            raise ValueError("valid_to must be later than valid_from")
+            raise InvalidArgument("valid_to", "must be later than valid_from")
         return self
 
     @property
+    def owner(self) -> str:
+        return owner_of(self.project, self.origin_id)
+
+    @property
     def provenance(self) -> tuple[SourceClass, str | None]:
-        return normalise_source(self.source_class if self.source_class is not None else self.source)
+        label = self.source_class if self.source_class is not None else self.source
+        return normalise_source(label)
+
+    def fingerprint(self) -> dict[str, Any]:
+        """What a retry must repeat to be the same logical write (audit fields excluded)."""
+        return self.model_dump(
+            mode="json", exclude={"idempotency_key", "session_id", "actor", "client"}
+        )
 
 
 class Temporal(OutputModel):
-    valid_from: datetime | None = Field(description="Start of the valid-time window.")
+    valid_from: datetime = Field(description="Start of the valid-time window.")
     valid_to: datetime | None = Field(description="End of the valid-time window, if any.")
     recorded_at: datetime = Field(description="Transaction time: when graphmem stored it.")
-    invalidated_at: datetime | None = Field(default=None, description="When it was invalidated.")
+    invalidated_at: datetime | None = Field(
+        default=None, description="Transaction time of its invalidation, if invalidated."
+    )
+
+
+class ValidityPolicy(OutputModel):
+    valid_to: datetime | None
+    expires_at: datetime | None
+    effective_until: datetime | None = Field(
+        description="The earlier of valid_to and expires_at: the fact lapses at this instant."
+    )
+    boundary: Boundary = Field(description="Which input set effective_until.")
+
+
+def validity_policy(valid_to: datetime | None, expires_at: datetime | None) -> ValidityPolicy:
+    candidates = [(t, name) for t, name in ((valid_to, "valid_to"), (expires_at, "expires_at"))]
+    present = [(t, name) for t, name in candidates if t is not None]
+    if not present:
+        return ValidityPolicy(
+            valid_to=valid_to, expires_at=expires_at, effective_until=None, boundary="none"
+        )
+    until, boundary = min(present, key=lambda pair: pair[0])
+    return ValidityPolicy(
+        valid_to=valid_to,
+        expires_at=expires_at,
+        effective_until=until,
+        boundary=boundary,  # type: ignore[arg-type]
+    )
+
+
+class Verification(OutputModel):
+    verifier_identity: str
+    evidence_reference: str
+    verification_method: str
+    verified_at: datetime
+    fact_digest: str
 
 
 class Fact(OutputModel):
     id: str
     kind: Literal["fact"] = "fact"
     project: str | None
+    origin_id: str | None
     key: str
     value: JsonValue = Field(description="The observed value, exactly as recorded.")
     status: FactStatus
     source_class: SourceClass = Field(description="Claimed origin; a claim, never proof.")
     source: SourceClass = Field(description="Legacy alias of source_class.")
-    source_raw: str | None = Field(description="The original label when it was downgraded.")
+    source_raw: str | None = Field(description="The original label when it differed.")
     confidence: float
     verification_status: VerificationStatus
-    observed_at: datetime | None
+    verification: Verification | None = Field(
+        default=None, description="The checked attestation, only when verified."
+    )
+    observed_at: datetime
+    expires_at: datetime | None
     temporal: Temporal
+    validity_policy: ValidityPolicy
+    contradiction_count: int = Field(description="Open contradictions with other facts.")
     session_id: str | None
     actor: str | None
     client: str | None
@@ -86,17 +159,32 @@ class Fact(OutputModel):
     schema_version: int
 
 
+class ReviewSignal(OutputModel):
+    """A decision whose reopen rules breach (filled in by the decisions issue)."""
+
+    signal_id: str
+    decision_id: str
+    breached_rule_ids: list[str]
+
+
 class RecordFactResult(Fact):
     superseded_id: str | None = Field(description="The fact this one replaced as active.")
-    revision: int = Field(description="The tenant's history revision this call committed.")
+    revision: int = Field(description="The tenant's history revision this write committed.")
+    idempotent_replay: bool = Field(
+        description="True when idempotency_key matched an earlier write: nothing was written."
+    )
+    review_signals: list[ReviewSignal] = Field(
+        default_factory=list, description="Review signals this change raised."
+    )
 
 
 class HistoryEntry(OutputModel):
     id: str
     status: FactStatus
     value: JsonValue
-    valid_from: datetime | None
+    valid_from: datetime
     valid_to: datetime | None
+    expires_at: datetime | None
     recorded_at: datetime
     superseded_by: str | None
 
@@ -105,21 +193,75 @@ class WhyEdge(OutputModel):
     type: Literal["supersedes", "contradicts", "evidenced_by"]
     from_id: str
     to_id: str
+    at: datetime | None = None
+    rationale: str | None = None
 
 
 class CurrentState(OutputModel):
     state_key: str
     status: StateStatus
-    project: str | None = Field(description="Project of the answer (null unless resolved).")
+    project: str | None = Field(description="Project of the resolved key (null if none).")
+    origin_id: str | None = Field(default=None, description="Origin of an origin-owned key.")
     answer: Fact | None
     history: list[HistoryEntry]
     why: list[WhyEdge]
     candidates: list[str] = Field(
-        default_factory=list, description="Projects holding an active fact, when ambiguous."
+        default_factory=list, description="Owners holding an active fact, when ambiguous."
+    )
+    as_of: datetime | None = Field(default=None, description="Valid time the answer is for.")
+    known_at: datetime | None = Field(
+        default=None, description="Transaction time the answer reflects (null: now)."
     )
 
 
 class CurrentStateRequest(StrictModel):
     state_key: Name
     project: Name | None = None
+    origin_id: Name | None = None
+    as_of: AwareDatetime | None = None
+    known_at: AwareDatetime | None = None
     history_limit: int = Field(default=20, ge=0, le=200)
+
+
+class GovernFactRequest(StrictModel):
+    fact_id: Name
+    action: GovernAction
+    target_fact_id: Name | None = None
+    effective_at: AwareDatetime | None = None
+    rationale: str | None = Field(default=None, max_length=2000)
+    session_id: AuditText | None = None
+    actor: AuditText | None = None
+
+    @model_validator(mode="after")
+    def _target(self) -> GovernFactRequest:
+        needs_target = self.action in ("supersede", "contradict")
+        if needs_target and self.target_fact_id is None:
+            raise InvalidArgument("target_fact_id", f"required for {self.action}")
+        if not needs_target and self.target_fact_id is not None:
+            raise InvalidArgument("target_fact_id", f"not used by {self.action}")
+        if self.target_fact_id is not None and self.target_fact_id == self.fact_id:
+            raise InvalidArgument("target_fact_id", "must differ from fact_id")
+        return self
+
+
+class GovernFactResult(OutputModel):
+    fact_id: str
+    action: GovernAction
+    target_fact_id: str | None
+    effective_at: datetime
+    changed: bool
+    revision: int
+    fact: Fact = Field(description="The governed fact after the change.")
+    review_signals: list[ReviewSignal] = Field(default_factory=list)
+
+
+class MaintainResult(OutputModel):
+    expired_facts: int = Field(description="Active facts past their boundary, now expired.")
+    expired_fact_ids: list[str] = Field(description="Their ids (at most 100 listed).")
+    revision: int | None = Field(description="Revision committed, or null if nothing changed.")
+    ran_at: datetime
+
+
+class VerifyFactResult(OutputModel):
+    fact: Fact = Field(description="The fact, now verified, with its attestation.")
+    revision: int

@@ -133,6 +133,8 @@ class Store:
                 auth=(user, password),
                 connection_acquisition_timeout=connect_timeout,
                 max_transaction_retry_time=query_timeout,
+                # "property does not exist yet" hints are noise on a young database
+                notifications_min_severity="OFF",
             )
         except (ValueError, neo4j_errors.ConfigurationError) as error:
             raise StoreUnavailable(

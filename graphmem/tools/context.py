@@ -6,12 +6,14 @@ from fastmcp.server.dependencies import get_access_token
 
 from graphmem.settings import Settings
 from graphmem.store import Store
+from graphmem.verification import TrustedVerifiers
 
 
 @dataclass(frozen=True)
 class Services:
     store: Store
     settings: Settings
+    trusted_verifiers: TrustedVerifiers | None = None
 
     def tenant(self) -> str:
         """The caller's tenant: from its credentials on HTTP, else the configured default.

@@ -21,6 +21,7 @@ class ToolSpec:
     idempotent: bool
     destructive: bool
     make: Callable[[Services], ToolFunction]
+    available: Callable[[Services], bool] = lambda _: True  # e.g. only when configured
 
     def annotations(self) -> ToolAnnotations:
         return ToolAnnotations(

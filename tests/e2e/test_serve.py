@@ -15,6 +15,7 @@ from pathlib import Path
 import mcp
 import pytest
 
+from graphmem.tools import tools_for
 from tests.e2e.helpers import GRAPHMEM, clean_env
 from tests.neo4j_endpoint import Endpoint, free_port
 
@@ -64,7 +65,7 @@ async def test_tools_over_streamable_http(
     url, _ = http_server
     async with mcp.Client(url, mode=mode) as client:
         tools = await client.list_tools()
-        assert {tool.name for tool in tools.tools} == {"record_fact", "current_state"}
+        assert {tool.name for tool in tools.tools} == {spec.name for spec in tools_for("core")}
         written = await client.call_tool(
             "record_fact", {"project": "e2e", "key": f"k-{mode}", "value": {"mode": mode}}
         )

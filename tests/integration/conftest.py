@@ -5,14 +5,18 @@ from __future__ import annotations
 import json
 import uuid
 from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import pytest
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from fastmcp import Client
 
 from graphmem.server import create_server
 from graphmem.settings import Settings
 from graphmem.store import Store
+from graphmem.verification import generate_keypair, load_private_key
 
 
 @pytest.fixture
@@ -22,9 +26,29 @@ async def tenant(store: Store) -> AsyncIterator[str]:
     await store.purge_tenant(name)
 
 
+@dataclass(frozen=True)
+class Verifier:
+    identity: str
+    private_key: Ed25519PrivateKey
+    keys_file: Path
+
+
+@pytest.fixture(scope="session")
+def verifier(tmp_path_factory: pytest.TempPathFactory) -> Verifier:
+    """A configured verifier: its private key signs, its public key is trusted."""
+    pem, public = generate_keypair()
+    folder = tmp_path_factory.mktemp("verifier")
+    (folder / "key.pem").write_bytes(pem)
+    keys_file = folder / "trusted.json"
+    keys_file.write_text(json.dumps({"qa-bot": public}))
+    return Verifier("qa-bot", load_private_key(folder / "key.pem"), keys_file)
+
+
 @pytest.fixture
-def settings(tenant: str) -> Settings:
-    return Settings().model_copy(update={"tenant": tenant, "toolset": "full"})
+def settings(tenant: str, verifier: Verifier) -> Settings:
+    return Settings().model_copy(
+        update={"tenant": tenant, "toolset": "full", "verifier_keys_file": verifier.keys_file}
+    )
 
 
 @pytest.fixture

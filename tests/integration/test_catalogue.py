@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from fastmcp import Client
@@ -10,24 +11,33 @@ from graphmem.server import create_server
 from graphmem.settings import Settings
 from graphmem.store import Store
 from graphmem.tools import CATALOGUE, tools_for
+from tests.integration.conftest import Verifier
 
 
-async def _listed(store: Store, toolset: str) -> list[Any]:
-    settings = Settings().model_copy(update={"toolset": toolset, "tenant": "test-catalogue"})
+async def _listed(store: Store, toolset: str, keys: Path | None = None) -> list[Any]:
+    settings = Settings().model_copy(
+        update={"toolset": toolset, "tenant": "test-catalogue", "verifier_keys_file": keys}
+    )
     async with Client(create_server(store, settings)) as client:
         return await client.list_tools()
 
 
-async def test_toolsets_expose_exactly_their_tools(store: Store) -> None:
-    core = {tool.name for tool in await _listed(store, "core")}
-    full = {tool.name for tool in await _listed(store, "full")}
+async def test_toolsets_expose_exactly_their_tools(store: Store, verifier: Verifier) -> None:
+    core = {tool.name for tool in await _listed(store, "core", verifier.keys_file)}
+    full = {tool.name for tool in await _listed(store, "full", verifier.keys_file)}
     assert core == {spec.name for spec in tools_for("core")}
     assert full == {spec.name for spec in CATALOGUE}
     assert core <= full
 
 
-async def test_every_tool_is_described_typed_and_annotated(store: Store) -> None:
-    for tool in await _listed(store, "full"):
+async def test_verify_fact_is_listed_only_when_verifiers_are_configured(store: Store) -> None:
+    assert "verify_fact" not in {tool.name for tool in await _listed(store, "full")}
+
+
+async def test_every_tool_is_described_typed_and_annotated(
+    store: Store, verifier: Verifier
+) -> None:
+    for tool in await _listed(store, "full", verifier.keys_file):
         spec = next(spec for spec in CATALOGUE if spec.name == tool.name)
         assert tool.title == spec.title and tool.title != tool.name.replace("_", " ").title()
         assert tool.description and len(tool.description) > 200, tool.name
@@ -44,5 +54,12 @@ async def test_every_tool_is_described_typed_and_annotated(store: Store) -> None
             )
             if text:
                 options = [schema, *schema.get("anyOf", [])]
-                bounded = any("maxLength" in o or o.get("format") == "date-time" for o in options)
+                bounded = all(
+                    "maxLength" in o
+                    or "enum" in o
+                    or "const" in o
+                    or o.get("format") == "date-time"
+                    for o in options
+                    if o.get("type") == "string"
+                )
                 assert bounded, f"{tool.name}.{name} is an unbounded string"

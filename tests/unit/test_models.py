@@ -5,6 +5,7 @@ from datetime import UTC, datetime
 import pytest
 from pydantic import ValidationError
 
+from graphmem.errors import InvalidArgument
 from graphmem.ids import new_id
 from graphmem.models.common import canonical_json
 from graphmem.models.facts import RecordFactRequest, normalise_source
@@ -16,7 +17,9 @@ from graphmem.models.facts import RecordFactRequest, normalise_source
         (None, ("agent_claimed", None)),
         ("tool_observed", ("tool_observed", None)),
         ("production_verified", ("production_verified", None)),
-        ("Tool_Observed", ("agent_claimed", "Tool_Observed")),
+        ("Tool_Observed", ("tool_observed", "Tool_Observed")),
+        (" human-confirmed ", ("human_confirmed", " human-confirmed ")),
+        ("model_inferred", ("agent_claimed", "model_inferred")),
         ("oracle", ("agent_claimed", "oracle")),
     ],
 )
@@ -57,7 +60,7 @@ def test_record_fact_request_refuses(changes: dict[str, object], field: str) -> 
 
 def test_validity_window_must_be_ordered() -> None:
     start = datetime(2026, 1, 2, tzinfo=UTC)
-    with pytest.raises(ValidationError, match="valid_to must be later"):
+    with pytest.raises(InvalidArgument, match="valid_to: must be later"):
         RecordFactRequest(project="p", key="k", valid_from=start, valid_to=start)
 
 
