@@ -1,0 +1,466 @@
+"""Facts figures: what record_fact and current_state cost, measured against a bare Bolt round trip.
+
+    python -m bench.facts            # full run (loads up to 10^5 facts if time allows)
+    python -m bench.facts --quick    # fewer samples, scale stops at 10^4 facts
+
+Measures, on a real Neo4j (NEO4J_URI if set, else a managed local Neo4j in a temp folder):
+
+1. the bare Bolt round trip (``store.ping()``, one auto-commit ``RETURN 1``) and one minimal
+   write commit (``history/lock_head``), p50/p95;
+2. record_fact and current_state through FastMCP's in-memory client, p50/p95 and as a
+   multiple of the Bolt p50;
+3. the same two tools over streamable HTTP (``graphmem serve --transport http``, official MCP
+   SDK client, one session);
+4. writes per second with 8 concurrent writers, on one hot key and spread over 1,000 keys;
+5. record_fact and current_state latency at 10^3, 10^4 (and 10^5) stored facts, loaded with
+   concurrent domain-level ``facts.record_fact`` calls.
+
+Every scenario uses its own tenant, purged afterwards. Prints one line per figure, then a table.
+Latencies are wall-clock milliseconds; on a busy machine they are noisy, ratios within one run
+are what to compare.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import dataclasses
+import itertools
+import os
+import random
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import fastmcp
+import mcp
+import mcp.types as mt
+from fastmcp.server.middleware import CallNext, Middleware, MiddlewareContext
+from fastmcp.tools import ToolResult
+
+from graphmem import facts
+from graphmem.models.facts import RecordFactRequest
+from graphmem.server import create_server
+from graphmem.settings import Settings
+from graphmem.store import Store
+from tests.e2e.helpers import GRAPHMEM, clean_env
+from tests.neo4j_endpoint import Endpoint, find_endpoint, free_port
+
+PROJECT = "bench"
+WRITERS = 8
+CALIBRATION_WRITES = 2_000
+Call = Callable[[int], Awaitable[object]]
+
+
+@dataclass(frozen=True)
+class Plan:
+    samples: int  # latency samples per figure (Bolt, in-memory, scale)
+    http_samples: int
+    warmup: int
+    writes: int  # total writes per concurrency scenario
+    scale_targets: tuple[int, ...]
+    load_budget: float  # seconds allowed for the load up to the last target
+
+
+FULL = Plan(300, 200, 20, 800, (10**3, 10**4, 10**5), 360.0)
+QUICK = Plan(100, 60, 10, 200, (10**3, 10**4), 0.0)
+
+
+# --- figures and the report -----------------------------------------------------------------------
+@dataclass(frozen=True)
+class Latency:
+    name: str
+    seconds: list[float]
+
+    def _quantile_ms(self, percent: int) -> float:
+        cuts = statistics.quantiles(self.seconds, n=100, method="inclusive")
+        return cuts[percent - 1] * 1000
+
+    @property
+    def p50(self) -> float:
+        return self._quantile_ms(50)
+
+    @property
+    def p95(self) -> float:
+        return self._quantile_ms(95)
+
+
+@dataclass
+class Report:
+    latencies: list[Latency] = field(default_factory=list)
+    rates: list[tuple[str, float]] = field(default_factory=list)
+    bolt_p50: float = 0.0
+
+    def latency(self, figure: Latency) -> Latency:
+        self.latencies.append(figure)
+        ratio = f" = {figure.p50 / self.bolt_p50:.1f}x Bolt p50" if self.bolt_p50 else ""
+        print(
+            f"{figure.name}: p50 {figure.p50:.2f} ms, p95 {figure.p95:.2f} ms "
+            f"(n={len(figure.seconds)}){ratio}",
+            flush=True,
+        )
+        return figure
+
+    def rate(self, name: str, per_second: float) -> None:
+        self.rates.append((name, per_second))
+        print(f"{name}: {per_second:.0f} writes/s", flush=True)
+
+    def table(self) -> None:
+        width = max(len(f.name) for f in self.latencies) + 2
+        print(f"\n{'figure':<{width}}{'p50 ms':>9}{'p95 ms':>9}{'x Bolt':>8}")
+        for f in self.latencies:
+            print(f"{f.name:<{width}}{f.p50:>9.2f}{f.p95:>9.2f}{f.p50 / self.bolt_p50:>8.1f}")
+        for name, per_second in self.rates:
+            print(f"{name:<{width}}{per_second:>9.0f} writes/s")
+
+
+def say(line: str) -> None:
+    print(line, flush=True)
+
+
+# --- timing ----------------------------------------------------------------------------------
+async def timed(call: Call, count: int, warmup: int = 0) -> list[float]:
+    """Run ``call(i)`` ``warmup`` times untimed, then ``count`` times timed, one at a time."""
+    for i in range(warmup):
+        await call(i)
+    seconds = []
+    for i in range(warmup, warmup + count):
+        began = time.perf_counter()
+        await call(i)
+        seconds.append(time.perf_counter() - began)
+    return seconds
+
+
+async def concurrently(call: Call, total: int, workers: int = WRITERS) -> float:
+    """Run ``call(0..total-1)`` on ``workers`` tasks; return the elapsed seconds."""
+    numbers = itertools.count()
+
+    async def worker() -> None:
+        while (i := next(numbers)) < total:
+            await call(i)
+
+    began = time.perf_counter()
+    await asyncio.gather(*(worker() for _ in range(workers)))
+    return time.perf_counter() - began
+
+
+# --- tenants, servers and calls ------------------------------------------------------------
+@contextlib.asynccontextmanager
+async def scratch_tenant(store: Store, label: str) -> AsyncIterator[str]:
+    tenant = f"bench-{label}-{uuid.uuid4().hex[:8]}"
+    try:
+        yield tenant
+    finally:
+        await store.purge_tenant(tenant)
+
+
+class InFlight(Middleware):
+    """Counts tool calls running at once inside the server (shows whether a client serialises)."""
+
+    def __init__(self) -> None:
+        self.running = 0
+        self.peak = 0
+
+    async def on_call_tool(
+        self,
+        context: MiddlewareContext[mt.CallToolRequestParams],
+        call_next: CallNext[mt.CallToolRequestParams, ToolResult],
+    ) -> ToolResult:
+        self.running += 1
+        self.peak = max(self.peak, self.running)
+        try:
+            return await call_next(context)
+        finally:
+            self.running -= 1
+
+
+@contextlib.asynccontextmanager
+async def in_memory_client(
+    store: Store, tenant: str, *middleware: Middleware
+) -> AsyncIterator[fastmcp.Client[Any]]:
+    settings = Settings().model_copy(update={"tenant": tenant, "toolset": "full"})
+    server = create_server(store, settings)
+    for layer in middleware:
+        server.add_middleware(layer)
+    async with fastmcp.Client(server) as client:
+        yield client
+
+
+def record_args(key: str, value: int) -> dict[str, Any]:
+    return {"project": PROJECT, "key": key, "value": value}
+
+
+def state_args(key: str) -> dict[str, Any]:
+    return {"state_key": key, "project": PROJECT}
+
+
+def tool_calls(client: fastmcp.Client[Any], key: Callable[[int], str]) -> tuple[Call, Call]:
+    """record_fact and current_state on the in-memory client (it raises on tool errors)."""
+
+    async def record(i: int) -> None:
+        await client.call_tool("record_fact", record_args(key(i), i))
+
+    async def state(i: int) -> None:
+        await client.call_tool("current_state", state_args(key(i)))
+
+    return record, state
+
+
+def sdk_calls(client: mcp.Client, key: Callable[[int], str]) -> tuple[Call, Call]:
+    """record_fact and current_state on the official SDK client, failing on tool errors."""
+
+    async def call(tool: str, arguments: dict[str, Any]) -> None:
+        result = await client.call_tool(tool, arguments)
+        if result.is_error:
+            raise RuntimeError(f"{tool} failed: {result.content}")
+
+    async def record(i: int) -> None:
+        await call("record_fact", record_args(key(i), i))
+
+    async def state(i: int) -> None:
+        await call("current_state", state_args(key(i)))
+
+    return record, state
+
+
+def domain_record(store: Store, tenant: str, key: Callable[[int], str]) -> Call:
+    async def record(i: int) -> None:
+        request = RecordFactRequest(project=PROJECT, key=key(i), value=i)
+        await facts.record_fact(store, tenant, request)
+
+    return record
+
+
+def cycling(keys: int) -> Callable[[int], str]:
+    return lambda i: f"k{i % keys}"
+
+
+# --- 1. Bolt -------------------------------------------------------------------------------------
+async def bolt_figures(store: Store, plan: Plan, report: Report) -> tuple[Latency, Latency]:
+    """The Bolt round trip, then one minimal write commit: with the token the brief names
+    ('x', a SET that changes nothing after the first call) and with a new token each time."""
+
+    async def ping(_: int) -> None:
+        await store.ping()
+
+    bolt = Latency("Bolt round trip (RETURN 1)", await timed(ping, plan.samples, plan.warmup))
+    report.bolt_p50 = report.latency(bolt).p50
+    async with scratch_tenant(store, "commit") as tenant:
+
+        async def lock_head(token: str) -> None:
+            await store.write("history/lock_head", tenant, genesis_hash="0" * 64, lock_token=token)
+
+        same = await timed(lambda _: lock_head("x"), plan.samples, plan.warmup)
+        new = await timed(lambda i: lock_head(str(i)), plan.samples, plan.warmup)
+    return (
+        report.latency(Latency("commit, lock_head token 'x'", same)),
+        report.latency(Latency("commit, lock_head new token", new)),
+    )
+
+
+# --- 2. in-memory client -------------------------------------------------------------------------
+async def in_memory_figures(
+    store: Store, plan: Plan, report: Report, commits: tuple[Latency, Latency]
+) -> None:
+    async with (
+        scratch_tenant(store, "inmem") as tenant,
+        in_memory_client(store, tenant) as client,
+    ):
+        record, state = tool_calls(client, cycling(100))
+        written = await timed(record, plan.samples, plan.warmup)
+        read = await timed(state, plan.samples, plan.warmup)
+    recorded = report.latency(Latency("in-memory record_fact", written))
+    report.latency(Latency("in-memory current_state", read))
+    for label, one_commit in zip(("'x'", "new"), commits, strict=True):
+        say(
+            f"record_fact p50 / (Bolt p50 + one commit, token {label}) = "
+            f"{recorded.p50 / (report.bolt_p50 + one_commit.p50):.2f}"
+        )
+
+
+# --- 3. streamable HTTP --------------------------------------------------------------------------
+def wait_for_port(port: int, process: subprocess.Popen[bytes], timeout: float = 120) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError("graphmem serve exited before listening")
+        with socket.socket() as probe:
+            if probe.connect_ex(("127.0.0.1", port)) == 0:
+                return
+        time.sleep(0.1)
+    raise RuntimeError("graphmem serve did not listen in time")
+
+
+@contextlib.contextmanager
+def http_server(endpoint: Endpoint, tenant: str, log: Path) -> Iterator[str]:
+    port = free_port()
+    env = clean_env(**endpoint.env(), GRAPHMEM_TENANT=tenant)
+    with log.open("wb") as stderr:
+        process = subprocess.Popen(
+            [*GRAPHMEM, "serve", "--transport", "http", "--port", str(port)],
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=stderr,
+        )
+        try:
+            wait_for_port(port, process)
+            yield f"http://127.0.0.1:{port}/mcp"
+        finally:
+            process.terminate()
+            try:
+                process.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+
+
+async def http_figures(
+    store: Store, endpoint: Endpoint, plan: Plan, report: Report, scratch: Path
+) -> None:
+    async with scratch_tenant(store, "http") as tenant:
+        with http_server(endpoint, tenant, scratch / "serve.log") as url:
+            async with mcp.Client(url) as client:
+                record, state = sdk_calls(client, cycling(100))
+                written = await timed(record, plan.http_samples, plan.warmup)
+                read = await timed(state, plan.http_samples, plan.warmup)
+    report.latency(Latency("HTTP record_fact", written))
+    report.latency(Latency("HTTP current_state", read))
+
+
+# --- 4. concurrent writers -----------------------------------------------------------------------
+async def client_rate(store: Store, plan: Plan, keys: int) -> tuple[float, int]:
+    """Writes/s of 8 tasks sharing one in-memory client, and the peak calls seen in flight."""
+    gauge = InFlight()
+    async with (
+        scratch_tenant(store, "writers") as tenant,
+        in_memory_client(store, tenant, gauge) as client,
+    ):
+        record, _ = tool_calls(client, cycling(keys))
+        seconds = await concurrently(record, plan.writes)
+    return plan.writes / seconds, gauge.peak
+
+
+async def domain_rate(store: Store, plan: Plan, keys: int) -> float:
+    async with scratch_tenant(store, "writers") as tenant:
+        seconds = await concurrently(domain_record(store, tenant, cycling(keys)), plan.writes)
+    return plan.writes / seconds
+
+
+async def concurrency_figures(store: Store, plan: Plan, report: Report) -> None:
+    say(f"{WRITERS} concurrent writers, {plan.writes} writes per run, fresh tenant per run:")
+    for label, keys in (("one hot key", 1), ("1,000 keys", 1000)):
+        per_second, peak = await client_rate(store, plan, keys)
+        report.rate(f"{WRITERS} writers, {label}, in-memory client", per_second)
+        say(f"  (in-memory client: up to {peak} tool calls in flight at once in the server)")
+        report.rate(
+            f"{WRITERS} writers, {label}, domain record_fact", await domain_rate(store, plan, keys)
+        )
+
+
+# --- 5. scale ------------------------------------------------------------------------------------
+def scale_key(i: int) -> str:
+    return f"s{i:06d}"
+
+
+async def load(store: Store, tenant: str, start: int, stop: int) -> float:
+    """Record facts ``start..stop-1`` on distinct keys with concurrent domain calls; seconds."""
+    record = domain_record(store, tenant, lambda i: scale_key(start + i))
+    return await concurrently(record, stop - start)
+
+
+async def calibrate(store: Store) -> float:
+    """Domain writes per second (8 tasks, distinct keys), from 2,000 writes in a scratch tenant."""
+    async with scratch_tenant(store, "calibrate") as tenant:
+        seconds = await load(store, tenant, 0, CALIBRATION_WRITES)
+    per_second = CALIBRATION_WRITES / seconds
+    say(
+        f"load calibration: {CALIBRATION_WRITES} domain record_fact writes ({WRITERS} tasks) "
+        f"in {seconds:.1f} s = {per_second:.0f} writes/s"
+    )
+    return per_second
+
+
+def affordable(targets: tuple[int, ...], per_second: float, budget: float) -> tuple[int, ...]:
+    """The targets up to 10^4 always; larger ones only if the whole load fits the budget."""
+    kept = tuple(t for t in targets if t <= 10**4)
+    for target in targets[len(kept) :]:
+        projected = target / per_second
+        if projected > budget:
+            say(f"skipping {target:,} facts: projected load {projected:.0f} s > {budget:.0f} s")
+            break
+        say(f"loading up to {target:,} facts: projected {projected:.0f} s <= {budget:.0f} s")
+        kept += (target,)
+    return kept
+
+
+async def measure_at(store: Store, tenant: str, stored: int, plan: Plan, report: Report) -> None:
+    picks = random.Random(stored)
+    keys = [scale_key(picks.randrange(stored)) for _ in range(plan.samples + plan.warmup)]
+    async with in_memory_client(store, tenant) as client:
+        record, state = tool_calls(client, keys.__getitem__)
+        written = await timed(record, plan.samples, plan.warmup)
+        read = await timed(state, plan.samples, plan.warmup)
+    report.latency(Latency(f"record_fact at {stored:,} facts", written))
+    report.latency(Latency(f"current_state at {stored:,} facts", read))
+
+
+async def scale_figures(store: Store, plan: Plan, report: Report) -> None:
+    targets = affordable(plan.scale_targets, await calibrate(store), plan.load_budget)
+    async with scratch_tenant(store, "scale") as tenant:
+        loaded = 0
+        for target in targets:
+            seconds = await load(store, tenant, loaded, target)
+            say(
+                f"loaded {target - loaded:,} facts ({loaded:,} -> {target:,}) in {seconds:.1f} s "
+                f"= {(target - loaded) / seconds:.0f} writes/s"
+            )
+            loaded = target
+            await measure_at(store, tenant, loaded, plan, report)
+        began = time.perf_counter()
+    say(f"purged the scale tenant in {time.perf_counter() - began:.1f} s")
+
+
+# --- main ----------------------------------------------------------------------------------------
+async def run(endpoint: Endpoint, plan: Plan, scratch: Path) -> None:
+    store = await Store.connect(endpoint.uri, endpoint.user, endpoint.password)
+    try:
+        await store.apply_schema()
+        report = Report()
+        commits = await bolt_figures(store, plan, report)
+        await in_memory_figures(store, plan, report, commits)
+        await http_figures(store, endpoint, plan, report, scratch)
+        await concurrency_figures(store, plan, report)
+        await scale_figures(store, plan, report)
+        report.table()
+    finally:
+        await store.close()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description="record_fact and current_state figures")
+    parser.add_argument("--quick", action="store_true", help="fewer samples, up to 10^4 facts")
+    parser.add_argument(
+        "--load-budget", type=float, help="seconds allowed to load 10^5 facts (default 360)"
+    )
+    args = parser.parse_args()
+    plan = QUICK if args.quick else FULL
+    if args.load_budget is not None:
+        plan = dataclasses.replace(plan, load_budget=args.load_budget)
+    began = time.perf_counter()
+    with tempfile.TemporaryDirectory() as scratch, find_endpoint(Path(scratch)) as endpoint:
+        say(f"python {sys.version.split()[0]}, {os.cpu_count()} cores, Neo4j: {endpoint.origin}")
+        asyncio.run(run(endpoint, plan, Path(scratch)))
+    say(f"total {time.perf_counter() - began:.0f} s")
+
+
+if __name__ == "__main__":
+    main()
