@@ -226,19 +226,22 @@ class _Slot:
     project: str | None
     origin_id: str | None
     owner: str
-    views: list[_View]  # newest recorded first; in now-mode the current fact comes first
+    views: list[_View]  # newest recorded first
 
 
 def _slot_from_current(row: dict[str, Any]) -> _Slot:
-    views = []
+    views = [_View(parse_fact(h["fact"]), h["edges"]) for h in row["history"]]
     if row["answer"] is not None:
         views.append(_View(parse_fact(row["answer"]), row["answer_edges"]))
-    views += [_View(parse_fact(h["fact"]), h["edges"]) for h in row["history"]]
-    return _Slot(row["project"], row["origin_id"], row["owner"], views)
+    return _slot(row, views)
 
 
 def _slot_from_states(row: dict[str, Any]) -> _Slot:
     views = [_View(parse_fact(item["fact"], item["state"]), item["edges"]) for item in row["facts"]]
+    return _slot(row, views)
+
+
+def _slot(row: dict[str, Any], views: list[_View]) -> _Slot:
     views.sort(key=lambda v: (v.fact.temporal.recorded_at, v.fact.id), reverse=True)
     return _Slot(row["project"], row["origin_id"], row["owner"], views)
 
@@ -251,6 +254,7 @@ def _answer(slot: _Slot, as_of: datetime | None, reference: datetime) -> _View |
             key=lambda v: (v.fact.temporal.valid_from, v.fact.temporal.recorded_at, v.fact.id),
             default=None,
         )
+    # At most one fact of a key is active at any time: the one its CURRENT edge names.
     return next((view for view in slot.views if view.live_at(reference)), None)
 
 

@@ -38,7 +38,10 @@ class Audit:
 
 async def lock_head(tx: Tx) -> Head:
     """Serialise the tenant's writes; call first in every write transaction."""
-    rows = await tx.run("history/lock_head", genesis_hash=GENESIS_HASH, lock_token=new_id())
+    rows = await tx.run("history/lock_head", lock_token=new_id())
+    if not rows:  # the tenant's first write
+        await tx.run("history/create_head", genesis_hash=GENESIS_HASH)
+        rows = await tx.run("history/lock_head", lock_token=new_id())
     return Head(rows[0]["revision"], rows[0]["last_hash"], datetime.now(UTC))
 
 

@@ -15,8 +15,10 @@ CALL (answer) {
   } END) AS answer_edges
 }
 CALL (k, answer) {
-  MATCH (old:Fact {tenant: $tenant, slot_id: k.id})
-  WHERE answer IS NULL OR old.id <> answer.id
+  MATCH (old:Fact)
+  USING INDEX old:Fact(tenant, slot_id, recorded_at)
+  WHERE old.tenant = $tenant AND old.slot_id = k.id AND old.recorded_at IS NOT NULL
+    AND (answer IS NULL OR old.id <> answer.id)
   WITH old ORDER BY old.recorded_at DESC LIMIT $history_limit
   CALL (old) {
     OPTIONAL MATCH (old)-[e:SUPERSEDES|CONTRADICTS]-(other:Fact)

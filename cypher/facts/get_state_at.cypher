@@ -5,8 +5,9 @@ MATCH (k:FactKey {tenant: $tenant, key: $key})
 WHERE $owner IS NULL OR k.owner = $owner
 WITH k ORDER BY k.owner LIMIT $owner_limit
 CALL (k) {
-  MATCH (f:Fact {tenant: $tenant, slot_id: k.id})
-  WHERE f.recorded_at <= datetime($known_at)
+  MATCH (f:Fact)
+  USING INDEX f:Fact(tenant, slot_id, recorded_at)
+  WHERE f.tenant = $tenant AND f.slot_id = k.id AND f.recorded_at <= datetime($known_at)
   MATCH (f)-[:HAS_STATE]->(s:FactState)
   WHERE s.tx_from <= datetime($known_at) AND (s.tx_to IS NULL OR s.tx_to > datetime($known_at))
   CALL (f) {

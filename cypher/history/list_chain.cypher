@@ -1,5 +1,6 @@
 // The fields the hash chain covers, for every event of the tenant in revision order.
 MATCH (e:Event {tenant: $tenant})
+WHERE e.revision >= 1
 WITH e ORDER BY e.revision
 LIMIT $limit
 RETURN e.revision AS revision, e.op AS op, e.at_text AS at_text,

@@ -172,20 +172,32 @@ class Store:
 
     # --- running queries ------------------------------------------------------------------
     async def read(self, name: str, tenant: str, **params: Any) -> list[Row]:
-        return await self._single(name, tenant, params, RoutingControl.READ)
+        """One read statement as an auto-commit transaction: a single round trip.
+
+        (A managed transaction would add BEGIN and COMMIT round trips; a read that fails
+        on a transient error is simply reported, the caller may repeat it.)
+        """
+        _require_tenant(tenant)
+        named = self.catalog[name]
+        query = Query(named.text, metadata={"graphmem_query": name}, timeout=self.query_timeout)
+        with _translated(self.uri, self.user):
+            async with self._driver.session(
+                database=self.database, default_access_mode=neo4j.READ_ACCESS
+            ) as session:
+                result = await session.run(query, {**params, "tenant": tenant})
+                return [{k: _native(v) for k, v in record.items()} async for record in result]
 
     async def write(self, name: str, tenant: str, **params: Any) -> list[Row]:
-        return await self._single(name, tenant, params, RoutingControl.WRITE)
-
-    async def _single(
-        self, name: str, tenant: str, params: dict[str, Any], routing: RoutingControl
-    ) -> list[Row]:
+        """One write statement in a managed (retried) transaction."""
         _require_tenant(tenant)
         named = self.catalog[name]
         query = Query(named.text, metadata={"graphmem_query": name}, timeout=self.query_timeout)
         with _translated(self.uri, self.user):
             result = await self._driver.execute_query(
-                query, {**params, "tenant": tenant}, routing_=routing, database_=self.database
+                query,
+                {**params, "tenant": tenant},
+                routing_=RoutingControl.WRITE,
+                database_=self.database,
             )
         return [{k: _native(v) for k, v in record.items()} for record in result.records]
 
@@ -252,12 +264,19 @@ class Store:
                 result = await session.run(query.text, {"tenant": tenant})
                 await result.consume()
 
-    async def explain(self, name: str) -> None:
-        """Plan a catalog query without running it (used by the catalog test)."""
+    async def explain(self, name: str) -> list[str]:
+        """Plan a catalog query without running it; returns its operators, root first."""
         text = "EXPLAIN " + self.catalog[name].text
         async with self._driver.session(database=self.database) as session:
             result = await session.run(text)  # type: ignore[arg-type]  # EXPLAIN of catalog text
-            await result.consume()
+            summary = await result.consume()
+        operators: list[str] = []
+        pending = [summary.plan] if summary.plan else []
+        while pending:
+            step = pending.pop()
+            operators.append(str(step.get("operatorType", "")).split("@")[0])
+            pending.extend(step.get("children", []))
+        return operators
 
 
 def ping_sync(uri: str, user: str, password: str) -> None:

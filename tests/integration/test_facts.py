@@ -314,7 +314,7 @@ async def test_empty_strings_behave_as_absent(client: Client[Any]) -> None:
 
 
 async def test_a_failed_govern_changes_nothing(client: Client[Any]) -> None:
-    a, b = await _two_keys(client)
+    a, _b = await _two_keys(client)
     before = await call(client, "replay_memory")
     await call_error(
         client, "govern_fact", fact_id=a["id"], action="supersede", target_fact_id="missing"

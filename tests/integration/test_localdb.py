@@ -73,7 +73,7 @@ async def test_stop_then_start_keeps_the_data(neo4j_endpoint: Endpoint, tmp_path
         assert started and status.running
         store = await Store.connect(status.bolt_uri, local.user, local.password())
         await store.apply_schema()
-        await store.write("history/lock_head", "lifecycle", genesis_hash="0" * 64, lock_token="t")
+        await store.write("history/create_head", "lifecycle", genesis_hash="0" * 64)
         await store.close()
 
         assert local.stop()
@@ -83,7 +83,7 @@ async def test_stop_then_start_keeps_the_data(neo4j_endpoint: Endpoint, tmp_path
         status, started = await asyncio.to_thread(local.start, ping_sync)
         assert started
         store = await Store.connect(status.bolt_uri, local.user, local.password())
-        rows = await store.write("history/lock_head", "lifecycle", genesis_hash="x", lock_token="t")
+        rows = await store.write("history/lock_head", "lifecycle", lock_token="t")
         assert rows[0]["last_hash"] == "0" * 64  # the head written before the restart
         await store.close()
     finally:

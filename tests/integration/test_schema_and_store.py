@@ -24,7 +24,7 @@ async def test_every_catalog_query_plans_on_the_real_database(store: Store) -> N
     for name in store.catalog.names():
         if name.startswith("schema/") or name == "admin/await_indexes":
             continue
-        await store.explain(name)
+        assert await store.explain(name)
 
 
 async def test_wrong_credentials_give_a_clear_error(neo4j_endpoint: Endpoint) -> None:
@@ -48,3 +48,13 @@ async def test_store_calls_require_a_tenant(store: Store) -> None:
         await store.read(
             "facts/get_current_state", "", key="k", project=None, history_limit=1, project_limit=1
         )
+
+
+async def test_no_query_scans_a_whole_label(store: Store) -> None:
+    """Performance by construction: every lookup starts from an index, never a scan."""
+    exempt = {"admin/delete_tenant_data"}  # test and purge utility, deliberately label-less
+    for name in store.catalog.names():
+        if name.startswith("schema/") or name == "admin/await_indexes" or name in exempt:
+            continue
+        scans = [op for op in await store.explain(name) if "Scan" in op]
+        assert scans == [], f"{name} plans {scans}"

@@ -1,0 +1,3 @@
+// Create the tenant's history head on its first write (unique per tenant).
+MERGE (h:History {tenant: $tenant})
+  ON CREATE SET h.revision = 0, h.last_hash = $genesis_hash, h.created_at = datetime()
