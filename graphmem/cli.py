@@ -9,11 +9,14 @@ import argparse
 import asyncio
 import contextlib
 import ipaddress
+import json
 import logging
+import os
 import signal
 import sys
 import time
 from collections.abc import Sequence
+from pathlib import Path
 
 from pydantic import ValidationError
 
@@ -155,6 +158,45 @@ def token_command() -> int:
     return 0
 
 
+# --- verifier ---------------------------------------------------------------------------------
+def verifier_command(args: argparse.Namespace) -> int:
+    """keygen: a new Ed25519 key pair; attest: sign an attestation for a fact."""
+    from graphmem import verification
+
+    try:
+        if args.action == "keygen":
+            pem, public = verification.generate_keypair()
+            fd = os.open(args.out, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+            with os.fdopen(fd, "wb") as handle:
+                handle.write(pem)
+            print(f"private key written to {args.out} (keep it secret)")
+            print("add to the GRAPHMEM_VERIFIER_KEYS_FILE JSON object:")
+            print(json.dumps({args.identity: public}))
+            return 0
+        fact = _read_fact(args.fact)
+        attestation = verification.sign_attestation(
+            fact, verification.load_private_key(Path(args.key)), args.identity, args.evidence
+        )
+        print(attestation.model_dump_json(indent=2))
+        return 0
+    except FileExistsError as error:
+        raise ConfigurationError(f"{args.out} exists already; choose another path") from error
+    except (OSError, ValueError) as error:
+        raise ConfigurationError(str(error)) from error
+
+
+def _read_fact(source: str) -> dict[str, object]:
+    """A fact as graphmem returns it, or a result that holds one (answer / fact)."""
+    text = sys.stdin.read() if source == "-" else Path(source).read_text()
+    document = json.loads(text)
+    for wrapper in ("answer", "fact"):
+        if isinstance(document.get(wrapper), dict):
+            document = document[wrapper]
+    if not isinstance(document, dict) or "id" not in document:
+        raise ValueError("the input is not a fact (expected the JSON of record_fact's result)")
+    return document
+
+
 # --- entry ------------------------------------------------------------------------------------
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="graphmem", description=__doc__)
@@ -171,6 +213,17 @@ def build_parser() -> argparse.ArgumentParser:
     neo4j_parser.add_argument("action", choices=["start", "stop", "status", "lock"])
 
     commands.add_parser("token", help="make a bearer token for the HTTP transport")
+
+    verifier = commands.add_parser("verifier", help="keys and attestations for verify_fact")
+    verifier_actions = verifier.add_subparsers(dest="action", required=True)
+    keygen = verifier_actions.add_parser("keygen", help="create an Ed25519 key pair")
+    keygen.add_argument("--out", required=True, help="where to write the private key (PEM)")
+    keygen.add_argument("--identity", required=True, help="the verifier's name")
+    attest = verifier_actions.add_parser("attest", help="sign an attestation for a fact")
+    attest.add_argument("--key", required=True, help="the private key file (PEM)")
+    attest.add_argument("--identity", required=True, help="the verifier's configured name")
+    attest.add_argument("--evidence", required=True, help="what was checked (ticket, URL)")
+    attest.add_argument("--fact", default="-", help="the fact's JSON file; - reads stdin")
     return parser
 
 
@@ -179,6 +232,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if args.command == "token":
             return token_command()
+        if args.command == "verifier":
+            return verifier_command(args)
         settings = _load_settings(
             host=getattr(args, "host", None),
             port=getattr(args, "port", None),
