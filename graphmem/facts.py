@@ -352,7 +352,8 @@ async def govern_fact(store: Store, tenant: str, request: GovernFactRequest) -> 
         head = await lock_head(tx)
         effective_at = request.effective_at or head.now
         fact, target = await _load_pair(tx, request)
-        changed = await _GOVERNORS[request.action](tx, head, fact, target, effective_at, request)
+        governance = _Governance(tx, head, fact, target, effective_at, request.rationale)
+        changed = await _GOVERNORS[request.action](governance)
         now = head.now.isoformat()
         await tx.run("facts/snapshot_fact_states", ids=changed, now=now)
         revision = await append_event(
@@ -399,6 +400,18 @@ async def _load_pair(tx: Tx, request: GovernFactRequest) -> tuple[Fact, Fact | N
     return found[request.fact_id], target
 
 
+@dataclass(frozen=True)
+class _Governance:
+    """One govern_fact call inside its transaction."""
+
+    tx: Tx
+    head: Head
+    fact: Fact
+    target: Fact | None
+    effective_at: datetime
+    rationale: str | None
+
+
 def _ending_window(fact: Fact, effective_at: datetime) -> datetime:
     """The valid_to an action ending validity at effective_at gives (never later than now's)."""
     if effective_at <= fact.temporal.valid_from:
@@ -433,14 +446,8 @@ async def _update(tx: Tx, head: Head, fact: Fact, **fields: Any) -> None:
     )
 
 
-async def _supersede(
-    tx: Tx,
-    head: Head,
-    fact: Fact,
-    target: Fact | None,
-    effective_at: datetime,
-    request: GovernFactRequest,
-) -> list[str]:
+async def _supersede(g: _Governance) -> list[str]:
+    tx, head, fact, target, effective_at = g.tx, g.head, g.fact, g.target, g.effective_at
     assert target is not None
     if fact.status != "active":
         raise Conflict(f"fact {fact.id!r} is {fact.status}; only an active fact can be superseded")
@@ -455,19 +462,13 @@ async def _supersede(
         older_id=fact.id,
         now=head.now.isoformat(),
         effective_at=effective_at.isoformat(),
-        rationale=request.rationale,
+        rationale=g.rationale,
     )
     return [fact.id, target.id]
 
 
-async def _contradict(
-    tx: Tx,
-    head: Head,
-    fact: Fact,
-    target: Fact | None,
-    effective_at: datetime,
-    request: GovernFactRequest,
-) -> list[str]:
+async def _contradict(g: _Governance) -> list[str]:
+    tx, head, fact, target, effective_at = g.tx, g.head, g.fact, g.target, g.effective_at
     assert target is not None
     rows = await tx.run("facts/count_contradictions_between", fact_id=fact.id, target_id=target.id)
     if rows and rows[0]["existing"]:
@@ -479,19 +480,13 @@ async def _contradict(
         target_id=target.id,
         now=head.now.isoformat(),
         effective_at=effective_at.isoformat(),
-        rationale=request.rationale,
+        rationale=g.rationale,
     )
     return [fact.id, target.id]
 
 
-async def _invalidate(
-    tx: Tx,
-    head: Head,
-    fact: Fact,
-    target: Fact | None,
-    effective_at: datetime,
-    request: GovernFactRequest,
-) -> list[str]:
+async def _invalidate(g: _Governance) -> list[str]:
+    tx, head, fact, effective_at = g.tx, g.head, g.fact, g.effective_at
     if fact.status == "invalidated":
         raise Conflict(f"fact {fact.id!r} is already invalidated")
     valid_to = _ending_window(fact, effective_at)
@@ -500,16 +495,10 @@ async def _invalidate(
     return [fact.id]
 
 
-async def _revalidate(
-    tx: Tx,
-    head: Head,
-    fact: Fact,
-    target: Fact | None,
-    effective_at: datetime,
-    request: GovernFactRequest,
-) -> list[str]:
+async def _revalidate(g: _Governance) -> list[str]:
     """Clear the validity end and successor links; the fact becomes its key's current fact,
     and the fact that was current there is superseded by it."""
+    tx, head, fact, effective_at = g.tx, g.head, g.fact, g.effective_at
     if fact.status == "active":
         raise Conflict(f"fact {fact.id!r} is already active")
     verification = (
@@ -540,7 +529,7 @@ async def _revalidate(
         older_id=displaced_id,
         now=now,
         effective_at=effective_at.isoformat(),
-        rationale=request.rationale,
+        rationale=g.rationale,
     )
     return [fact.id, displaced_id]
 
