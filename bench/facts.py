@@ -1,7 +1,8 @@
 """Facts figures: what record_fact and current_state cost, measured against a bare Bolt round trip.
 
-    python -m bench.facts            # full run (loads up to 10^5 facts if time allows)
-    python -m bench.facts --quick    # fewer samples, scale stops at 10^4 facts
+    python -m bench.facts                      # full run; 10^5 facts if their load fits 360 s
+    python -m bench.facts --load-budget 1200   # allow a longer load of 10^5 facts
+    python -m bench.facts --quick              # fewer samples, scale stops at 10^4 facts
 
 Measures, on a real Neo4j (NEO4J_URI if set, else a managed local Neo4j in a temp folder):
 
@@ -13,11 +14,13 @@ Measures, on a real Neo4j (NEO4J_URI if set, else a managed local Neo4j in a tem
    SDK client, one session);
 4. writes per second with 8 concurrent writers, on one hot key and spread over 1,000 keys;
 5. record_fact and current_state latency at 10^3, 10^4 (and 10^5) stored facts, loaded with
-   concurrent domain-level ``facts.record_fact`` calls.
+   concurrent domain-level ``facts.record_fact`` calls; 10^5 only when 2,000 calibration
+   writes project its load within the budget.
 
 Every scenario uses its own tenant, purged afterwards. Prints one line per figure, then a table.
-Latencies are wall-clock milliseconds; on a busy machine they are noisy, ratios within one run
-are what to compare.
+Latencies are wall-clock milliseconds, taken one call at a time. Each figure is given as a
+multiple of the run's Bolt p50 and of the p50 of Bolt pings interleaved with its own samples;
+the latter stays comparable when the machine's load changes during the run.
 """
 
 from __future__ import annotations
@@ -70,28 +73,38 @@ class Plan:
     scale_targets: tuple[int, ...]
     load_budget: float  # seconds allowed for the load up to the last target
 
+    @property
+    def timing(self) -> tuple[int, int]:
+        return self.samples, self.warmup
+
 
 FULL = Plan(300, 200, 20, 800, (10**3, 10**4, 10**5), 360.0)
 QUICK = Plan(100, 60, 10, 200, (10**3, 10**4), 0.0)
 
 
 # --- figures and the report -----------------------------------------------------------------------
+def quantile_ms(seconds: list[float], percent: int) -> float:
+    return statistics.quantiles(seconds, n=100, method="inclusive")[percent - 1] * 1000
+
+
 @dataclass(frozen=True)
 class Latency:
     name: str
     seconds: list[float]
-
-    def _quantile_ms(self, percent: int) -> float:
-        cuts = statistics.quantiles(self.seconds, n=100, method="inclusive")
-        return cuts[percent - 1] * 1000
+    bolt: list[float] = field(default_factory=list)  # Bolt pings interleaved with the samples
 
     @property
     def p50(self) -> float:
-        return self._quantile_ms(50)
+        return quantile_ms(self.seconds, 50)
 
     @property
     def p95(self) -> float:
-        return self._quantile_ms(95)
+        return quantile_ms(self.seconds, 95)
+
+    @property
+    def local_ratio(self) -> str:
+        """p50 over the p50 of the interleaved pings: robust to the machine's load changing."""
+        return f"{self.p50 / quantile_ms(self.bolt, 50):.1f}" if self.bolt else "-"
 
 
 @dataclass
@@ -102,25 +115,29 @@ class Report:
 
     def latency(self, figure: Latency) -> Latency:
         self.latencies.append(figure)
-        ratio = f" = {figure.p50 / self.bolt_p50:.1f}x Bolt p50" if self.bolt_p50 else ""
-        print(
-            f"{figure.name}: p50 {figure.p50:.2f} ms, p95 {figure.p95:.2f} ms "
-            f"(n={len(figure.seconds)}){ratio}",
-            flush=True,
-        )
+        line = f"{figure.name}: p50 {figure.p50:.2f} ms, p95 {figure.p95:.2f} ms"
+        line += f" (n={len(figure.seconds)})"
+        if self.bolt_p50:
+            line += f" = {figure.p50 / self.bolt_p50:.1f}x Bolt p50"
+        if figure.bolt:
+            line += f", {figure.local_ratio}x interleaved Bolt p50"
+            line += f" ({quantile_ms(figure.bolt, 50):.2f} ms)"
+        say(line)
         return figure
 
     def rate(self, name: str, per_second: float) -> None:
         self.rates.append((name, per_second))
-        print(f"{name}: {per_second:.0f} writes/s", flush=True)
+        say(f"{name}: {per_second:.0f} writes/s")
 
     def table(self) -> None:
-        width = max(len(f.name) for f in self.latencies) + 2
-        print(f"\n{'figure':<{width}}{'p50 ms':>9}{'p95 ms':>9}{'x Bolt':>8}")
+        names = [f.name for f in self.latencies] + [name for name, _ in self.rates]
+        width = max(map(len, names)) + 2
+        say(f"\n{'figure':<{width}}{'p50 ms':>9}{'p95 ms':>9}{'x Bolt':>8}{'x inter.':>10}")
         for f in self.latencies:
-            print(f"{f.name:<{width}}{f.p50:>9.2f}{f.p95:>9.2f}{f.p50 / self.bolt_p50:>8.1f}")
+            ratio = f.p50 / self.bolt_p50
+            say(f"{f.name:<{width}}{f.p50:>9.2f}{f.p95:>9.2f}{ratio:>8.1f}{f.local_ratio:>10}")
         for name, per_second in self.rates:
-            print(f"{name:<{width}}{per_second:>9.0f} writes/s")
+            say(f"{name:<{width}}{per_second:>9.0f} writes/s")
 
 
 def say(line: str) -> None:
@@ -128,16 +145,28 @@ def say(line: str) -> None:
 
 
 # --- timing ----------------------------------------------------------------------------------
-async def timed(call: Call, count: int, warmup: int = 0) -> list[float]:
-    """Run ``call(i)`` ``warmup`` times untimed, then ``count`` times timed, one at a time."""
+async def clock(call: Call, i: int) -> float:
+    began = time.perf_counter()
+    await call(i)
+    return time.perf_counter() - began
+
+
+async def measure(
+    name: str, call: Call, count: int, warmup: int, store: Store | None = None
+) -> Latency:
+    """Run ``call(i)`` ``warmup`` times untimed, then ``count`` times timed, one at a time.
+
+    With a store, a timed Bolt ping follows each call: the figure's interleaved reference.
+    """
     for i in range(warmup):
         await call(i)
-    seconds = []
+    seconds: list[float] = []
+    bolt: list[float] = []
     for i in range(warmup, warmup + count):
-        began = time.perf_counter()
-        await call(i)
-        seconds.append(time.perf_counter() - began)
-    return seconds
+        seconds.append(await clock(call, i))
+        if store is not None:
+            bolt.append(await clock(lambda _: store.ping(), i))
+    return Latency(name, seconds, bolt)
 
 
 async def concurrently(call: Call, total: int, workers: int = WRITERS) -> float:
@@ -244,27 +273,50 @@ def cycling(keys: int) -> Callable[[int], str]:
     return lambda i: f"k{i % keys}"
 
 
+# --- warm-up -----------------------------------------------------------------------------------
+async def warm_up(store: Store, plan: Plan) -> None:
+    """Untimed tool calls (so the domain too), so that the first figures do not pay for a cold
+    JVM or a first use of the client path."""
+    count = 10 * plan.warmup
+    began = time.perf_counter()
+    async with (
+        scratch_tenant(store, "warmup") as tenant,
+        in_memory_client(store, tenant) as client,
+    ):
+        record, state = tool_calls(client, cycling(100))
+        await concurrently(record, count, 2)
+        await concurrently(state, count, 2)
+    say(
+        f"warm-up (in no figure): {count} record_fact and {count} current_state calls "
+        f"in {time.perf_counter() - began:.1f} s"
+    )
+
+
 # --- 1. Bolt -------------------------------------------------------------------------------------
 async def bolt_figures(store: Store, plan: Plan, report: Report) -> tuple[Latency, Latency]:
-    """The Bolt round trip, then one minimal write commit: with the token the brief names
-    ('x', a SET that changes nothing after the first call) and with a new token each time."""
-
-    async def ping(_: int) -> None:
-        await store.ping()
-
-    bolt = Latency("Bolt round trip (RETURN 1)", await timed(ping, plan.samples, plan.warmup))
-    report.bolt_p50 = report.latency(bolt).p50
+    """The Bolt round trip, then one minimal write transaction (one MERGE or MATCH, one SET,
+    one commit): with a fixed token ('x', a SET that changes nothing after the first call) and
+    with a new token each time (a real write)."""
+    ping = await measure("Bolt round trip (RETURN 1)", lambda _: store.ping(), *plan.timing)
+    report.bolt_p50 = report.latency(ping).p50
     async with scratch_tenant(store, "commit") as tenant:
+        # The tenant's first write creates its History head; lock_head then SETs its token.
+        await domain_record(store, tenant, cycling(1))(0)
 
         async def lock_head(token: str) -> None:
-            await store.write("history/lock_head", tenant, genesis_hash="0" * 64, lock_token=token)
+            rows = await store.write(
+                "history/lock_head", tenant, genesis_hash="0" * 64, lock_token=token
+            )
+            if not rows:
+                raise RuntimeError("history/lock_head found no History head")
 
-        same = await timed(lambda _: lock_head("x"), plan.samples, plan.warmup)
-        new = await timed(lambda i: lock_head(str(i)), plan.samples, plan.warmup)
-    return (
-        report.latency(Latency("commit, lock_head token 'x'", same)),
-        report.latency(Latency("commit, lock_head new token", new)),
-    )
+        same = await measure(
+            "commit, lock_head token 'x'", lambda _: lock_head("x"), *plan.timing, store
+        )
+        new = await measure(
+            "commit, lock_head new token", lambda i: lock_head(str(i)), *plan.timing, store
+        )
+    return report.latency(same), report.latency(new)
 
 
 # --- 2. in-memory client -------------------------------------------------------------------------
@@ -276,10 +328,10 @@ async def in_memory_figures(
         in_memory_client(store, tenant) as client,
     ):
         record, state = tool_calls(client, cycling(100))
-        written = await timed(record, plan.samples, plan.warmup)
-        read = await timed(state, plan.samples, plan.warmup)
-    recorded = report.latency(Latency("in-memory record_fact", written))
-    report.latency(Latency("in-memory current_state", read))
+        recorded = await measure("in-memory record_fact", record, *plan.timing, store)
+        read = await measure("in-memory current_state", state, *plan.timing, store)
+    report.latency(recorded)
+    report.latency(read)
     for label, one_commit in zip(("'x'", "new"), commits, strict=True):
         say(
             f"record_fact p50 / (Bolt p50 + one commit, token {label}) = "
@@ -330,10 +382,11 @@ async def http_figures(
         with http_server(endpoint, tenant, scratch / "serve.log") as url:
             async with mcp.Client(url) as client:
                 record, state = sdk_calls(client, cycling(100))
-                written = await timed(record, plan.http_samples, plan.warmup)
-                read = await timed(state, plan.http_samples, plan.warmup)
-    report.latency(Latency("HTTP record_fact", written))
-    report.latency(Latency("HTTP current_state", read))
+                timing = plan.http_samples, plan.warmup
+                written = await measure("HTTP record_fact", record, *timing, store)
+                read = await measure("HTTP current_state", state, *timing, store)
+    report.latency(written)
+    report.latency(read)
 
 
 # --- 4. concurrent writers -----------------------------------------------------------------------
@@ -403,14 +456,15 @@ def affordable(targets: tuple[int, ...], per_second: float, budget: float) -> tu
 
 
 async def measure_at(store: Store, tenant: str, stored: int, plan: Plan, report: Report) -> None:
+    """Tool latency on random existing keys of a tenant holding ``stored`` facts."""
     picks = random.Random(stored)
     keys = [scale_key(picks.randrange(stored)) for _ in range(plan.samples + plan.warmup)]
     async with in_memory_client(store, tenant) as client:
         record, state = tool_calls(client, keys.__getitem__)
-        written = await timed(record, plan.samples, plan.warmup)
-        read = await timed(state, plan.samples, plan.warmup)
-    report.latency(Latency(f"record_fact at {stored:,} facts", written))
-    report.latency(Latency(f"current_state at {stored:,} facts", read))
+        written = await measure(f"record_fact at {stored:,} facts", record, *plan.timing, store)
+        read = await measure(f"current_state at {stored:,} facts", state, *plan.timing, store)
+    report.latency(written)
+    report.latency(read)
 
 
 async def scale_figures(store: Store, plan: Plan, report: Report) -> None:
@@ -435,6 +489,7 @@ async def run(endpoint: Endpoint, plan: Plan, scratch: Path) -> None:
     try:
         await store.apply_schema()
         report = Report()
+        await warm_up(store, plan)
         commits = await bolt_figures(store, plan, report)
         await in_memory_figures(store, plan, report, commits)
         await http_figures(store, endpoint, plan, report, scratch)
@@ -449,7 +504,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description="record_fact and current_state figures")
     parser.add_argument("--quick", action="store_true", help="fewer samples, up to 10^4 facts")
     parser.add_argument(
-        "--load-budget", type=float, help="seconds allowed to load 10^5 facts (default 360)"
+        "--load-budget",
+        type=float,
+        help="seconds allowed to load 10^5 facts (default 360; --quick never loads them)",
     )
     args = parser.parse_args()
     plan = QUICK if args.quick else FULL
