@@ -167,24 +167,50 @@ def _record_params(request: RecordFactRequest, fact_id: str, head: Head) -> dict
 # --- current_state -------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class _View:
-    """One fact as known at the reference time."""
+    """One fact as known at the reference time: its lifecycle fields and links, plus the
+    whole node when it may become the answer (history-only views carry a projection)."""
 
-    fact: Fact
+    id: str
+    status: FactStatus
+    value: Any
+    valid_from: datetime
+    valid_to: datetime | None
+    expires_at: datetime | None
+    recorded_at: datetime
     edges: list[dict[str, Any]]
+    node: dict[str, Any]
+    state: dict[str, Any] | None = None
 
-    @property
-    def status(self) -> FactStatus:
-        return self.fact.status
+    @classmethod
+    def of(
+        cls, node: dict[str, Any], edges: list[dict[str, Any]], state: dict[str, Any] | None = None
+    ) -> _View:
+        lifecycle = state or node
+        return cls(
+            id=node["id"],
+            status=lifecycle["status"],
+            value=json.loads(node["value_json"]),
+            valid_from=node["valid_from"],
+            valid_to=lifecycle.get("valid_to"),
+            expires_at=lifecycle.get("expires_at"),
+            recorded_at=node["recorded_at"],
+            edges=edges,
+            node=node,
+            state=state,
+        )
+
+    def fact(self) -> Fact:
+        return parse_fact(self.node, self.state)
 
     def lapsed_at(self, at: datetime) -> bool:
-        return lapsed(self.fact.temporal.valid_to, self.fact.expires_at, at)
+        return lapsed(self.valid_to, self.expires_at, at)
 
     def live_at(self, at: datetime) -> bool:
         return self.status == "active" and not self.lapsed_at(at)
 
     def holds(self, instant: datetime) -> bool:
-        until = boundary(self.fact.temporal.valid_to, self.fact.expires_at)
-        return self.fact.temporal.valid_from <= instant and (until is None or instant < until)
+        until = boundary(self.valid_to, self.expires_at)
+        return self.valid_from <= instant and (until is None or instant < until)
 
 
 async def current_state(store: Store, tenant: str, request: CurrentStateRequest) -> CurrentState:
@@ -230,19 +256,19 @@ class _Slot:
 
 
 def _slot_from_current(row: dict[str, Any]) -> _Slot:
-    views = [_View(parse_fact(h["fact"]), h["edges"]) for h in row["history"]]
+    views = [_View.of(old, old["edges"]) for old in row["history"]]
     if row["answer"] is not None:
-        views.append(_View(parse_fact(row["answer"]), row["answer_edges"]))
+        views.append(_View.of(row["answer"], row["answer_edges"]))
     return _slot(row, views)
 
 
 def _slot_from_states(row: dict[str, Any]) -> _Slot:
-    views = [_View(parse_fact(item["fact"], item["state"]), item["edges"]) for item in row["facts"]]
+    views = [_View.of(item["fact"], item["edges"], item["state"]) for item in row["facts"]]
     return _slot(row, views)
 
 
 def _slot(row: dict[str, Any], views: list[_View]) -> _Slot:
-    views.sort(key=lambda v: (v.fact.temporal.recorded_at, v.fact.id), reverse=True)
+    views.sort(key=lambda v: (v.recorded_at, v.id), reverse=True)
     return _Slot(row["project"], row["origin_id"], row["owner"], views)
 
 
@@ -251,7 +277,7 @@ def _answer(slot: _Slot, as_of: datetime | None, reference: datetime) -> _View |
         holding = [view for view in slot.views if view.holds(as_of)]
         return max(
             holding,
-            key=lambda v: (v.fact.temporal.valid_from, v.fact.temporal.recorded_at, v.fact.id),
+            key=lambda v: (v.valid_from, v.recorded_at, v.id),
             default=None,
         )
     # At most one fact of a key is active at any time: the one its CURRENT edge names.
@@ -290,7 +316,7 @@ def _resolve(request: CurrentStateRequest, slots: list[_Slot], reference: dateti
 def _state_of_slot(
     base: CurrentState, slot: _Slot, answer: _View | None, limit: int, reference: datetime
 ) -> CurrentState:
-    others = [view for view in slot.views if answer is None or view.fact.id != answer.fact.id]
+    others = [view for view in slot.views if answer is None or view.id != answer.id]
     history = [_history_entry(view, reference) for view in others[:limit]]
     edges = {
         (edge["type"], edge["from_id"], edge["to_id"]): edge
@@ -318,7 +344,7 @@ def _state_of_slot(
             "status": status,
             "project": slot.project,
             "origin_id": slot.origin_id,
-            "answer": answer.fact if answer else None,
+            "answer": answer.fact() if answer else None,
             "history": history,
             "why": why,
         }
@@ -326,22 +352,19 @@ def _state_of_slot(
 
 
 def _history_entry(view: _View, reference: datetime) -> HistoryEntry:
-    fact = view.fact
     superseded_by = next(
-        (e["from_id"] for e in view.edges if e["type"] == "SUPERSEDES" and e["to_id"] == fact.id),
+        (e["from_id"] for e in view.edges if e["type"] == "SUPERSEDES" and e["to_id"] == view.id),
         None,
     )
-    status: FactStatus = (
-        "expired" if view.status == "active" and view.lapsed_at(reference) else view.status
-    )
+    lapsed_now = view.status == "active" and view.lapsed_at(reference)
     return HistoryEntry(
-        id=fact.id,
-        status=status,
-        value=fact.value,
-        valid_from=fact.temporal.valid_from,
-        valid_to=fact.temporal.valid_to,
-        expires_at=fact.expires_at,
-        recorded_at=fact.temporal.recorded_at,
+        id=view.id,
+        status="expired" if lapsed_now else view.status,
+        value=view.value,
+        valid_from=view.valid_from,
+        valid_to=view.valid_to,
+        expires_at=view.expires_at,
+        recorded_at=view.recorded_at,
         superseded_by=superseded_by,
     )
 
