@@ -32,9 +32,7 @@ import dataclasses
 import itertools
 import os
 import random
-import socket
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -55,8 +53,8 @@ from graphmem.models.facts import RecordFactRequest
 from graphmem.server import create_server
 from graphmem.settings import Settings
 from graphmem.store import Store
-from tests.e2e.helpers import GRAPHMEM, clean_env
-from tests.neo4j_endpoint import Endpoint, find_endpoint, free_port
+from tests.e2e.helpers import clean_env, serving_http
+from tests.neo4j_endpoint import Endpoint, find_endpoint
 
 PROJECT = "bench"
 WRITERS = 8
@@ -340,39 +338,11 @@ async def in_memory_figures(
 
 
 # --- 3. streamable HTTP --------------------------------------------------------------------------
-def wait_for_port(port: int, process: subprocess.Popen[bytes], timeout: float = 120) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise RuntimeError("graphmem serve exited before listening")
-        with socket.socket() as probe:
-            if probe.connect_ex(("127.0.0.1", port)) == 0:
-                return
-        time.sleep(0.1)
-    raise RuntimeError("graphmem serve did not listen in time")
-
-
 @contextlib.contextmanager
 def http_server(endpoint: Endpoint, tenant: str, log: Path) -> Iterator[str]:
-    port = free_port()
     env = clean_env(**endpoint.env(), GRAPHMEM_TENANT=tenant)
-    with log.open("wb") as stderr:
-        process = subprocess.Popen(
-            [*GRAPHMEM, "serve", "--transport", "http", "--port", str(port)],
-            env=env,
-            stdout=subprocess.DEVNULL,
-            stderr=stderr,
-        )
-        try:
-            wait_for_port(port, process)
-            yield f"http://127.0.0.1:{port}/mcp"
-        finally:
-            process.terminate()
-            try:
-                process.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait()
+    with log.open("w") as stderr, serving_http(env, stderr=stderr) as server:
+        yield server.url
 
 
 async def http_figures(

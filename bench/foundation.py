@@ -21,7 +21,7 @@ import mcp
 
 from graphmem.localdb.assemble import install_dir
 from graphmem.localdb.lockfile import load_lock
-from tests.e2e.helpers import GRAPHMEM, clean_env
+from tests.e2e.helpers import GRAPHMEM, clean_env, serving_http
 from tests.neo4j_endpoint import free_port
 
 
@@ -36,28 +36,17 @@ def folder_size(path: Path) -> int:
 
 
 async def first_call_after_serve(env: dict[str, str]) -> float:
-    port = free_port()
+    """Seconds from launching `graphmem serve --transport http` to a tool call's answer."""
     began = time.perf_counter()
-    process = subprocess.Popen(
-        [*GRAPHMEM, "serve", "--transport", "http", "--port", str(port)],
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    try:
+    with serving_http(env, stderr=subprocess.DEVNULL) as server:
         while True:
             try:
-                async with mcp.Client(f"http://127.0.0.1:{port}/mcp") as client:
+                async with mcp.Client(server.url) as client:
                     result = await client.call_tool("current_state", {"state_key": "bench"})
                     assert not result.is_error
                     return time.perf_counter() - began
-            except Exception:
-                if process.poll() is not None:
-                    raise RuntimeError("serve exited") from None
+            except Exception:  # listening but not answering yet
                 await asyncio.sleep(0.05)
-    finally:
-        process.terminate()
-        process.wait(timeout=60)
 
 
 def main() -> None:

@@ -3,9 +3,15 @@
 from __future__ import annotations
 
 import os
+import socket
 import subprocess
 import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 GRAPHMEM = [sys.executable, "-m", "graphmem"]
 
@@ -42,3 +48,48 @@ def assert_one_clear_line(result: subprocess.CompletedProcess[str], *fragments: 
     assert len(messages) == 1, result.stderr
     for fragment in fragments:
         assert fragment in messages[0], (fragment, messages[0])
+
+
+def wait_for_port(port: int, process: subprocess.Popen[Any], timeout: float = 120) -> None:
+    """Until ``process`` listens on ``port``; fails early if it exits."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise AssertionError(f"graphmem serve exited early (code {process.returncode})")
+        with socket.socket() as probe:
+            if probe.connect_ex(("127.0.0.1", port)) == 0:
+                return
+        time.sleep(0.05)
+    raise AssertionError("graphmem serve did not listen in time")
+
+
+@contextmanager
+def serving_http(env: dict[str, str], stderr: Any = subprocess.PIPE) -> Iterator[HttpServer]:
+    """`graphmem serve --transport http` on a free port, stopped (or killed) afterwards."""
+    from tests.neo4j_endpoint import free_port
+
+    port = free_port()
+    process = subprocess.Popen(
+        [*GRAPHMEM, "serve", "--transport", "http", "--port", str(port)],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=stderr,
+        text=True,
+    )
+    try:
+        wait_for_port(port, process)
+        yield HttpServer(f"http://127.0.0.1:{port}/mcp", process)
+    finally:
+        if process.poll() is None:
+            process.terminate()
+            try:
+                process.communicate(timeout=30)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.communicate()
+
+
+@dataclass(frozen=True)
+class HttpServer:
+    url: str
+    process: subprocess.Popen[str]

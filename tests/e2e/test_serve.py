@@ -4,32 +4,18 @@ from __future__ import annotations
 
 import json
 import signal
-import socket
 import subprocess
 import sys
 import time
 import uuid
 from collections.abc import Iterator
-from pathlib import Path
 
 import mcp
 import pytest
 
 from graphmem.tools import tools_for
-from tests.e2e.helpers import GRAPHMEM, clean_env
-from tests.neo4j_endpoint import Endpoint, free_port
-
-
-def _wait_for_port(port: int, process: subprocess.Popen[str], timeout: float = 60) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise AssertionError(f"serve exited early: {process.communicate()[1]}")
-        with socket.socket() as probe:
-            if probe.connect_ex(("127.0.0.1", port)) == 0:
-                return
-        time.sleep(0.1)
-    raise AssertionError("serve did not listen in time")
+from tests.e2e.helpers import GRAPHMEM, HttpServer, clean_env, serving_http
+from tests.neo4j_endpoint import Endpoint
 
 
 @pytest.fixture
@@ -38,31 +24,14 @@ def tenant_env(neo4j_endpoint: Endpoint) -> dict[str, str]:
 
 
 @pytest.fixture
-def http_server(
-    tenant_env: dict[str, str], tmp_path: Path
-) -> Iterator[tuple[str, subprocess.Popen[str]]]:
-    port = free_port()
-    process = subprocess.Popen(
-        [*GRAPHMEM, "serve", "--transport", "http", "--port", str(port)],
-        env=tenant_env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    try:
-        _wait_for_port(port, process)
-        yield f"http://127.0.0.1:{port}/mcp", process
-    finally:
-        if process.poll() is None:
-            process.kill()
-            process.communicate()
+def http_server(tenant_env: dict[str, str]) -> Iterator[HttpServer]:
+    with serving_http(tenant_env) as server:
+        yield server
 
 
 @pytest.mark.parametrize("mode", ["auto", "legacy"])
-async def test_tools_over_streamable_http(
-    http_server: tuple[str, subprocess.Popen[str]], mode: str
-) -> None:
-    url, _ = http_server
+async def test_tools_over_streamable_http(http_server: HttpServer, mode: str) -> None:
+    url = http_server.url
     async with mcp.Client(url, mode=mode) as client:
         tools = await client.list_tools()
         assert {tool.name for tool in tools.tools} == {spec.name for spec in tools_for("core")}
@@ -80,10 +49,8 @@ async def test_tools_over_streamable_http(
         assert payload["error"] == "invalid_argument" and payload["field"] == "state_key"
 
 
-def test_sigterm_shuts_the_http_server_down_cleanly(
-    http_server: tuple[str, subprocess.Popen[str]],
-) -> None:
-    _, process = http_server
+def test_sigterm_shuts_the_http_server_down_cleanly(http_server: HttpServer) -> None:
+    process = http_server.process
     process.send_signal(signal.SIGTERM)
     _, stderr = process.communicate(timeout=30)
     assert process.returncode == 0, stderr
@@ -130,7 +97,6 @@ async def test_without_neo4j_uri_serve_uses_the_managed_local_server(
     local = neo4j_endpoint.local_settings
     if local is None:
         pytest.skip("the tests run against a Neo4j that graphmem does not manage")
-    port = free_port()
     env = clean_env(
         GRAPHMEM_DATA_DIR=str(local.data_dir),
         GRAPHMEM_CACHE_DIR=str(local.cache_dir),
@@ -138,24 +104,12 @@ async def test_without_neo4j_uri_serve_uses_the_managed_local_server(
         GRAPHMEM_LOCAL_HTTP_PORT=str(local.local_http_port),
         GRAPHMEM_TENANT=f"e2e-{uuid.uuid4().hex[:10]}",
     )
-    process = subprocess.Popen(
-        [*GRAPHMEM, "serve", "--transport", "http", "--port", str(port)],
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    try:
-        _wait_for_port(port, process)
-        async with mcp.Client(f"http://127.0.0.1:{port}/mcp") as client:
+    with serving_http(env) as server:
+        async with mcp.Client(server.url) as client:
             state = await client.call_tool("current_state", {"state_key": "anything"})
             assert state.structured_content is not None
             assert state.structured_content["status"] == "not_found"
-        process.send_signal(signal.SIGTERM)
-        _, stderr = process.communicate(timeout=30)
-        assert f"using running local Neo4j at {neo4j_endpoint.uri}" in stderr
-        assert process.returncode == 0
-    finally:
-        if process.poll() is None:
-            process.kill()
-            process.communicate()
+        server.process.send_signal(signal.SIGTERM)
+        _, stderr = server.process.communicate(timeout=30)
+    assert f"using running local Neo4j at {neo4j_endpoint.uri}" in stderr
+    assert server.process.returncode == 0
