@@ -7,7 +7,9 @@ from fastmcp import FastMCP
 from graphmem import __version__
 from graphmem.auth import DigestTokenVerifier
 from graphmem.errors import ConfigurationError
+from graphmem.models.graph import GRAPH_MODEL
 from graphmem.settings import Settings
+from graphmem.stats import tenant_stats
 from graphmem.store import Store
 from graphmem.tools import tools_for
 from graphmem.tools.context import Services
@@ -63,4 +65,29 @@ def create_server(store: Store, settings: Settings) -> FastMCP:
             title=spec.title,
             annotations=spec.annotations(),
         )
+    _register_resources(server, services)
     return server
+
+
+def _register_resources(server: FastMCP, services: Services) -> None:
+    @server.resource(
+        "graphmem://schema",
+        name="schema",
+        title="Graph model",
+        mime_type="application/json",
+        description="Node labels, edge types and their properties, as stored in Neo4j.",
+    )
+    async def schema() -> str:
+        return GRAPH_MODEL.model_dump_json()
+
+    @server.resource(
+        "graphmem://stats",
+        name="stats",
+        title="Tenant statistics",
+        mime_type="application/json",
+        description="Counts for the caller's tenant only: facts per owner and status, key "
+        "slots, and the latest history revision.",
+    )
+    async def stats() -> str:
+        result = await tenant_stats(services.store, services.tenant())
+        return result.model_dump_json()
