@@ -1,4 +1,4 @@
-"""Command line: ``graphmem serve``, ``graphmem neo4j start|stop|status|lock``, ``graphmem token``.
+"""Command line: ``serve``, ``neo4j start|stop|status|lock``, ``token``, ``verifier``.
 
 Every failure graphmem expects ends as one line on stderr saying what to do, exit code 1.
 """
@@ -19,9 +19,11 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from pydantic import ValidationError
+from starlette.middleware import Middleware as StarletteMiddleware
 
 from graphmem import __version__
 from graphmem.errors import ConfigurationError, GraphmemError
+from graphmem.http_limits import BodySizeLimit
 from graphmem.settings import Settings
 
 
@@ -65,10 +67,11 @@ def resolve_connection(settings: Settings) -> tuple[str, str, str]:
 
 # --- serve ------------------------------------------------------------------------------------
 def serve(settings: Settings, transport: str) -> int:
-    if transport == "http" and not _is_loopback(settings.host) and not settings.http_token_sha256:
+    if transport == "http" and not _is_loopback(settings.host) and not settings.has_credentials:
         raise ConfigurationError(
-            f"refusing to serve HTTP on {settings.host} without credentials: set "
-            "GRAPHMEM_HTTP_TOKEN_SHA256 (see `graphmem token new`) or bind to 127.0.0.1."
+            f"refusing to serve HTTP on {settings.host} without credentials: issue tokens "
+            "(`graphmem token issue`, GRAPHMEM_TOKENS_FILE) or set GRAPHMEM_HTTP_TOKEN_SHA256, "
+            "or bind to 127.0.0.1."
         )
     uri, user, password = resolve_connection(settings)
     # SIGINT, or SIGTERM on stdio, ends the run; the store is closed on the way out.
@@ -110,6 +113,13 @@ async def _serve_async(
                 port=settings.port,
                 path="/mcp",
                 log_level=settings.log_level.lower(),
+                host_origin_protection=True,  # DNS-rebinding guard, also on loopback
+                allowed_hosts=settings.allowed_hosts,
+                allowed_origins=settings.allowed_origins,
+                middleware=[
+                    StarletteMiddleware(BodySizeLimit, max_bytes=settings.max_request_bytes)
+                ],
+                uvicorn_config={"access_log": False},  # request lines never reach the logs
             )
         else:
             await server.run_stdio_async(show_banner=False)
@@ -149,12 +159,36 @@ def neo4j_command(settings: Settings, action: str) -> int:
     return 0
 
 
-def token_command() -> int:
-    from graphmem.auth import new_token
+def token_command(settings: Settings, args: argparse.Namespace) -> int:
+    """issue / revoke / list tokens in the tokens file; digest: one for the environment."""
+    from graphmem import auth
 
-    token, digest = new_token()
-    print(f"token (give it to the client, it is not stored): {token}")
-    print(f"GRAPHMEM_HTTP_TOKEN_SHA256={digest}")
+    if args.action == "digest":
+        token, digest = auth.new_token()
+        print(f"token (give it to the client, it is not stored): {token}")
+        print(f"GRAPHMEM_HTTP_TOKEN_SHA256={digest}")
+        return 0
+    path = settings.tokens_file
+    if path is None:
+        raise ConfigurationError("set GRAPHMEM_TOKENS_FILE to the tokens file to manage")
+    if args.action == "issue":
+        scopes = [part.strip() for part in args.scopes.split(",") if part.strip()]
+        unknown = sorted(set(scopes) - set(auth.ALL_SCOPES))
+        if unknown or not scopes:
+            raise ConfigurationError(f"--scopes must be among {', '.join(auth.ALL_SCOPES)}")
+        token, record = auth.issue_token(path, args.tenant, scopes, args.label)  # type: ignore[arg-type]
+        print(f"{record.id}: tenant {record.tenant}, scopes {','.join(record.scopes)}")
+        print(f"token (shown once, not stored): {token}")
+    elif args.action == "revoke":
+        record = auth.revoke_token(path, args.id)
+        print(f"{record.id} revoked at {record.revoked_at}")
+    else:
+        for record in auth.TokenFile.load(path).tokens:
+            state = f"revoked {record.revoked_at:%Y-%m-%d}" if record.revoked_at else "active"
+            print(
+                f"{record.id}  {record.tenant}  {','.join(record.scopes)}  {state}  "
+                f"{record.label or ''}".rstrip()
+            )
     return 0
 
 
@@ -212,7 +246,16 @@ def build_parser() -> argparse.ArgumentParser:
     neo4j_parser = commands.add_parser("neo4j", help="the managed local Neo4j")
     neo4j_parser.add_argument("action", choices=["start", "stop", "status", "lock"])
 
-    commands.add_parser("token", help="make a bearer token for the HTTP transport")
+    token = commands.add_parser("token", help="bearer tokens for the HTTP transport")
+    token_actions = token.add_subparsers(dest="action", required=True)
+    issue = token_actions.add_parser("issue", help="issue a token into GRAPHMEM_TOKENS_FILE")
+    issue.add_argument("--tenant", required=True)
+    issue.add_argument("--scopes", default="read,write", help="read, write, admin")
+    issue.add_argument("--label", help="what the token is for")
+    revoke = token_actions.add_parser("revoke", help="revoke a token by id")
+    revoke.add_argument("id")
+    token_actions.add_parser("list", help="list tokens (never the secrets)")
+    token_actions.add_parser("digest", help="a token + digest for GRAPHMEM_HTTP_TOKEN_SHA256")
 
     verifier = commands.add_parser("verifier", help="keys and attestations for verify_fact")
     verifier_actions = verifier.add_subparsers(dest="action", required=True)
@@ -230,8 +273,6 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
-        if args.command == "token":
-            return token_command()
         if args.command == "verifier":
             return verifier_command(args)
         settings = _load_settings(
@@ -242,6 +283,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         logging.basicConfig(level=settings.log_level, stream=sys.stderr)
         if args.command == "serve":
             return serve(settings, args.transport)
+        if args.command == "token":
+            return token_command(settings, args)
         return neo4j_command(settings, args.action)
     except GraphmemError as error:
         _say(f"graphmem: {error.message}")

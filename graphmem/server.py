@@ -5,13 +5,14 @@ from __future__ import annotations
 from fastmcp import FastMCP
 
 from graphmem import __version__
-from graphmem.auth import DigestTokenVerifier
+from graphmem.auth import GraphmemTokenVerifier
 from graphmem.errors import ConfigurationError
 from graphmem.models.graph import GRAPH_MODEL
 from graphmem.settings import Settings
 from graphmem.stats import tenant_stats
 from graphmem.store import Store
 from graphmem.tools import tools_for
+from graphmem.tools.access import ScopeMiddleware
 from graphmem.tools.context import Services
 from graphmem.tools.errors import ArgumentErrorMiddleware, map_domain_errors
 from graphmem.verification import TrustedVerifiers
@@ -39,10 +40,11 @@ def load_trusted_verifiers(settings: Settings) -> TrustedVerifiers | None:
 def create_server(store: Store, settings: Settings) -> FastMCP:
     """Build the MCP server around an open store. The caller owns the store's lifetime."""
     auth = (
-        DigestTokenVerifier(settings.http_token_sha256, settings.tenant)
-        if settings.http_token_sha256
+        GraphmemTokenVerifier(settings.http_token_sha256, settings.tenant, settings.tokens_file)
+        if settings.has_credentials
         else None
     )
+    specs = tools_for(settings.toolset)
     server = FastMCP(
         name="graphmem",
         instructions=INSTRUCTIONS,
@@ -50,12 +52,12 @@ def create_server(store: Store, settings: Settings) -> FastMCP:
         auth=auth,
         mask_error_details=True,  # unexpected errors reach clients as a generic message
         strict_input_validation=True,  # no silent "7" -> 7 coercion
-        middleware=[ArgumentErrorMiddleware()],
+        middleware=[ScopeMiddleware(specs), ArgumentErrorMiddleware()],
     )
     services = Services(
         store=store, settings=settings, trusted_verifiers=load_trusted_verifiers(settings)
     )
-    for spec in tools_for(settings.toolset):
+    for spec in specs:
         if not spec.available(services):
             continue
         function = map_domain_errors(spec.make(services))

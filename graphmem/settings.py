@@ -43,6 +43,26 @@ class Settings(BaseSettings):
         description="SHA-256 hex digests of accepted bearer tokens (comma-separated). "
         "Required to bind HTTP anywhere but loopback.",
     )
+    tokens_file: Path | None = Field(
+        default=None,
+        description="Bearer tokens file (hashed, per-token tenant and scopes); "
+        "managed with `graphmem token issue|revoke|list`.",
+    )
+    allowed_hosts: Annotated[list[str], NoDecode] = Field(
+        default_factory=list,
+        description="Extra Host header values accepted over HTTP (comma-separated); loopback "
+        "names and the bind address are always accepted. Guards against DNS rebinding.",
+    )
+    allowed_origins: Annotated[list[str], NoDecode] = Field(
+        default_factory=list,
+        description="Browser Origins accepted over HTTP (comma-separated).",
+    )
+    max_request_bytes: int = Field(
+        default=1024 * 1024,
+        ge=1024,
+        le=64 * 1024 * 1024,
+        description="Largest HTTP request body accepted; larger ones get 413.",
+    )
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
     verifier_keys_file: Path | None = Field(
         default=None,
@@ -84,16 +104,17 @@ class Settings(BaseSettings):
     local_pagecache: str = Field(default="512m", pattern=r"^\d+[kmgKMG]$")
     local_start_timeout: float = Field(default=180.0, gt=0, le=3600)
 
-    @field_validator("http_token_sha256", mode="before")
+    @field_validator("http_token_sha256", "allowed_hosts", "allowed_origins", mode="before")
     @classmethod
     def _split_csv(cls, value: object) -> object:
         if isinstance(value, str):
-            return [part.strip().lower() for part in value.split(",") if part.strip()]
+            return [part.strip() for part in value.split(",") if part.strip()]
         return value
 
     @field_validator("http_token_sha256")
     @classmethod
     def _hex_digests(cls, value: list[str]) -> list[str]:
+        value = [digest.lower() for digest in value]
         for digest in value:
             if len(digest) != 64 or any(c not in "0123456789abcdef" for c in digest):
                 raise ValueError("each entry must be a SHA-256 hex digest (64 hex characters)")
@@ -102,3 +123,7 @@ class Settings(BaseSettings):
     @property
     def uses_local_database(self) -> bool:
         return not self.neo4j_uri
+
+    @property
+    def has_credentials(self) -> bool:
+        return bool(self.http_token_sha256) or self.tokens_file is not None

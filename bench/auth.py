@@ -1,0 +1,67 @@
+"""Auth overhead: a tool call over HTTP with a bearer token vs the same call without one.
+
+    python -m bench.auth
+
+Two `graphmem serve --transport http` processes on one Neo4j (NEO4J_URI, else a managed local
+one): one with a tokens file, one on loopback without credentials. current_state is called
+alternately on both (one MCP session each) so machine noise hits both alike.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import statistics
+import tempfile
+import time
+import uuid
+from pathlib import Path
+
+from fastmcp import Client
+
+from graphmem.auth import issue_token
+from tests.e2e.helpers import clean_env, serving_http
+from tests.neo4j_endpoint import find_endpoint
+
+SAMPLES = 300
+
+
+async def measure(open_url: str, auth_url: str, token: str) -> tuple[list[float], list[float]]:
+    plain: list[float] = []
+    authed: list[float] = []
+    async with Client(open_url) as open_client, Client(auth_url, auth=token) as auth_client:
+        for client in (open_client, auth_client):  # warm-up
+            for _ in range(20):
+                await client.call_tool("current_state", {"state_key": "k"})
+        for _ in range(SAMPLES):
+            for client, sink in ((open_client, plain), (auth_client, authed)):
+                began = time.perf_counter()
+                await client.call_tool("current_state", {"state_key": "k"})
+                sink.append((time.perf_counter() - began) * 1000)
+    return plain, authed
+
+
+def p(values: list[float], q: int) -> float:
+    return statistics.quantiles(values, n=100)[q - 1]
+
+
+def main() -> None:
+    with tempfile.TemporaryDirectory() as scratch, find_endpoint(Path(scratch)) as endpoint:
+        tenant = f"bench-auth-{uuid.uuid4().hex[:8]}"
+        tokens = Path(scratch) / "tokens.json"
+        token, _ = issue_token(tokens, tenant, ["read"])
+        base = clean_env(**endpoint.env(), GRAPHMEM_TENANT=tenant)
+        with (
+            serving_http(base) as open_server,
+            serving_http({**base, "GRAPHMEM_TOKENS_FILE": str(tokens)}) as auth_server,
+        ):
+            plain, authed = asyncio.run(measure(open_server.url, auth_server.url, token))
+        for name, values in (("no credentials", plain), ("bearer token", authed)):
+            print(f"{name}: p50 {p(values, 50):.2f} ms, p95 {p(values, 95):.2f} ms (n={SAMPLES})")
+        print(
+            f"auth overhead: p50 ratio {p(authed, 50) / p(plain, 50):.3f}, "
+            f"p95 ratio {p(authed, 95) / p(plain, 95):.3f}"
+        )
+
+
+if __name__ == "__main__":
+    main()
