@@ -1,0 +1,161 @@
+"""Tenant walls: data written in tenant A, then every tool called from tenant B with A's ids,
+keys, projects and queries. Nothing of A is returned, counted, changed or hinted at.
+
+The matrix is keyed by tool name and must cover the whole catalogue: a new tool fails
+`test_the_matrix_covers_every_tool` until its tenant-B calls are added here.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any
+
+from fastmcp import Client
+
+from graphmem.server import create_server
+from graphmem.store import Store
+from graphmem.tools import CATALOGUE
+from graphmem.verification import sign_attestation
+from tests.integration.conftest import Verifier, call
+
+Calls = list[dict[str, Any]]
+
+
+def _matrix(a: dict[str, Any], attestation: dict[str, Any]) -> dict[str, Calls]:
+    """Tenant B's calls per tool, built from tenant A's identifiers."""
+    fid, fid2, key = a["fact"]["id"], a["other"]["id"], a["fact"]["key"]
+    return {
+        "current_state": [
+            {"state_key": key},
+            {"state_key": key, "project": "p"},
+            {"state_key": key, "project": "p", "as_of": "2030-01-01T00:00:00+00:00"},
+            {"state_key": key, "known_at": "2100-01-01T00:00:00+00:00"},
+        ],
+        "govern_fact": [
+            {"fact_id": fid, "action": "invalidate"},
+            {"fact_id": fid, "action": "revalidate"},
+            {"fact_id": fid, "action": "supersede", "target_fact_id": fid2},
+            {"fact_id": fid, "action": "contradict", "target_fact_id": fid2},
+        ],
+        "verify_fact": [{"fact_id": fid, "attestation": attestation}],
+        "replay_memory": [{}, {"aggregate_id": fid}, {"aggregate_kind": "fact"}],
+        "maintain": [{}],
+        # writes last: B's own key of the same name must not touch A's
+        "record_fact": [
+            {"project": "p", "key": key, "value": "B"},
+            {"project": "p", "key": key, "value": "B", "idempotency_key": "a-op"},
+        ],
+    }
+
+
+def _hints_at_a(payload: Any, a: dict[str, Any], arguments: dict[str, Any]) -> bool:
+    """Anything of A in the answer that B did not send itself."""
+    text = json.dumps(payload, default=str)
+    sent = json.dumps(arguments, default=str)
+    secrets = (a["fact"]["id"], a["other"]["id"], "A-secret-value", a["fact"]["recorded_at"])
+    return any(secret in text and secret not in sent for secret in secrets)
+
+
+def _with_unknown_ids(arguments: dict[str, Any], a: dict[str, Any]) -> dict[str, Any]:
+    """The same call with A's ids replaced by ids that never existed."""
+    text = json.dumps(arguments)
+    for fact_id, fresh in ((a["fact"]["id"], "never-existed-1"), (a["other"]["id"], "never-2")):
+        text = text.replace(fact_id, fresh)
+    return json.loads(text)
+
+
+async def _tenant_a(client: Client[Any]) -> dict[str, Any]:
+    first = await call(
+        client, "record_fact", project="p", key="k", value="A-secret-value", idempotency_key="a-op"
+    )
+    fact = await call(
+        client,
+        "record_fact",
+        project="p",
+        key="k",
+        value="A-secret-value",
+        expires_at="2020-01-01T00:00:00+00:00",
+        valid_from="2019-01-01T00:00:00+00:00",
+    )
+    other = await call(client, "record_fact", project="p", key="k2", value="A-secret-value")
+    await call(
+        client, "govern_fact", fact_id=first["id"], action="contradict", target_fact_id=other["id"]
+    )
+    return {"fact": {**fact, "recorded_at": fact["temporal"]["recorded_at"]}, "other": other}
+
+
+async def _stats(client: Client[Any]) -> Any:
+    contents = await client.read_resource("graphmem://stats")
+    return json.loads(contents[0].text)  # type: ignore[union-attr]
+
+
+async def test_nothing_of_tenant_a_reaches_tenant_b(
+    client: Client[Any], store: Store, settings: Any, verifier: Verifier
+) -> None:
+    a = await _tenant_a(client)
+    a_stats = await _stats(client)
+    a_state = await call(client, "current_state", state_key="k", project="p")
+    attestation = sign_attestation(
+        a["fact"], verifier.private_key, verifier.identity, "x"
+    ).model_dump(mode="json")
+
+    tenant_b = settings.tenant + "-b"
+    server_b = create_server(store, settings.model_copy(update={"tenant": tenant_b}))
+    checked = 0
+    try:
+        async with Client(server_b) as b:
+            for tool, calls in _matrix(a, attestation).items():
+                for arguments in calls:
+                    result = await b.call_tool(tool, arguments, raise_on_error=False)
+                    payload = (
+                        json.loads(result.content[0].text)
+                        if result.is_error  # type: ignore[union-attr]
+                        else result.structured_content
+                    )
+                    assert not _hints_at_a(payload, a, arguments), (tool, arguments, payload)
+                    if result.is_error:  # no existence oracle: A's id reads like no id
+                        twin = await b.call_tool(
+                            tool, _with_unknown_ids(arguments, a), raise_on_error=False
+                        )
+                        twin_payload = json.loads(twin.content[0].text)  # type: ignore[union-attr]
+                        assert _with_unknown_ids(payload, a) == twin_payload
+                    checked += 1
+                    _assert_b_sees_nothing(tool, arguments, result.is_error, payload)
+            b_stats = await _stats(b)
+            assert b_stats["facts"] == [  # B's own two writes, nothing of A
+                {"owner": "project:p", "status": "active", "count": 1},
+                {"owner": "project:p", "status": "superseded", "count": 1},
+            ]
+            assert (b_stats["revision"], b_stats["fact_keys"]) == (2, 1)
+    finally:
+        await store.purge_tenant(tenant_b)
+    # A is exactly as it was: counted, current and revision unchanged.
+    assert await _stats(client) == a_stats
+    assert await call(client, "current_state", state_key="k", project="p") == {**a_state}
+    assert checked == sum(len(calls) for calls in _matrix(a, attestation).values())
+
+
+def _assert_b_sees_nothing(tool: str, arguments: dict[str, Any], error: bool, payload: Any) -> None:
+    checks: dict[str, Callable[[], None]] = {
+        "current_state": lambda: _is(payload["status"], "not_found"),
+        "govern_fact": lambda: _is(payload["error"], "not_found"),
+        "verify_fact": lambda: _is(payload["error"], "not_found"),
+        "replay_memory": lambda: _is((payload["count"], payload["chain"]["head_revision"]), (0, 0)),
+        "maintain": lambda: _is(payload["expired_facts"], 0),
+        # B's writes stand alone: nothing superseded or replayed from A
+        "record_fact": lambda: _is(
+            (payload["value"], payload["idempotent_replay"], payload["revision"] <= 2),
+            ("B", False, True),
+        ),
+    }
+    checks[tool]()
+
+
+def _is(got: Any, expected: Any) -> None:
+    assert got == expected, (got, expected)
+
+
+def test_the_matrix_covers_every_tool() -> None:
+    dummy = {"fact": {"id": "x", "key": "k"}, "other": {"id": "y"}}
+    assert set(_matrix(dummy, {})) == {spec.name for spec in CATALOGUE}
