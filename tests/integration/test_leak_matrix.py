@@ -108,9 +108,9 @@ async def test_nothing_of_tenant_a_reaches_tenant_b(
             for tool, calls in _matrix(a, attestation).items():
                 for arguments in calls:
                     result = await b.call_tool(tool, arguments, raise_on_error=False)
-                    payload = (
-                        json.loads(result.content[0].text)
-                        if result.is_error  # type: ignore[union-attr]
+                    payload: Any = (
+                        json.loads(result.content[0].text)  # type: ignore[union-attr]
+                        if result.is_error
                         else result.structured_content
                     )
                     assert not _hints_at_a(payload, a, arguments), (tool, arguments, payload)
