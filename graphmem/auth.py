@@ -13,11 +13,13 @@ import hashlib
 import hmac
 import os
 import secrets
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Literal
 
 from fastmcp.server.auth import AccessToken, TokenVerifier
+from fastmcp.server.auth.providers.jwt import JWTVerifier
 from pydantic import BaseModel, ConfigDict, Field
 
 from graphmem.errors import ConfigurationError, NotFound
@@ -102,10 +104,24 @@ def revoke_token(path: Path, token_id: str) -> TokenRecord:
 
 
 class GraphmemTokenVerifier(TokenVerifier):
-    """Checks a presented token against the tokens file and the configured digests."""
+    """Checks a presented token against the tokens file and the configured digests, and,
+    when an identity provider's key is configured, as a JWT whose tenant claim names the
+    principal's tenant (no tenant claim: refused)."""
 
-    def __init__(self, digests: list[str], tenant: str, tokens_file: Path | None) -> None:
+    def __init__(
+        self,
+        digests: list[str],
+        tenant: str,
+        tokens_file: Path | None,
+        jwt: JWTSettings | None = None,
+    ) -> None:
         super().__init__()
+        self._jwt = jwt
+        self._jwt_verifier = (
+            JWTVerifier(public_key=jwt.public_key, issuer=jwt.issuer, audience=jwt.audience)
+            if jwt
+            else None
+        )
         self._env_records = [
             TokenRecord(
                 id=f"env_{d[:8]}",
@@ -136,6 +152,8 @@ class GraphmemTokenVerifier(TokenVerifier):
         for record in self._records():  # compare with every entry: timing says nothing
             if hmac.compare_digest(presented, record.sha256) and found is None:
                 found = record
+        if found is None and self._jwt_verifier is not None and token.count(".") == 2:
+            return await self._verify_jwt(token)
         if found is None or found.revoked_at is not None:
             return None
         return AccessToken(
@@ -144,3 +162,24 @@ class GraphmemTokenVerifier(TokenVerifier):
             scopes=list(found.scopes),
             claims={"tenant": found.tenant, "token_id": found.id},
         )
+
+    async def _verify_jwt(self, token: str) -> AccessToken | None:
+        assert self._jwt_verifier is not None and self._jwt is not None
+        verified = await self._jwt_verifier.verify_token(token)
+        if verified is None:
+            return None
+        tenant = verified.claims.get(self._jwt.tenant_claim)
+        if not isinstance(tenant, str) or not tenant or len(tenant) > 128:
+            return None
+        scopes = [scope for scope in verified.scopes if scope in ALL_SCOPES]
+        return verified.model_copy(
+            update={"scopes": scopes, "claims": {**verified.claims, "tenant": tenant}}
+        )
+
+
+@dataclass(frozen=True)
+class JWTSettings:
+    public_key: str
+    issuer: str | None
+    audience: str | None
+    tenant_claim: str

@@ -5,7 +5,7 @@ from __future__ import annotations
 from fastmcp import FastMCP
 
 from graphmem import __version__
-from graphmem.auth import GraphmemTokenVerifier
+from graphmem.auth import GraphmemTokenVerifier, JWTSettings
 from graphmem.errors import ConfigurationError
 from graphmem.models.graph import GRAPH_MODEL
 from graphmem.settings import Settings
@@ -37,10 +37,25 @@ def load_trusted_verifiers(settings: Settings) -> TrustedVerifiers | None:
         ) from error
 
 
+def load_jwt_settings(settings: Settings) -> JWTSettings | None:
+    if settings.jwt_public_key_file is None:
+        return None
+    try:
+        key = settings.jwt_public_key_file.read_text()
+    except OSError as error:
+        raise ConfigurationError(f"GRAPHMEM_JWT_PUBLIC_KEY_FILE: {error}") from error
+    return JWTSettings(key, settings.jwt_issuer, settings.jwt_audience, settings.jwt_tenant_claim)
+
+
 def create_server(store: Store, settings: Settings) -> FastMCP:
     """Build the MCP server around an open store. The caller owns the store's lifetime."""
     auth = (
-        GraphmemTokenVerifier(settings.http_token_sha256, settings.tenant, settings.tokens_file)
+        GraphmemTokenVerifier(
+            settings.http_token_sha256,
+            settings.tenant,
+            settings.tokens_file,
+            load_jwt_settings(settings),
+        )
         if settings.has_credentials
         else None
     )

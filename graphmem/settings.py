@@ -48,6 +48,15 @@ class Settings(BaseSettings):
         description="Bearer tokens file (hashed, per-token tenant and scopes); "
         "managed with `graphmem token issue|revoke|list`.",
     )
+    jwt_public_key_file: Path | None = Field(
+        default=None,
+        description="PEM public key of an identity provider; enables JWT bearer tokens.",
+    )
+    jwt_issuer: str | None = Field(default=None, description="Required JWT issuer (iss).")
+    jwt_audience: str | None = Field(default=None, description="Required JWT audience (aud).")
+    jwt_tenant_claim: str = Field(
+        default="tenant", min_length=1, description="JWT claim naming the caller's tenant."
+    )
     allowed_hosts: Annotated[list[str], NoDecode] = Field(
         default_factory=list,
         description="Extra Host header values accepted over HTTP (comma-separated); loopback "
@@ -126,4 +135,8 @@ class Settings(BaseSettings):
 
     @property
     def has_credentials(self) -> bool:
-        return bool(self.http_token_sha256) or self.tokens_file is not None
+        return (
+            bool(self.http_token_sha256)
+            or self.tokens_file is not None
+            or self.jwt_public_key_file is not None
+        )

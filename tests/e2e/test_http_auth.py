@@ -161,3 +161,54 @@ def test_token_cli_issue_list_revoke(tmp_path: Path) -> None:
     assert "revoked" in run_cli("token", "list", env=env).stdout
     bad = run_cli("token", "issue", "--tenant", "acme", "--scopes", "root", env=env)
     assert bad.returncode == 1 and "--scopes must be among" in bad.stderr
+
+
+@pytest.fixture(scope="module")
+def jwt_server(
+    neo4j_endpoint: Endpoint, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[tuple[HttpServer, Any]]:
+    from fastmcp.server.auth.providers.jwt import RSAKeyPair
+
+    keys = RSAKeyPair.generate()
+    key_file = tmp_path_factory.mktemp("jwt") / "idp.pem"
+    key_file.write_text(keys.public_key)
+    env = clean_env(
+        **neo4j_endpoint.env(),
+        GRAPHMEM_JWT_PUBLIC_KEY_FILE=str(key_file),
+        GRAPHMEM_JWT_ISSUER="https://idp.example",
+        GRAPHMEM_JWT_AUDIENCE="graphmem",
+    )
+    with serving_http(env) as server:
+        yield server, keys
+
+
+async def test_jwt_principals(jwt_server: tuple[HttpServer, Any]) -> None:
+    server, keys = jwt_server
+    tenant = f"jwt-{uuid.uuid4().hex[:8]}"
+
+    def token(scopes: list[str], **claims: Any) -> str:
+        return keys.create_token(
+            subject="agent-7",
+            issuer="https://idp.example",
+            audience="graphmem",
+            scopes=scopes,
+            additional_claims=claims,
+        )
+
+    writer = token(["read", "write"], tenant=tenant)
+    written = await _call(server.url, writer, "record_fact", project="p", key="k", value=1)
+    assert not written.is_error
+    reader = token(["read"], tenant=tenant)
+    seen = await _call(server.url, reader, "current_state", state_key="k", project="p")
+    assert seen.structured_content["answer"]["value"] == 1
+    refused = await _call(server.url, reader, "record_fact", project="p", key="k", value=2)
+    assert json.loads(refused.content[0].text)["error"] == "permission_denied"
+    other = token(["read"], tenant=tenant + "-other")
+    hidden = await _call(server.url, other, "current_state", state_key="k", project="p")
+    assert hidden.structured_content["status"] == "not_found"
+    no_tenant = token(["read", "write"])
+    assert _post(server.url, INITIALIZE, {"Authorization": f"Bearer {no_tenant}"}) == 401
+    wrong_audience = keys.create_token(
+        issuer="https://idp.example", audience="someone-else", additional_claims={"tenant": tenant}
+    )
+    assert _post(server.url, INITIALIZE, {"Authorization": f"Bearer {wrong_audience}"}) == 401
