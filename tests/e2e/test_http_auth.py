@@ -212,3 +212,19 @@ async def test_jwt_principals(jwt_server: tuple[HttpServer, Any]) -> None:
         issuer="https://idp.example", audience="someone-else", additional_claims={"tenant": tenant}
     )
     assert _post(server.url, INITIALIZE, {"Authorization": f"Bearer {wrong_audience}"}) == 401
+
+
+async def test_tokens_never_reach_the_logs(neo4j_endpoint: Endpoint, tmp_path: Path) -> None:
+    tokens_file = tmp_path / "tokens.json"
+    token, _ = issue_token(tokens_file, f"logs-{uuid.uuid4().hex[:8]}", ["read", "write"])
+    env = clean_env(
+        **neo4j_endpoint.env(), GRAPHMEM_TOKENS_FILE=str(tokens_file), GRAPHMEM_LOG_LEVEL="DEBUG"
+    )
+    log = tmp_path / "server.log"
+    with log.open("w") as sink, serving_http(env, stderr=sink) as server:
+        await _call(server.url, token, "record_fact", project="p", key="k", value=1)
+        await _call(server.url, token, "record_fact", project="p", key="k", value="x" * 300)
+        _post(server.url, INITIALIZE, {"Authorization": f"Bearer {token}x"})  # a refused one
+    text = log.read_text()
+    assert "record_fact" in text or "MCP" in text  # the log was written at DEBUG
+    assert token not in text and token[:12] not in text
