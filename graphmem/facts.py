@@ -19,7 +19,6 @@ Time rules (the reference model in tests/integration/test_facts_properties.py mi
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -40,11 +39,13 @@ from graphmem.models.facts import (
     MaintainResult,
     RecordFactRequest,
     RecordFactResult,
+    VerifyFactResult,
     WhyEdge,
     owner_of,
 )
 from graphmem.store import Store, Tx
 from graphmem.store.parsers import parse_fact
+from graphmem.verification import Attestation, TrustedVerifiers, check_attestation
 
 MAX_OWNERS_PER_KEY = 50  # bounds an ambiguous answer's candidate list
 EXPIRY_BATCH = 1000  # facts expired per maintain call; a second call continues
@@ -592,35 +593,27 @@ async def expire_facts(store: Store, tenant: str) -> MaintainResult:
 
 
 # --- verification --------------------------------------------------------------------------------
-async def get_fact(store: Store, tenant: str, fact_id: str) -> Fact:
-    rows = await store.read("facts/get_facts", tenant, ids=[fact_id])
-    if not rows:
-        raise NotFound("fact", fact_id)
-    return parse_fact(rows[0]["fact"])
+async def verify_fact(
+    store: Store, tenant: str, fact_id: str, attestation: Attestation, trusted: TrustedVerifiers
+) -> VerifyFactResult:
+    """Check the attestation against the fact as stored, under the tenant's write lock, and
+    store it; a refusal rolls the transaction back, so nothing is written."""
 
-
-async def mark_verified(
-    store: Store,
-    tenant: str,
-    fact_id: str,
-    expected_digest: str,
-    verification: dict[str, Any],
-    digest_of: Callable[[Fact], str],
-) -> tuple[Fact, int]:
-    """Store a checked attestation, re-checking the digest under the write lock."""
-
-    async def work(tx: Tx) -> tuple[Fact, int]:
+    async def work(tx: Tx) -> VerifyFactResult:
         head = await lock_head(tx)
         rows = await tx.run("facts/get_facts", ids=[fact_id])
         if not rows:
             raise NotFound("fact", fact_id)
-        if digest_of(parse_fact(rows[0]["fact"])) != expected_digest:
-            raise Conflict("the fact changed while it was being verified; sign it again")
+        fact = parse_fact(rows[0]["fact"])
+        check_attestation(fact.model_dump(mode="json"), attestation, trusted)
+        record = attestation.model_dump(
+            mode="json", exclude={"signature", "schema_version", "fact_id"}
+        )
         updated = await tx.run(
             "facts/mark_fact_verified",
             id=fact_id,
             now=head.now.isoformat(),
-            verification_json=json.dumps(verification, default=str),
+            verification_json=json.dumps(record),
         )
         revision = await append_event(
             tx,
@@ -631,12 +624,12 @@ async def mark_verified(
                 fact_id,
                 [fact_id],
                 {
-                    "verifier_identity": verification["verifier_identity"],
-                    "fact_digest": expected_digest,
+                    "verifier_identity": attestation.verifier_identity,
+                    "fact_digest": attestation.fact_digest,
                 },
             ),
             Audit(),
         )
-        return parse_fact(updated[0]["fact"]), revision
+        return VerifyFactResult(fact=parse_fact(updated[0]["fact"]), revision=revision)
 
     return await store.write_transaction("verify_fact", tenant, work)

@@ -49,6 +49,10 @@ def _native(value: Any) -> Any:
     return value
 
 
+def _row(record: neo4j.Record) -> Row:
+    return {key: _native(value) for key, value in record.items()}
+
+
 def _require_tenant(tenant: str) -> None:
     if not isinstance(tenant, str) or not tenant:
         raise ValueError("every store call needs a tenant")  # a programming error, not input
@@ -86,7 +90,7 @@ class Tx:
     async def run(self, name: str, **params: Any) -> list[Row]:
         query = self._catalog[name]
         result = await self._tx.run(query.text, {**params, "tenant": self.tenant})
-        return [{k: _native(v) for k, v in record.items()} async for record in result]
+        return [_row(record) async for record in result]
 
 
 class Store:
@@ -185,7 +189,7 @@ class Store:
                 database=self.database, default_access_mode=neo4j.READ_ACCESS
             ) as session:
                 result = await session.run(query, {**params, "tenant": tenant})
-                return [{k: _native(v) for k, v in record.items()} async for record in result]
+                return [_row(record) async for record in result]
 
     async def write(self, name: str, tenant: str, **params: Any) -> list[Row]:
         """One write statement in a managed (retried) transaction."""
@@ -199,7 +203,7 @@ class Store:
                 routing_=RoutingControl.WRITE,
                 database_=self.database,
             )
-        return [{k: _native(v) for k, v in record.items()} for record in result.records]
+        return [_row(record) for record in result.records]
 
     async def write_transaction(
         self, label: str, tenant: str, work: Callable[[Tx], Awaitable[T]]
@@ -208,16 +212,6 @@ class Store:
 
         ``work`` may run more than once, so it must not have side effects outside ``tx``.
         """
-        return await self._transaction(label, tenant, work, write=True)
-
-    async def read_transaction(
-        self, label: str, tenant: str, work: Callable[[Tx], Awaitable[T]]
-    ) -> T:
-        return await self._transaction(label, tenant, work, write=False)
-
-    async def _transaction(
-        self, label: str, tenant: str, work: Callable[[Tx], Awaitable[T]], *, write: bool
-    ) -> T:
         _require_tenant(tenant)
 
         @neo4j.unit_of_work(metadata={"graphmem_tool": label}, timeout=self.query_timeout)
@@ -226,9 +220,7 @@ class Store:
 
         with _translated(self.uri, self.user):
             async with self._driver.session(database=self.database) as session:
-                if write:
-                    return await session.execute_write(unit)
-                return await session.execute_read(unit)
+                return await session.execute_write(unit)
 
     # --- schema and maintenance -----------------------------------------------------------
     async def apply_schema(self) -> list[str]:

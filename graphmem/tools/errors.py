@@ -13,7 +13,7 @@ Anything else is a bug: it propagates, FastMCP logs it to stderr, and the server
 import functools
 import json
 from collections.abc import Awaitable, Callable
-from typing import Any, ParamSpec, TypeVar
+from typing import ParamSpec, TypeVar
 
 import mcp.types as mt
 from fastmcp.exceptions import ToolError
@@ -67,8 +67,3 @@ class ArgumentErrorMiddleware(Middleware):
             raise ToolError(
                 json.dumps({"error": "invalid_argument", "message": str(error)})
             ) from error
-
-
-def parse_tool_error(text: str) -> dict[str, Any]:
-    """Inverse of ``tool_error`` for clients and tests."""
-    return json.loads(text)

@@ -1,6 +1,6 @@
 """MCP tools over facts. Thin: validate, call the domain, let the boundary map errors."""
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
 from pydantic import AwareDatetime, Field
 
@@ -282,25 +282,16 @@ def make_verify_fact(services: Services) -> ToolFunction:
         The only way a fact becomes verified: the attestation must name this fact, carry
         the digest of its current claim fields (any later change makes it stale), come
         from a verifier whose public key is configured, and carry a valid signature.
-        Refusals come back as invalid_argument with a reason (fact_mismatch, stale_digest,
-        unknown_verifier, bad_signature). One history revision on success.
+        Refusals come back as verification_refused with a reason (fact_mismatch,
+        stale_digest, unknown_verifier, bad_signature) and change nothing; an unknown fact is
+        not_found. One history revision on success.
         """
-        tenant = services.tenant()
-        fact = await facts.get_fact(services.store, tenant, fact_id)
         trusted = services.trusted_verifiers
         if trusted is None:  # registered only when configured
             raise ConfigurationError("no verifier keys are configured")
-        fact_json: dict[str, Any] = fact.model_dump(mode="json")
-        verification.check_attestation(fact_json, attestation, trusted)
-        verified, revision = await facts.mark_verified(
-            services.store,
-            tenant,
-            fact_id,
-            attestation.fact_digest,
-            attestation.model_dump(mode="json", exclude={"signature", "schema_version", "fact_id"}),
-            lambda current: verification.fact_digest(current.model_dump(mode="json")),
+        return await facts.verify_fact(
+            services.store, services.tenant(), fact_id, attestation, trusted
         )
-        return VerifyFactResult(fact=verified, revision=revision)
 
     return verify_fact
 
