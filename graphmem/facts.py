@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
+from graphmem import decisions
 from graphmem.errors import Conflict, InvalidArgument, NotFound
 from graphmem.history import Audit, Change, Head, append_event, lock_head
 from graphmem.ids import new_id
@@ -43,6 +44,7 @@ from graphmem.models.facts import (
     WhyEdge,
     owner_of,
 )
+from graphmem.rules import value_projection
 from graphmem.store import Store, Tx
 from graphmem.store.parsers import parse_fact
 from graphmem.verification import Attestation, TrustedVerifiers, check_attestation
@@ -79,6 +81,7 @@ async def record_fact(store: Store, tenant: str, request: RecordFactRequest) -> 
                 return replay
         rows = await tx.run("facts/record_fact", **_record_params(request, fact_id, head))
         superseded_id = rows[0]["superseded_id"]
+        pushed = await decisions.push_signals(tx, head, [fact_id])
         revision = await append_event(
             tx,
             head,
@@ -92,6 +95,7 @@ async def record_fact(store: Store, tenant: str, request: RecordFactRequest) -> 
                     "key": request.key,
                     "value_json": canonical_json(request.value),
                     "superseded_id": superseded_id,
+                    **decisions.signal_change(pushed),
                 },
             ),
             Audit(request.session_id, request.actor, request.client),
@@ -113,6 +117,7 @@ async def record_fact(store: Store, tenant: str, request: RecordFactRequest) -> 
             superseded_id=superseded_id,
             revision=revision,
             idempotent_replay=False,
+            review_signals=pushed.opened,
         )
 
     return await store.write_transaction("record_fact", tenant, work)
@@ -148,6 +153,7 @@ def _record_params(request: RecordFactRequest, fact_id: str, head: Head) -> dict
         "origin_id": request.origin_id,
         "key": request.key,
         "value_json": canonical_json(request.value),
+        **_value_projection(request.value),
         "source_class": source_class,
         "source_raw": source_raw,
         "confidence": request.confidence,
@@ -163,6 +169,13 @@ def _record_params(request: RecordFactRequest, fact_id: str, head: Head) -> dict
         "client": request.client,
         "schema_version": SCHEMA_VERSION,
     }
+
+
+def _value_projection(value: Any) -> dict[str, Any]:
+    """Typed views of the value that reopen rules compare (graphmem/rules.py)."""
+    projection = value_projection(value)
+    instant = projection.pop("value_instant")
+    return {"value_projection": projection, "value_instant": instant}
 
 
 # --- current_state -------------------------------------------------------------------------------
@@ -228,7 +241,7 @@ async def current_state(store: Store, tenant: str, request: CurrentStateRequest)
             owner_limit=MAX_OWNERS_PER_KEY,
             now=now.isoformat(),
         )
-        slots = [_slot_from_current(row) for row in rows]
+        slots = [_slot_from_current(row) for row in rows if row["has_facts"]]
     else:
         rows = await store.read(
             "facts/get_state_at",
@@ -380,6 +393,7 @@ async def govern_fact(store: Store, tenant: str, request: GovernFactRequest) -> 
         changed = await _GOVERNORS[request.action](governance)
         now = head.now.isoformat()
         await tx.run("facts/snapshot_fact_states", ids=changed, now=now)
+        pushed = await decisions.push_signals(tx, head, changed)
         revision = await append_event(
             tx,
             head,
@@ -394,6 +408,7 @@ async def govern_fact(store: Store, tenant: str, request: GovernFactRequest) -> 
                     "effective_at": effective_at.isoformat(),
                     "rationale": request.rationale,
                     "before": {"status": fact.status},
+                    **decisions.signal_change(pushed),
                 },
             ),
             Audit(request.session_id, request.actor, None),
@@ -407,6 +422,7 @@ async def govern_fact(store: Store, tenant: str, request: GovernFactRequest) -> 
             changed=True,
             revision=revision,
             fact=parse_fact(rows[0]["fact"]),
+            review_signals=pushed.opened,
         )
 
     return await store.write_transaction("govern_fact", tenant, work)
@@ -567,24 +583,42 @@ _GOVERNORS = {
 
 
 # --- maintain ------------------------------------------------------------------------------------
-async def expire_facts(store: Store, tenant: str) -> MaintainResult:
-    """Expire active facts at or past their boundary. Repeating it changes nothing more."""
+async def maintain(store: Store, tenant: str) -> MaintainResult:
+    """Expire active facts at or past their boundary, mark decisions past review_after
+    stale, then evaluate every live decision's reopen rules. One transaction; one history
+    revision when something changed. Repeating it changes nothing more."""
 
     async def work(tx: Tx) -> MaintainResult:
         head = await lock_head(tx)
         rows = await tx.run("facts/expire_facts", now=head.now.isoformat(), limit=EXPIRY_BATCH)
         ids = [row["id"] for row in rows]
+        upkeep = await decisions.maintain_decisions(tx, head)
+        evaluation = upkeep.evaluation
         revision = None
-        if ids:
+        if ids or upkeep.stale_ids or evaluation.opened or evaluation.cleared:
+            subjects = ids + upkeep.stale_ids
             revision = await append_event(
                 tx,
                 head,
-                Change("maintain", "fact", ids[0], ids, {"expired": len(ids)}),
+                Change(
+                    "maintain",
+                    "fact" if ids else "decision",
+                    subjects[0] if subjects else "review_signals",
+                    subjects,
+                    {
+                        "expired": len(ids),
+                        "stale_decisions": len(upkeep.stale_ids),
+                        **decisions.signal_change(evaluation),
+                    },
+                ),
                 Audit(),
             )
         return MaintainResult(
             expired_facts=len(ids),
             expired_fact_ids=ids[:100],
+            stale_decisions=len(upkeep.stale_ids),
+            stale_decision_ids=upkeep.stale_ids[:100],
+            review=evaluation.outcome(),
             revision=revision,
             ran_at=head.now,
         )

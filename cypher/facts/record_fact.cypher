@@ -2,6 +2,7 @@
 // lock, so concurrent writers queue and exactly one fact stays CURRENT. The previous current
 // fact becomes history: status 'superseded', linked by SUPERSEDES, its stint as current kept
 // as WAS_CURRENT {since, until}. Each fact's transaction-time states are FactState nodes.
+// value_projection: typed views of the value that reopen rules compare (graphmem/rules.py).
 MERGE (k:FactKey {tenant: $tenant, owner: $owner, key: $key})
   ON CREATE SET k.id = $key_id, k.project = $project, k.origin_id = $origin_id,
                 k.created_at = datetime($now)
@@ -19,6 +20,7 @@ CREATE (f:Fact {
   recorded_at: datetime($now), created_at: datetime($now), updated_at: datetime($now),
   session_id: $session_id, actor: $actor, client: $client, schema_version: $schema_version
 })
+SET f += $value_projection, f.value_instant = datetime($value_instant)
 CREATE (f)-[:OF_KEY]->(k)
 CREATE (k)-[:CURRENT {since: datetime($now)}]->(f)
 CREATE (f)-[:HAS_STATE]->(:FactState {

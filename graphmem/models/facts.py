@@ -10,6 +10,7 @@ from pydantic import AwareDatetime, Field, JsonValue, model_validator
 
 from graphmem.errors import InvalidArgument
 from graphmem.models.common import AuditText, BoundedJson, Name, OutputModel, StrictModel
+from graphmem.models.decisions import ReviewOutcome, ReviewSignal
 
 SCHEMA_VERSION = 1
 SourceClass = Literal["agent_claimed", "tool_observed", "human_confirmed", "production_verified"]
@@ -159,14 +160,6 @@ class Fact(OutputModel):
     schema_version: int
 
 
-class ReviewSignal(OutputModel):
-    """A decision whose reopen rules breach (filled in by the decisions issue)."""
-
-    signal_id: str
-    decision_id: str
-    breached_rule_ids: list[str]
-
-
 class RecordFactResult(Fact):
     superseded_id: str | None = Field(description="The fact this one replaced as active.")
     revision: int = Field(description="The tenant's history revision this write committed.")
@@ -258,6 +251,11 @@ class GovernFactResult(OutputModel):
 class MaintainResult(OutputModel):
     expired_facts: int = Field(description="Active facts past their boundary, now expired.")
     expired_fact_ids: list[str] = Field(description="Their ids (at most 100 listed).")
+    stale_decisions: int = Field(description="Active decisions past review_after, now stale.")
+    stale_decision_ids: list[str] = Field(description="Their ids (at most 100 listed).")
+    review: ReviewOutcome = Field(
+        description="The evaluation of every live decision's reopen rules, with diagnostics."
+    )
     revision: int | None = Field(description="Revision committed, or null if nothing changed.")
     ran_at: datetime
 

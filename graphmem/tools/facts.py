@@ -253,14 +253,17 @@ def make_govern_fact(services: Services) -> ToolFunction:
 def make_maintain(services: Services) -> ToolFunction:
     async def maintain() -> MaintainResult:
         """Run housekeeping: expire active facts whose boundary (the earlier of valid_to and
-        expires_at) has passed.
+        expires_at) has passed, mark active decisions past review_after as stale, then
+        evaluate every live decision's reopen rules (opening or clearing review signals).
 
-        Reads already treat lapsed facts as not current, so call it to make expiry durable
-        and visible in history, e.g. on a schedule. Safe to repeat: a second run finds
-        nothing new. One history revision when something changed, none otherwise; at most
-        1,000 facts per call (call again while expired_facts is 1,000).
+        Reads already treat lapsed facts as not current, so call it to make expiry and
+        staleness durable and visible in history, e.g. on a schedule; use review_decisions
+        for the list of decisions due. Safe to repeat: a second run finds nothing new. One
+        transaction; one history revision when something changed, none otherwise; at most
+        1,000 facts and 1,000 decisions per call (call again while a count is 1,000).
+        Unknown verdicts are reported in review.diagnostics with their reason.
         """
-        return await facts.expire_facts(services.store, services.tenant())
+        return await facts.maintain(services.store, services.tenant())
 
     return maintain
 
@@ -326,7 +329,7 @@ SPECS = [
     ),
     ToolSpec(
         name="maintain",
-        title="Expire lapsed facts (housekeeping)",
+        title="Expire facts, mark stale decisions, evaluate reopen rules",
         toolset="full",
         writes=True,
         idempotent=True,

@@ -1,0 +1,3 @@
+// One attempt by id.
+MATCH (a:Attempt {tenant: $tenant, id: $id})
+RETURN a AS attempt
