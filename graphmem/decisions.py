@@ -211,6 +211,20 @@ async def _sync_signals(
     return Evaluation(decisions, signals, opened, cleared)
 
 
+async def evaluate_listed(tx: Tx, head: Head, listed: list[dict[str, Any]]) -> Evaluation:
+    """Evaluate listed decisions (rows of decisions/list_live_decisions); those without
+    rules are counted too (they can still be due by review_after)."""
+    evaluation = await evaluate(tx, head, [row["id"] for row in listed])
+    for row in listed:
+        evaluation.decisions.setdefault(
+            row["id"],
+            _DecisionVerdicts(
+                row["id"], row["project"], row["title"], row["status"], row["review_after"]
+            ),
+        )
+    return evaluation
+
+
 async def push_signals(tx: Tx, head: Head, fact_ids: list[str]) -> Evaluation:
     """Re-evaluate the decisions watching the keys of these facts (called by fact writes)."""
     rows = await tx.run("decisions/list_decisions_watching_facts", fact_ids=fact_ids)
@@ -464,12 +478,11 @@ async def review_decisions(
     async def work(tx: Tx) -> ReviewDecisionsResult:
         head = await lock_head(tx)
         rows = await tx.run(
-            "decisions/list_live_decision_ids",
+            "decisions/list_live_decisions",
             project=request.project,
             decision_id=request.decision_id,
         )
-        ids = [row["id"] for row in rows]
-        evaluation = await evaluate(tx, head, ids)
+        evaluation = await evaluate_listed(tx, head, rows)
         revision = await _record_evaluation(tx, head, "review_decisions", evaluation)
         due = _due(evaluation, head.now)
         page = due[request.offset : request.offset + request.limit]
@@ -759,6 +772,6 @@ async def maintain_decisions(tx: Tx, head: Head) -> DecisionUpkeep:
     rows = await tx.run(
         "decisions/mark_stale_decisions", now=head.now.isoformat(), limit=STALE_BATCH
     )
-    live = await tx.run("decisions/list_live_decision_ids", project=None, decision_id=None)
-    evaluation = await evaluate(tx, head, [row["id"] for row in live])
+    live = await tx.run("decisions/list_live_decisions", project=None, decision_id=None)
+    evaluation = await evaluate_listed(tx, head, live)
     return DecisionUpkeep([row["id"] for row in rows], evaluation)

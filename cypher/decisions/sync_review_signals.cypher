@@ -11,7 +11,7 @@ CALL (entry) {
   SET old.status = 'cleared', old.cleared_at = datetime($now)
   RETURN count(old) AS cleared
 }
-CALL (entry) {
+OPTIONAL CALL (entry) {
   WITH entry WHERE entry.coverage <> ''
   MERGE (s:ReviewSignal {tenant: $tenant, decision_id: entry.decision_id,
                          coverage: entry.coverage})
