@@ -65,8 +65,12 @@ class _DecisionVerdicts:
     project: str
     title: str
     status: str
-    review_after: datetime | None
+    review_after: str | None  # ISO 8601, as the evaluation query returns it
     rows: list[dict[str, Any]] = field(default_factory=list)
+    has_signal: bool = False  # an open or acknowledged signal exists
+
+    def review_after_passed(self, now: datetime) -> bool:
+        return self.review_after is not None and datetime.fromisoformat(self.review_after) <= now
 
     def breached(self) -> list[dict[str, Any]]:
         return [row for row in self.rows if row["reason"] is None and row["verdict"] is True]
@@ -88,15 +92,17 @@ class Evaluation:
         return [row for verdicts in self.decisions.values() for row in verdicts.rows]
 
     def outcome(self) -> ReviewOutcome:
+        rows = self.rows()
+        verdicts = [_verdict(row) for row in rows]
         counts = VerdictCounts(
-            true=sum(1 for row in self.rows() if _verdict(row) == "true"),
-            false=sum(1 for row in self.rows() if _verdict(row) == "false"),
-            unknown=sum(1 for row in self.rows() if _verdict(row) == "unknown"),
+            true=verdicts.count("true"),
+            false=verdicts.count("false"),
+            unknown=verdicts.count("unknown"),
         )
-        unknown = [row for row in self.rows() if row["reason"] is not None]
+        unknown = [row for row in rows if row["reason"] is not None]
         return ReviewOutcome(
             evaluated_decisions=len(self.decisions),
-            evaluated_rules=len(self.rows()),
+            evaluated_rules=len(rows),
             verdicts=counts,
             diagnostics=[
                 Diagnostic(
@@ -151,41 +157,47 @@ def rule_verdict(row: dict[str, Any]) -> RuleVerdict:
     )
 
 
-async def evaluate(tx: Tx, head: Head, decision_ids: list[str]) -> Evaluation:
-    """Evaluate the decisions' rules at the transaction's time and sync their signals."""
+async def evaluate(
+    tx: Tx, head: Head, decision_ids: list[str], *, details: bool = False
+) -> Evaluation:
+    """Evaluate the decisions' rules at the transaction's time and sync their signals.
+
+    With ``details`` every rule carries its evidence; otherwise only breached rules do.
+    """
     decisions: dict[str, _DecisionVerdicts] = {}
     if decision_ids:
         rows = await tx.run(
             "decisions/evaluate_reopen_rules",
             decision_ids=decision_ids,
             now=head.now.isoformat(),
+            details=details,
         )
-        for row in rows:
-            verdicts = decisions.get(row["decision_id"])
-            if verdicts is None:
-                verdicts = decisions[row["decision_id"]] = _DecisionVerdicts(
-                    row["decision_id"],
-                    row["project"],
-                    row["title"],
-                    row["status"],
-                    row["review_after"],
-                )
-            verdicts.rows.append(row)
+        for found in rows[0]["decisions"]:
+            decisions[found["decision_id"]] = _DecisionVerdicts(
+                found["decision_id"],
+                found["project"],
+                found["title"],
+                found["status"],
+                found["review_after"],
+                found["rules"],
+                found["has_signal"],
+            )
     entries = [
         {
-            "decision_id": decision_id,
-            "coverage": " ".join(coverage := _coverage(decisions.get(decision_id))),
+            "decision_id": verdicts.decision_id,
+            "coverage": " ".join(coverage := _coverage(verdicts)),
             "breached_rule_ids": coverage,
             "signal_id": new_id(),
         }
-        for decision_id in decision_ids
+        for verdicts in decisions.values()
+        if verdicts.has_signal or _coverage(verdicts)  # nothing to sync for quiet ones
     ]
     return await _sync_signals(tx, head, entries, decisions)
 
 
-def _coverage(verdicts: _DecisionVerdicts | None) -> list[str]:
+def _coverage(verdicts: _DecisionVerdicts) -> list[str]:
     """The breach set that identifies a signal; none for a decision that is no longer live."""
-    if verdicts is None or verdicts.status in TERMINAL:
+    if verdicts.status in TERMINAL:
         return []
     return verdicts.coverage()
 
@@ -212,7 +224,7 @@ async def _sync_signals(
 
 
 async def evaluate_listed(tx: Tx, head: Head, listed: list[dict[str, Any]]) -> Evaluation:
-    """Evaluate listed decisions (rows of decisions/list_live_decisions); those without
+    """Evaluate listed decisions (from decisions/list_live_decisions); those without
     rules are counted too (they can still be due by review_after)."""
     evaluation = await evaluate(tx, head, [row["id"] for row in listed])
     for row in listed:
@@ -245,7 +257,7 @@ async def load_decisions(
 ) -> tuple[dict[str, Decision], Evaluation]:
     """Decisions with the current verdict of every rule (evaluated, signals synced)."""
     rows = await tx.run("decisions/get_decisions", ids=ids)
-    evaluation = await evaluate(tx, head, [row["decision"]["id"] for row in rows])
+    evaluation = await evaluate(tx, head, [row["decision"]["id"] for row in rows], details=True)
     verdicts = {row["rule_id"]: rule_verdict(row) for row in evaluation.rows()}
     return {row["decision"]["id"]: _decision(row, verdicts) for row in rows}, evaluation
 
@@ -482,7 +494,7 @@ async def review_decisions(
             project=request.project,
             decision_id=request.decision_id,
         )
-        evaluation = await evaluate_listed(tx, head, rows)
+        evaluation = await evaluate_listed(tx, head, rows[0]["decisions"])
         revision = await _record_evaluation(tx, head, "review_decisions", evaluation)
         due = _due(evaluation, head.now)
         page = due[request.offset : request.offset + request.limit]
@@ -526,7 +538,7 @@ def _due(evaluation: Evaluation, now: datetime) -> list[DueDecision]:
     for decision_id in sorted(evaluation.decisions):
         verdicts = evaluation.decisions[decision_id]
         breached = verdicts.breached()
-        stale = verdicts.review_after is not None and verdicts.review_after <= now
+        stale = verdicts.review_after_passed(now)
         if not breached and not stale:
             continue
         due.append(
@@ -773,5 +785,5 @@ async def maintain_decisions(tx: Tx, head: Head) -> DecisionUpkeep:
         "decisions/mark_stale_decisions", now=head.now.isoformat(), limit=STALE_BATCH
     )
     live = await tx.run("decisions/list_live_decisions", project=None, decision_id=None)
-    evaluation = await evaluate_listed(tx, head, live)
+    evaluation = await evaluate_listed(tx, head, live[0]["decisions"])
     return DecisionUpkeep([row["id"] for row in rows], evaluation)

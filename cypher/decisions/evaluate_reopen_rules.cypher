@@ -1,67 +1,62 @@
 // Evaluate the reopen rules of these decisions in one traversal:
 // Decision → Alternative → REOPEN_WHEN → FactKey → CURRENT Fact. One row per rule, with the
-// verdict (true / false; null = unknown) and the reason for an unknown. The evidence is the
+// verdict (true / false; null = unknown) and the reason for an unknown, grouped per decision
+// into one row (many small records cost the driver more than one large one). Evidence is
+// returned for every rule with $details, else only for breached rules. The evidence is the
 // key's current fact unless it has lapsed, plus the live facts in open contradiction with
 // it; when their verdicts disagree the rule is unknown (conflicting_evidence). Comparison
-// rules: graphmem/rules.py (typed projections written with each fact and rule).
+// rules: graphmem/rules.py (typed projections written with each fact and rule). Instants are
+// returned as ISO strings: the driver's temporal values cost more to decode than the query.
 UNWIND $decision_ids AS decision_id
 MATCH (d:Decision {tenant: $tenant, id: decision_id})-[:HAS_ALTERNATIVE]->(a:Alternative)
       -[r:REOPEN_WHEN]->(k:FactKey)
 OPTIONAL MATCH (k)-[:CURRENT]->(f:Fact)
 WITH d, a, r, k, f,
      f IS NOT NULL AND f.effective_until IS NOT NULL
-       AND f.effective_until <= datetime($now) AS lapsed
-WITH d, a, r, k, f, lapsed,
+       AND f.effective_until <= datetime($now) AS lapsed,
+     coalesce(r.operand_numbers, r.operand_instants) AS bounds
+WITH d, a, r, k, f, lapsed, bounds,
      CASE WHEN f IS NULL OR lapsed THEN [] ELSE [f] + [
        (f)-[c:CONTRADICTS]-(other:Fact)
        WHERE c.cleared_at IS NULL AND other.status = 'active'
          AND (other.effective_until IS NULL OR other.effective_until > datetime($now))
        | other]
      END AS evidence
-UNWIND CASE WHEN evidence = [] THEN [null] ELSE evidence END AS e
-WITH d, a, r, k, f, lapsed, e,
-     coalesce(r.operand_numbers, r.operand_instants) AS bounds,
-     CASE
-       WHEN e IS NULL THEN null
+WITH d, a, r, k, f, lapsed, [e IN evidence | [x IN [CASE
        WHEN r.operand_kind = 'instant' THEN e.value_instant
        WHEN r.operand_kind = 'number' AND e.value_kind = 'number'
          THEN e.value_number * coalesce(r.unit_factor, 1.0)
        WHEN r.operand_kind = 'number' AND e.value_kind = 'quantity'
             AND e.value_dim = r.unit_dim THEN e.value_base
-     END AS x
-WITH d, a, r, k, f, lapsed, e,
-     CASE r.operator
-       WHEN 'equals' THEN e.value_canon = r.operand_canon
-       WHEN 'not_equals' THEN e.value_canon <> r.operand_canon
-       WHEN 'contains' THEN CASE
-         WHEN e.value_items IS NOT NULL THEN r.operand_canon IN e.value_items
-         WHEN e.value_text IS NOT NULL THEN e.value_text CONTAINS r.operand_text
-         WHEN e.value_keys IS NOT NULL THEN r.operand_text IN e.value_keys
+     END] | e {
+       fact_id: e.id, .value_json, observed_at: toString(e.observed_at),
+       valid_from: toString(e.valid_from), .source_class,
+       .verification_status,
+       verdict: CASE r.operator
+         WHEN 'equals' THEN e.value_canon = r.operand_canon
+         WHEN 'not_equals' THEN e.value_canon <> r.operand_canon
+         WHEN 'contains' THEN CASE
+           WHEN e.value_items IS NOT NULL THEN r.operand_canon IN e.value_items
+           WHEN e.value_text IS NOT NULL THEN e.value_text CONTAINS r.operand_text
+           WHEN e.value_keys IS NOT NULL THEN r.operand_text IN e.value_keys
+         END
+         WHEN 'in' THEN e.value_canon IN r.operand_items
+         WHEN 'not_in' THEN NOT e.value_canon IN r.operand_items
+         WHEN 'greater_than' THEN x > bounds[0]
+         WHEN 'less_than' THEN x < bounds[0]
+         WHEN 'gte' THEN x >= bounds[0]
+         WHEN 'lte' THEN x <= bounds[0]
+         WHEN 'between' THEN x >= bounds[0] AND x <= bounds[1]
        END
-       WHEN 'in' THEN e.value_canon IN r.operand_items
-       WHEN 'not_in' THEN NOT e.value_canon IN r.operand_items
-       WHEN 'greater_than' THEN x > bounds[0]
-       WHEN 'less_than' THEN x < bounds[0]
-       WHEN 'gte' THEN x >= bounds[0]
-       WHEN 'lte' THEN x <= bounds[0]
-       WHEN 'between' THEN x >= bounds[0] AND x <= bounds[1]
-     END AS verdict
-WITH d, a, r, k, f, lapsed,
-     collect(CASE WHEN e IS NULL THEN null ELSE e {
-       fact_id: e.id, .value_json, .observed_at, .valid_from, .source_class,
-       .verification_status, verdict: verdict
-     } END) AS checks
-WITH d, a, r, k, f, lapsed, checks, [check IN checks WHERE check.fact_id = f.id][0] AS main,
+     }][0]] AS checks
+WITH d, a, r, k, f, lapsed, checks, checks[0] AS main,
      CASE WHEN f IS NULL THEN COLLECT {
        MATCH (newest:Fact)
        USING INDEX newest:Fact(tenant, slot_id, recorded_at)
        WHERE newest.tenant = $tenant AND newest.slot_id = k.id AND newest.recorded_at IS NOT NULL
        RETURN newest.status ORDER BY newest.recorded_at DESC LIMIT 1
      } ELSE [] END AS newest_status
-RETURN d.id AS decision_id, d.project AS project, d.title AS title, d.status AS status,
-  d.review_after AS review_after, a.id AS alternative_id, r.rule_id AS rule_id, r.key AS key,
-  r.operator AS operator, r.operand_json AS operand_json, r.unit AS unit,
-  main.verdict AS verdict,
+WITH d, a, r, main, checks,
   CASE
     WHEN f IS NULL AND newest_status = ['expired'] THEN 'expired_fact'
     WHEN f IS NULL THEN 'no_current_fact'
@@ -69,7 +64,21 @@ RETURN d.id AS decision_id, d.project AS project, d.title AS title, d.status AS 
     WHEN main.verdict IS NULL THEN 'incomparable_types'
     WHEN any(check IN checks WHERE check.verdict IS NULL OR check.verdict <> main.verdict)
       THEN 'conflicting_evidence'
-  END AS reason,
-  main AS evidence,
-  [check IN checks WHERE check.fact_id <> f.id] AS conflicting
-ORDER BY decision_id, a.position, r.position
+  END AS reason
+WITH d, a, r, main, checks, reason, reason IS NULL AND main.verdict AS breached
+ORDER BY d.id, a.position, r.position
+WITH d, collect({
+  decision_id: d.id, alternative_id: a.id, rule_id: r.rule_id, key: r.key,
+  operator: r.operator, operand_json: r.operand_json, unit: r.unit, verdict: main.verdict,
+  reason: reason,
+  evidence: CASE WHEN $details OR breached THEN main END,
+  conflicting: CASE WHEN $details OR breached THEN checks[1..] ELSE [] END
+}) AS rules
+RETURN collect({
+  decision_id: d.id, project: d.project, title: d.title, status: d.status,
+  review_after: toString(d.review_after), rules: rules,
+  has_signal: EXISTS {
+    MATCH (s:ReviewSignal {tenant: $tenant, decision_id: d.id})
+    WHERE s.status IN ['open', 'acknowledged']
+  }
+}) AS decisions

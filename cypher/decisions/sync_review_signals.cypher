@@ -27,4 +27,5 @@ OPTIONAL CALL (entry) {
     .acknowledged_at, .note
   } AS signal, opening
 }
+WITH entry, cleared, signal, opening WHERE cleared > 0 OR signal IS NOT NULL
 RETURN entry.decision_id AS decision_id, cleared, signal, opening

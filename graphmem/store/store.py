@@ -34,8 +34,13 @@ BOLT_SCHEMES = ("bolt", "bolt+s", "bolt+ssc", "neo4j", "neo4j+s", "neo4j+ssc")
 _UNREACHABLE = (neo4j_errors.ServiceUnavailable, neo4j_errors.SessionExpired, OSError)
 
 
+_PLAIN = frozenset({str, int, float, bool, type(None)})
+
+
 def _native(value: Any) -> Any:
     """Driver values to plain Python: temporal types to datetime/date, nodes to dicts."""
+    if type(value) in _PLAIN:  # most values; skips the slower isinstance checks below
+        return value
     if isinstance(value, DateTime | Date | Time):
         return value.to_native()
     if isinstance(value, Duration):
