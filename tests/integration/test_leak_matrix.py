@@ -25,7 +25,18 @@ Calls = list[dict[str, Any]]
 def _matrix(a: dict[str, Any], attestation: dict[str, Any]) -> dict[str, Calls]:
     """Tenant B's calls per tool, built from tenant A's identifiers."""
     fid, fid2, key = a["fact"]["id"], a["other"]["id"], a["fact"]["key"]
+    did, sid, aid = a["decision_id"], a["signal_id"], a["attempt_id"]
+    decision = {"project": "p", "title": "t", "choice": "c"}
     return {
+        "record_decision": [
+            {**decision, "supersedes_decision_id": did},
+            {**decision, "depends_on": [fid]},
+        ],
+        "review_decisions": [{}, {"decision_id": did}, {"project": "p"}],
+        "ack_review": [{"signal_id": sid, "note": "seen"}],
+        "update_decision": [{"decision_id": did, "status": "reverted"}],
+        "record_attempt": [{"decision_id": did, "title": "t"}],
+        "record_outcome": [{"attempt_id": aid, "result": "failed"}],
         "current_state": [
             {"state_key": key},
             {"state_key": key, "project": "p"},
@@ -41,6 +52,34 @@ def _matrix(a: dict[str, Any], attestation: dict[str, Any]) -> dict[str, Calls]:
         "verify_fact": [{"fact_id": fid, "attestation": attestation}],
         "replay_memory": [{}, {"aggregate_id": fid}, {"aggregate_kind": "fact"}],
         "maintain": [{}],
+        "explain_impact": [
+            {"source_ref": fid},
+            {"source_ref": fid2, "depth": "deep"},
+            {"source_kind": "claim", "source_ref": fid},
+        ],
+        "link_impact": [
+            {
+                "source_kind": "fact",
+                "source_ref": fid,
+                "target_kind": "session",
+                "target_ref": "s-1",
+                "impact_type": "informs",
+            },
+            {
+                "source_kind": "fact",
+                "source_ref": fid,
+                "target_kind": "fact",
+                "target_ref": fid2,
+                "impact_type": "blocks",
+            },
+            {
+                "source_kind": "chunk",
+                "source_ref": fid,
+                "target_kind": "decision",
+                "target_ref": fid2,
+                "impact_type": "risks",
+            },
+        ],
         # writes last: B's own key of the same name must not touch A's
         "record_fact": [
             {"project": "p", "key": key, "value": "B"},
@@ -53,15 +92,22 @@ def _hints_at_a(payload: Any, a: dict[str, Any], arguments: dict[str, Any]) -> b
     """Anything of A in the answer that B did not send itself."""
     text = json.dumps(payload, default=str)
     sent = json.dumps(arguments, default=str)
-    secrets = (a["fact"]["id"], a["other"]["id"], "A-secret-value", a["fact"]["recorded_at"])
+    secrets = (
+        *(a[name] for name in ("decision_id", "signal_id", "attempt_id")),
+        a["fact"]["id"],
+        a["other"]["id"],
+        "A-secret-value",
+        a["fact"]["recorded_at"],
+    )
     return any(secret in text and secret not in sent for secret in secrets)
 
 
 def _with_unknown_ids(arguments: dict[str, Any], a: dict[str, Any]) -> dict[str, Any]:
-    """The same call with A's ids replaced by ids that never existed."""
+    """The same call with A's ids replaced by ids that never existed (shaped like ids)."""
     text = json.dumps(arguments)
-    for fact_id, fresh in ((a["fact"]["id"], "never-existed-1"), (a["other"]["id"], "never-2")):
-        text = text.replace(fact_id, fresh)
+    ids = (a["fact"]["id"], a["other"]["id"], a["decision_id"], a["signal_id"], a["attempt_id"])
+    for n, known in enumerate(ids):
+        text = text.replace(known, f"01a22918-0000-7000-8000-{n:012d}")
     return json.loads(text)
 
 
@@ -82,7 +128,36 @@ async def _tenant_a(client: Client[Any]) -> dict[str, Any]:
     await call(
         client, "govern_fact", fact_id=first["id"], action="contradict", target_fact_id=other["id"]
     )
-    return {"fact": {**fact, "recorded_at": fact["temporal"]["recorded_at"]}, "other": other}
+    for target_kind, target_ref in (("fact", other["id"]), ("session", "s-1")):
+        await call(
+            client,
+            "link_impact",
+            source_kind="fact",
+            source_ref=fact["id"],
+            target_kind=target_kind,
+            target_ref=target_ref,
+            impact_type="informs",
+        )
+    rule = {"key": "k2", "operator": "equals", "value": "A-secret-value"}
+    decided = await call(
+        client,
+        "record_decision",
+        project="p",
+        title="A-secret-value",
+        choice="A-secret-value",
+        alternatives=[{"title": "other", "reopen_when": [rule]}],
+    )
+    [signal] = decided["review_signals"]
+    attempt = await call(
+        client, "record_attempt", decision_id=decided["decision"]["id"], title="A-secret-value"
+    )
+    return {
+        "fact": {**fact, "recorded_at": fact["temporal"]["recorded_at"]},
+        "other": other,
+        "decision_id": decided["decision"]["id"],
+        "signal_id": signal["signal_id"],
+        "attempt_id": attempt["attempt"]["id"],
+    }
 
 
 async def _stats(client: Client[Any]) -> Any:
@@ -142,7 +217,19 @@ def _assert_b_sees_nothing(tool: str, arguments: dict[str, Any], error: bool, pa
         "govern_fact": lambda: _is(payload["error"], "not_found"),
         "verify_fact": lambda: _is(payload["error"], "not_found"),
         "replay_memory": lambda: _is((payload["count"], payload["chain"]["head_revision"]), (0, 0)),
-        "maintain": lambda: _is(payload["expired_facts"], 0),
+        "maintain": lambda: _is(
+            (payload["expired_facts"], payload["review"]["evaluated_decisions"]), (0, 0)
+        ),
+        "record_decision": lambda: _is(payload["error"], "not_found"),
+        "review_decisions": lambda: _is(
+            (payload["evaluated_decisions"], payload["due"], payload["revision"]), (0, [], None)
+        ),
+        "ack_review": lambda: _is(payload["error"], "not_found"),
+        "update_decision": lambda: _is(payload["error"], "not_found"),
+        "record_attempt": lambda: _is(payload["error"], "not_found"),
+        "record_outcome": lambda: _is(payload["error"], "not_found"),
+        "explain_impact": lambda: _is(payload["error"], "not_found"),
+        "link_impact": lambda: _is(payload["error"], "not_found"),
         # B's writes stand alone: nothing superseded or replayed from A
         "record_fact": lambda: _is(
             (payload["value"], payload["idempotent_replay"], payload["revision"] <= 2),
@@ -157,5 +244,11 @@ def _is(got: Any, expected: Any) -> None:
 
 
 def test_the_matrix_covers_every_tool() -> None:
-    dummy = {"fact": {"id": "x", "key": "k"}, "other": {"id": "y"}}
+    dummy = {
+        "fact": {"id": "x", "key": "k"},
+        "other": {"id": "y"},
+        "decision_id": "d",
+        "signal_id": "s",
+        "attempt_id": "a",
+    }
     assert set(_matrix(dummy, {})) == {spec.name for spec in CATALOGUE}
