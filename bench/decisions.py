@@ -159,7 +159,7 @@ async def run(endpoint: Endpoint, quick: bool) -> None:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(description="Decisions figures")
     parser.add_argument("--quick", action="store_true", help="fewer samples")
     options = parser.parse_args()
     began = time.perf_counter()
