@@ -39,8 +39,13 @@ _PLAIN = frozenset({str, int, float, bool, type(None)})
 
 def _native(value: Any) -> Any:
     """Driver values to plain Python: temporal types to datetime/date, nodes to dicts."""
-    if type(value) in _PLAIN:  # most values; skips the slower isinstance checks below
+    kind = type(value)
+    if kind in _PLAIN:  # most values; exact type checks are far cheaper than isinstance
         return value
+    if kind is list:
+        return [_native(item) for item in value]
+    if kind is dict:
+        return {key: _native(item) for key, item in value.items()}
     if isinstance(value, DateTime | Date | Time):
         return value.to_native()
     if isinstance(value, Duration):
