@@ -4,6 +4,7 @@
     ├── InvalidArgument           bad input; names the field          (code: invalid_argument)
     ├── NotFound                  no such thing for this tenant        (code: not_found)
     ├── Conflict                  state changed under the caller       (code: conflict)
+    │   └── InvalidState          not allowed in the entity's state     (code: invalid_state)
     ├── PermissionDenied          the principal may not do this        (code: permission_denied)
     ├── ConfigurationError        settings or environment are unusable (code: configuration)
     │   ├── JavaNotFound          no Java 17 or 21 to run Neo4j
@@ -61,6 +62,19 @@ class NotFound(GraphmemError):
 
 class Conflict(GraphmemError):
     code = "conflict"
+
+
+class InvalidState(Conflict):
+    """An operation the entity's lifecycle state does not allow; names the state."""
+
+    code = "invalid_state"
+
+    def __init__(self, kind: str, ref: str, state: str, message: str) -> None:
+        super().__init__(f"{kind} {ref!r} is {state}: {message}")
+        self.state = state
+
+    def payload(self) -> dict[str, object]:
+        return {**super().payload(), "state": self.state}
 
 
 class PermissionDenied(GraphmemError):

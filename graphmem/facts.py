@@ -79,9 +79,8 @@ async def record_fact(store: Store, tenant: str, request: RecordFactRequest) -> 
             replay = await _replayed(tx, scope, request.idempotency_key, fingerprint)
             if replay is not None:
                 return replay
-        rows = await tx.run("facts/record_fact", **_record_params(request, fact_id, head))
-        superseded_id = rows[0]["superseded_id"]
-        pushed = await decisions.push_signals(tx, head, [fact_id])
+        recorded = await record_in_transaction(tx, head, request, fact_id)
+        superseded_id, pushed = recorded.superseded_id, recorded.signals
         revision = await append_event(
             tx,
             head,
@@ -111,9 +110,8 @@ async def record_fact(store: Store, tenant: str, request: RecordFactRequest) -> 
                 revision=revision,
                 now=head.now.isoformat(),
             )
-        fact = parse_fact(rows[0]["fact"])
         return RecordFactResult(
-            **fact.model_dump(),
+            **recorded.fact.model_dump(),
             superseded_id=superseded_id,
             revision=revision,
             idempotent_replay=False,
@@ -121,6 +119,25 @@ async def record_fact(store: Store, tenant: str, request: RecordFactRequest) -> 
         )
 
     return await store.write_transaction("record_fact", tenant, work)
+
+
+@dataclass(frozen=True)
+class Recorded:
+    fact: Fact
+    superseded_id: str | None
+    signals: decisions.Evaluation  # review signals the write pushed
+
+
+async def record_in_transaction(
+    tx: Tx, head: Head, request: RecordFactRequest, fact_id: str
+) -> Recorded:
+    """Write one fact (superseding its key's current fact) and push review signals, inside a
+    caller's locked transaction; the caller appends the history event. Used by record_fact
+    and by the areas that create facts from other things (promoted claims)."""
+    rows = await tx.run("facts/record_fact", **_record_params(request, fact_id, head))
+    superseded_id = rows[0]["superseded_id"]
+    pushed = await decisions.push_signals(tx, head, [fact_id])
+    return Recorded(parse_fact(rows[0]["fact"]), superseded_id, pushed)
 
 
 async def _replayed(tx: Tx, scope: str, key: str, fingerprint: str) -> RecordFactResult | None:

@@ -1,9 +1,15 @@
 """The MCP tool catalogue, assembled from one list of specs per area."""
 
-from graphmem.tools import decisions, facts, history, impact
+from graphmem.tools import decisions, facts, history, impact, knowledge
 from graphmem.tools.spec import Toolset, ToolSpec
 
-CATALOGUE: list[ToolSpec] = [*facts.SPECS, *decisions.SPECS, *impact.SPECS, *history.SPECS]
+CATALOGUE: list[ToolSpec] = [
+    *facts.SPECS,
+    *decisions.SPECS,
+    *knowledge.SPECS,
+    *impact.SPECS,
+    *history.SPECS,
+]
 
 
 def tools_for(toolset: Toolset) -> list[ToolSpec]:

@@ -85,6 +85,8 @@ def _matrix(a: dict[str, Any], attestation: dict[str, Any]) -> dict[str, Calls]:
             {"project": "p", "key": key, "value": "B"},
             {"project": "p", "key": key, "value": "B", "idempotency_key": "a-op"},
         ],
+        # the same body as A's chunk, in B: a chunk of B's own, not A's
+        "add_context_chunk": [{"project": "p", "body": "A-secret-value chunk"}],
     }
 
 
@@ -93,7 +95,7 @@ def _hints_at_a(payload: Any, a: dict[str, Any], arguments: dict[str, Any]) -> b
     text = json.dumps(payload, default=str)
     sent = json.dumps(arguments, default=str)
     secrets = (
-        *(a[name] for name in ("decision_id", "signal_id", "attempt_id")),
+        *(a[name] for name in ("decision_id", "signal_id", "attempt_id", "chunk_id")),
         a["fact"]["id"],
         a["other"]["id"],
         "A-secret-value",
@@ -105,7 +107,14 @@ def _hints_at_a(payload: Any, a: dict[str, Any], arguments: dict[str, Any]) -> b
 def _with_unknown_ids(arguments: dict[str, Any], a: dict[str, Any]) -> dict[str, Any]:
     """The same call with A's ids replaced by ids that never existed (shaped like ids)."""
     text = json.dumps(arguments)
-    ids = (a["fact"]["id"], a["other"]["id"], a["decision_id"], a["signal_id"], a["attempt_id"])
+    ids = (
+        a["fact"]["id"],
+        a["other"]["id"],
+        a["decision_id"],
+        a["signal_id"],
+        a["attempt_id"],
+        a["chunk_id"],
+    )
     for n, known in enumerate(ids):
         text = text.replace(known, f"01a22918-0000-7000-8000-{n:012d}")
     return json.loads(text)
@@ -148,6 +157,7 @@ async def _tenant_a(client: Client[Any]) -> dict[str, Any]:
         alternatives=[{"title": "other", "reopen_when": [rule]}],
     )
     [signal] = decided["review_signals"]
+    chunk = await call(client, "add_context_chunk", project="p", body="A-secret-value chunk")
     attempt = await call(
         client, "record_attempt", decision_id=decided["decision"]["id"], title="A-secret-value"
     )
@@ -157,6 +167,7 @@ async def _tenant_a(client: Client[Any]) -> dict[str, Any]:
         "decision_id": decided["decision"]["id"],
         "signal_id": signal["signal_id"],
         "attempt_id": attempt["attempt"]["id"],
+        "chunk_id": chunk["chunk"]["id"],
     }
 
 
@@ -202,7 +213,7 @@ async def test_nothing_of_tenant_a_reaches_tenant_b(
                 {"owner": "project:p", "status": "active", "count": 1},
                 {"owner": "project:p", "status": "superseded", "count": 1},
             ]
-            assert (b_stats["revision"], b_stats["fact_keys"]) == (2, 1)
+            assert (b_stats["revision"], b_stats["fact_keys"]) == (3, 1)  # 2 facts, 1 chunk
     finally:
         await store.purge_tenant(tenant_b)
     # A is exactly as it was: counted, current and revision unchanged.
@@ -235,6 +246,7 @@ def _assert_b_sees_nothing(tool: str, arguments: dict[str, Any], error: bool, pa
             (payload["value"], payload["idempotent_replay"], payload["revision"] <= 2),
             ("B", False, True),
         ),
+        "add_context_chunk": lambda: _is((payload["created"], payload["revision"]), (True, 3)),
     }
     checks[tool]()
 
@@ -250,5 +262,6 @@ def test_the_matrix_covers_every_tool() -> None:
         "decision_id": "d",
         "signal_id": "s",
         "attempt_id": "a",
+        "chunk_id": "c",
     }
     assert set(_matrix(dummy, {})) == {spec.name for spec in CATALOGUE}

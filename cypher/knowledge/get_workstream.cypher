@@ -1,0 +1,3 @@
+// Whether a workstream exists in the tenant (chunks and packs may name one).
+MATCH (w:Workstream {tenant: $tenant, id: $id})
+RETURN w.id AS id

@@ -1,0 +1,111 @@
+"""Chunks of raw context: stored once per body and project, screened by the poisoning gate,
+with an initial lifecycle state from their markers."""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any
+
+from graphmem.errors import NotFound
+from graphmem.gate import screen
+from graphmem.history import Audit, Change, append_event, lock_head
+from graphmem.ids import new_id
+from graphmem.knowledge.lifecycle import record_run
+from graphmem.knowledge.rules import initial_state
+from graphmem.models.knowledge import AddContextChunkRequest, AddContextChunkResult, Chunk
+from graphmem.store import Store, Tx
+
+
+def body_hash(body: str) -> str:
+    return hashlib.sha256(body.encode()).hexdigest()
+
+
+def parse_chunk(node: dict[str, Any]) -> Chunk:
+    return Chunk(
+        id=node["id"],
+        project=node["project"],
+        title=node.get("title"),
+        body=node["body"],
+        origin=node.get("origin"),
+        session_id=node.get("session_id"),
+        workstream_id=node.get("workstream_id"),
+        source_hash=node["source_hash"],
+        state=node["state"],
+        quarantined=node.get("quarantined", False),
+        materiality=node.get("materiality"),
+        uncertainty=node.get("uncertainty"),
+        signals=node.get("signals") or [],
+        created_at=node["created_at"],
+        updated_at=node["updated_at"],
+    )
+
+
+async def load_chunk(tx: Tx, chunk_id: str) -> dict[str, Any]:
+    """The chunk node, or not_found (the same for another tenant's id)."""
+    rows = await tx.run("knowledge/get_chunk", id=chunk_id)
+    if not rows:
+        raise NotFound("chunk", chunk_id)
+    return rows[0]["chunk"]
+
+
+async def add_context_chunk(
+    store: Store, tenant: str, request: AddContextChunkRequest
+) -> AddContextChunkResult:
+    screened = screen(request.body)
+    chunk_id = new_id()
+    digest = body_hash(screened.text)
+
+    async def work(tx: Tx) -> AddContextChunkResult:
+        head = await lock_head(tx)
+        if request.workstream_id is not None:
+            found = await tx.run("knowledge/get_workstream", id=request.workstream_id)
+            if not found:
+                raise NotFound("workstream", request.workstream_id)
+        rows = await tx.run(
+            "knowledge/merge_chunk",
+            id=chunk_id,
+            project=request.project,
+            body_hash=digest,
+            title=request.title,
+            body=screened.text,
+            origin=request.origin,
+            session_id=request.session_id,
+            workstream_id=request.workstream_id,
+            state=initial_state(screened.text),
+            quarantined=screened.quarantined,
+            quarantine_reasons=screened.quarantine_reasons,
+            actor=request.actor,
+            client=request.client,
+            now=head.now.isoformat(),
+        )
+        chunk = parse_chunk(rows[0]["chunk"])
+        revision = None
+        if rows[0]["created"]:
+            await record_run(tx, head, "add_context_chunk", "chunk", chunk.id, "success")
+            revision = await append_event(
+                tx,
+                head,
+                Change(
+                    "add_context_chunk",
+                    "chunk",
+                    chunk.id,
+                    [chunk.id],
+                    {
+                        "project": request.project,
+                        "source_hash": digest,
+                        "state": chunk.state,
+                        "redactions": [r.kind for r in screened.redactions],
+                        "quarantine_reasons": screened.quarantine_reasons,
+                    },
+                ),
+                Audit(request.session_id, request.actor, request.client),
+            )
+        return AddContextChunkResult(
+            chunk=chunk,
+            created=rows[0]["created"],
+            redactions=screened.redactions,
+            quarantine_reasons=screened.quarantine_reasons,
+            revision=revision,
+        )
+
+    return await store.write_transaction("add_context_chunk", tenant, work)
