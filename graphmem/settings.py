@@ -36,6 +36,12 @@ class Settings(BaseSettings):
         description="Tenant of callers without credentials (stdio, loopback HTTP).",
     )
     toolset: Literal["core", "full"] = Field(default="core", description="Which tools are exposed.")
+    enrich_policy: Literal["manual", "auto"] = Field(
+        default="manual",
+        description="Knowledge pipeline: manual = a chunk becomes enrichable only through its "
+        "ENRICH_OK marker or a human answer; auto = assess_context also unlocks chunks "
+        "without markers.",
+    )
     host: str = Field(default="127.0.0.1", description="HTTP bind address.")
     port: int = Field(default=8000, ge=1, le=65535, description="HTTP port; MCP is served at /mcp.")
     http_token_sha256: Annotated[list[str], NoDecode] = Field(
