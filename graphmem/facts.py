@@ -230,6 +230,11 @@ class _View:
             state=state,
         )
 
+    @property
+    def whole(self) -> bool:
+        """A whole Fact node (not a history projection): it can be an answer."""
+        return "key" in self.node
+
     def fact(self) -> Fact:
         return parse_fact(self.node, self.state)
 
@@ -311,8 +316,9 @@ def _answer(slot: _Slot, as_of: datetime | None, reference: datetime) -> _View |
             key=lambda v: (v.valid_from, v.recorded_at, v.id),
             default=None,
         )
-    # At most one fact of a key is active at any time: the one its CURRENT edge names.
-    return next((view for view in slot.views if view.live_at(reference)), None)
+    # At most one fact of a key is active at any time: the one its CURRENT edge names (the
+    # only whole node of a now-read; an active fact without it is drift that audit repairs).
+    return next((v for v in slot.views if v.whole and v.live_at(reference)), None)
 
 
 def _resolve(request: CurrentStateRequest, slots: list[_Slot], reference: datetime) -> CurrentState:

@@ -20,9 +20,10 @@ from graphmem.store import Store, Tx
 GENESIS_HASH = "0" * 64
 
 
-@dataclass(frozen=True)
+@dataclass
 class Head:
-    """The locked chain head of one tenant within one write transaction."""
+    """The locked chain head of one tenant within one write transaction. ``append_event``
+    advances it, so a transaction may append several events and they chain."""
 
     revision: int
     last_hash: str
@@ -99,6 +100,7 @@ async def append_event(tx: Tx, head: Head, change: Change, audit: Audit) -> int:
         prev_hash=head.last_hash,
         hash=digest,
     )
+    head.revision, head.last_hash = revision, digest
     return revision
 
 

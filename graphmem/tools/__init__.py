@@ -1,6 +1,16 @@
 """The MCP tool catalogue, assembled from one list of specs per area."""
 
-from graphmem.tools import decisions, facts, history, impact, knowledge
+from graphmem.tools import (
+    audit,
+    clarify,
+    decisions,
+    facts,
+    history,
+    impact,
+    knowledge,
+    packs,
+    pipeline,
+)
 from graphmem.tools.spec import Toolset, ToolSpec
 
 CATALOGUE: list[ToolSpec] = [
@@ -9,6 +19,10 @@ CATALOGUE: list[ToolSpec] = [
     *knowledge.SPECS,
     *impact.SPECS,
     *history.SPECS,
+    *packs.SPECS,
+    *pipeline.SPECS,
+    *clarify.SPECS,
+    *audit.SPECS,
 ]
 
 

@@ -29,9 +29,23 @@ R = TypeVar("R")
 
 
 def validation_payload(error: ValidationError) -> dict[str, object]:
-    first = error.errors(include_url=False)[0]
-    field = ".".join(str(part) for part in first["loc"]) or "arguments"
-    return {"error": "invalid_argument", "field": field, "message": f"{field}: {first['msg']}"}
+    """The first refused field names the error; ``fields`` lists every one when there are
+    several (e.g. two required arguments both missing)."""
+    problems = [
+        (".".join(str(part) for part in item["loc"]) or "arguments", item["msg"])
+        for item in error.errors(include_url=False)
+    ]
+    field, message = problems[0]
+    payload: dict[str, object] = {
+        "error": "invalid_argument",
+        "field": field,
+        "message": f"{field}: {message}",
+    }
+    fields = list(dict.fromkeys(name for name, _ in problems))
+    if len(fields) > 1:
+        payload["fields"] = fields
+        payload["message"] = "; ".join(f"{name}: {text}" for name, text in problems[:10])
+    return payload
 
 
 def tool_error(error: GraphmemError | ValidationError) -> ToolError:

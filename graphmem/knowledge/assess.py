@@ -1,0 +1,170 @@
+"""assess_context: classify a chunk's markers, score its materiality and uncertainty, and move
+its lifecycle state where the move is legal.
+
+Rules (scores and the state decision: graphmem/knowledge/rules.py):
+- Unknown chunk (or another tenant's): not_found; nothing is recorded.
+- A frozen chunk without force: skip payload (should_skip, skip_reason "frozen", the stored
+  scores), a "blocked" run entry, nothing else changes. With force it is assessed; it stays
+  frozen while its body carries FREEZE_CONTEXT (and nothing in this tier unfreezes it).
+- An awaiting_human chunk whose source_hash equals the awaiting_source_hash recorded when it
+  was queued (by queue_clarification, or by this tool when WAIT_HUMAN moved it there), without
+  force: skip payload "same_unresolved_source" and a "skipped" run entry.
+- Otherwise: markers ranked FREEZE_CONTEXT > NO_ENRICH > WAIT_HUMAN > ENRICH_OK, only the
+  highest acts and only through a legal transition; no marker leaves a no_enrich chunk
+  no_enrich under enrich_policy manual (the default) and unlocks it under auto; an enrichable
+  target above 0.6 uncertainty becomes uncertain; a quarantined chunk is scored but never
+  becomes enrichable or uncertain (it stays, or returns to, no_enrich).
+- Stored every time: state, materiality, uncertainty, signals, last_assessed_at. A freeze or
+  signal note is an ``(:Annotation {kind, marker, source_hash, at})`` node linked by
+  ``HAS_ANNOTATION`` (annotations_created counts them). One history event when the state
+  changed; one "success" run entry always.
+
+``assess_in_tx`` does it inside a caller's locked transaction (enrich_context runs it for many
+chunks all-or-nothing); ``assess_context`` is the tool's one-transaction wrapper.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from graphmem.history import Audit, Change, Head, append_event, lock_head
+from graphmem.ids import new_id
+from graphmem.knowledge.chunks import load_chunk
+from graphmem.knowledge.lifecycle import record_run
+from graphmem.knowledge.rules import decide_state, markers, materiality, uncertainty
+from graphmem.models.pipeline import AssessContextRequest, AssessResult, EnrichPolicy, SkipReason
+from graphmem.store import Store, Tx
+
+TOOL = "assess_context"
+
+
+async def assess_in_tx(
+    tx: Tx,
+    head: Head,
+    chunk_id: str,
+    force: bool,
+    policy: EnrichPolicy,
+    *,
+    audit: Audit | None = None,
+    tool: str = TOOL,
+) -> AssessResult:
+    """Assess one chunk inside the caller's locked transaction (see the module rules).
+
+    Raises NotFound for an unknown chunk; skip paths return a result (should_skip true) and
+    still record their run entry. History events chain: ``append_event`` advances ``head``.
+    """
+    node = await load_chunk(tx, chunk_id)
+    state = node["state"]
+    found = markers(node["body"])
+    quarantined = bool(node.get("quarantined", False))
+    skip = _skip_reason(node, force)
+    if skip is not None:
+        status = "blocked" if skip == "frozen" else "skipped"
+        await record_run(tx, head, tool, "chunk", chunk_id, status, skip)
+        return AssessResult(
+            chunk_id=chunk_id,
+            state=state,
+            previous_state=state,
+            policy=policy,
+            materiality=node.get("materiality"),
+            uncertainty=node.get("uncertainty"),
+            should_skip=True,
+            skip_reason=skip,
+            signals_detected=found,
+            annotations_created=0,
+            changed=False,
+            path=[],
+            notes=[],
+            quarantined=quarantined,
+            revision=None,
+        )
+    scores = {"materiality": materiality(node["body"]), "uncertainty": uncertainty(node["body"])}
+    decision = decide_state(state, found, scores["uncertainty"], policy, quarantined)
+    annotations = [
+        {"id": new_id(), "kind": kind, "marker": marker} for kind, marker in decision.annotations
+    ]
+    await tx.run(
+        "knowledge/update_chunk_assessment",
+        id=chunk_id,
+        state=decision.final,
+        signals=found,
+        entered_awaiting=decision.changed and decision.final == "awaiting_human",
+        annotations=annotations,
+        now=head.now.isoformat(),
+        **scores,
+    )
+    counters: dict[str, Any] = {
+        **scores,
+        "annotations": len(annotations),
+        "path": list(decision.path),
+    }
+    revision = None
+    if decision.changed:
+        revision = await append_event(
+            tx,
+            head,
+            Change(
+                tool,
+                "chunk",
+                chunk_id,
+                [chunk_id],
+                {
+                    "from": state,
+                    "to": decision.final,
+                    "path": list(decision.path),
+                    "marker": decision.marker,
+                    "policy": policy,
+                    "force": force,
+                    "notes": list(decision.notes),
+                    "annotations": [note["kind"] for note in annotations],
+                    **scores,
+                },
+            ),
+            audit or Audit(),
+        )
+    reason = ",".join(decision.notes) or None
+    await record_run(tx, head, tool, "chunk", chunk_id, "success", reason, counters)
+    return AssessResult(
+        chunk_id=chunk_id,
+        state=decision.final,
+        previous_state=state,
+        policy=policy,
+        should_skip=False,
+        skip_reason=None,
+        signals_detected=found,
+        annotations_created=len(annotations),
+        changed=decision.changed,
+        path=list(decision.path),
+        notes=list(decision.notes),
+        quarantined=quarantined,
+        revision=revision,
+        **scores,
+    )
+
+
+def _skip_reason(node: dict[str, Any], force: bool) -> SkipReason | None:
+    if force:
+        return None
+    if node["state"] == "frozen":
+        return "frozen"
+    waiting_on = node.get("awaiting_source_hash")
+    if node["state"] == "awaiting_human" and waiting_on and waiting_on == node["source_hash"]:
+        return "same_unresolved_source"
+    return None
+
+
+async def assess_context(
+    store: Store, tenant: str, request: AssessContextRequest, policy: EnrichPolicy
+) -> AssessResult:
+    async def work(tx: Tx) -> AssessResult:
+        head = await lock_head(tx)
+        return await assess_in_tx(
+            tx,
+            head,
+            request.chunk_ref,
+            request.force,
+            policy,
+            audit=Audit(request.session_id, request.actor, request.client),
+        )
+
+    return await store.write_transaction(TOOL, tenant, work)

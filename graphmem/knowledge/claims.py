@@ -1,0 +1,423 @@
+"""extract_candidate_claims and promote_candidate: typed claims mined from a chunk, and the
+governance gate that turns one into a canonical fact.
+
+Extraction (text rules: graphmem/knowledge/rules.py):
+- Unknown chunk: not_found, nothing recorded. Only enrichable or uncertain chunks that are not
+  quarantined are mined; any other chunk is refused with invalid_state naming its state
+  ("quarantined" for a quarantined one). The refusal is an error, so the extraction's
+  transaction rolls back; the "blocked" run entry (reason invalid_state:<state> or quarantined)
+  is then recorded by a separate small transaction, before the error is returned.
+- Scope: scope_hint, else detected from the chunk; every claim of the chunk gets it, and claims
+  of sensitive scopes require a human.
+- One claim per normalised triple (subject|predicate|object, lowercase, whitespace collapsed)
+  and project, unique by constraint: a new triple becomes a candidate claim; the same triple
+  found in another chunk of the project links that chunk as further evidence of the existing
+  claim (whatever its status: a promoted claim keeps collecting evidence) instead of making a
+  duplicate, which is what makes multi_evidence reachable; extracting the same chunk again adds
+  nothing. A claim's scope, confidence and requires_human are those of its first extraction.
+- Evidence: ``(claim)-[:EVIDENCED_BY {type: 'source_chunk', weight: 1.0, excerpt, start, end,
+  at}]->(chunk)``. One history event per claim created or evidence link added, then one run
+  entry ("success", counters). All-or-nothing.
+
+Promotion:
+- Modes human_confirmed (default), multi_evidence, imported, auto_layer1. The tool refuses
+  auto_layer1 (invalid_argument: it is pipeline-internal, used by enrich_context through
+  ``promote_in_tx``).
+- Unknown claim: not_found. A claim that is not a candidate: invalid_state naming its status
+  (a second promote reports the first one's fact in its message and changes nothing).
+- The gate (rules.promotion_block) refuses with promoted=false, a reason and a detail (not an
+  error), and a "blocked" run entry; nothing else changes.
+- On success, in the claim's project, key ``kb:<subject>|<predicate>|<object>``:
+  * a live fact of that key (CURRENT, active, not lapsed) is reinforced: the claim is promoted
+    onto it (reused_existing_fact true), no new fact, no new contradiction;
+  * else a fact is recorded with facts.record_in_transaction (value = the object text, source
+    class by mode, confidence = the claim's; a lapsed fact of the key is superseded) and
+    carries subject, predicate, object, subject_norm, object_norm, scope, validation_mode and
+    claim_id. For the single-valued predicates (is, replaces) it CONTRADICTS {at, rationale:
+    'promotion'} each other live fact of the project with the same subject and predicate and
+    another object (at most 50, by index seek), and the open contradiction count of every fact
+    involved is refreshed (open links whose other end is live). Multi-valued predicates never
+    contradict.
+  * the claim becomes promoted (promoted_at, fact_id, validation_mode) and
+    ``(claim)-[:PROMOTED_TO {at, mode, reused}]->(fact)``: the fact's provenance is the claim's
+    evidence chunks. Review signals of decisions watching the facts are pushed. One history
+    event, one "success" run entry. The cost does not grow with the number of facts (key and
+    index seeks only).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from graphmem import decisions, facts
+from graphmem.errors import InvalidArgument, InvalidState, NotFound
+from graphmem.history import Audit, Change, Head, append_event, lock_head
+from graphmem.ids import new_id
+from graphmem.knowledge.chunks import load_chunk
+from graphmem.knowledge.lifecycle import record_run
+from graphmem.knowledge.rules import (
+    SINGLE_VALUED,
+    SOURCE_CLASS_OF_MODE,
+    detect_scope,
+    extract_triples,
+    fact_key,
+    promotion_block,
+    requires_human,
+)
+from graphmem.models.facts import RecordFactRequest, owner_of
+from graphmem.models.knowledge import Scope
+from graphmem.models.pipeline import (
+    ClaimItem,
+    ExtractClaimsRequest,
+    ExtractResult,
+    PromoteCandidateRequest,
+    PromoteResult,
+    PromotionMode,
+)
+from graphmem.store import Store, Tx
+
+EXTRACT = "extract_candidate_claims"
+PROMOTE = "promote_candidate"
+EXTRACTABLE = frozenset({"enrichable", "uncertain"})
+MAX_CONTRADICTIONS = 50  # links a promotion adds at most
+
+
+class ExtractRefused(InvalidState):
+    """A chunk extraction does not accept (its state, or quarantine). The store wrapper records
+    the blocked run in its own transaction; a caller of ``extract_in_tx`` decides itself."""
+
+    def __init__(self, chunk_id: str, state: str, message: str, reason: str) -> None:
+        super().__init__("chunk", chunk_id, state, message)
+        self.chunk_id = chunk_id
+        self.reason = reason
+
+
+# --- extraction ----------------------------------------------------------------------------------
+async def extract_in_tx(
+    tx: Tx,
+    head: Head,
+    chunk_id: str,
+    scope_hint: Scope | None,
+    *,
+    audit: Audit | None = None,
+    tool: str = EXTRACT,
+) -> ExtractResult:
+    """Extract and persist the chunk's candidate claims inside the caller's locked transaction.
+
+    Raises NotFound, or ExtractRefused (an InvalidState) for a chunk that is not enrichable or
+    uncertain or is quarantined; records nothing then. History events are chained with
+    ``append_event`` (which advances the head).
+    """
+    node = await load_chunk(tx, chunk_id)
+    state = node["state"]
+    if node.get("quarantined", False):
+        raise ExtractRefused(
+            chunk_id,
+            "quarantined",
+            "quarantined chunks are never mined into claims (release it through govern_memory)",
+            "quarantined",
+        )
+    if state not in EXTRACTABLE:
+        raise ExtractRefused(
+            chunk_id,
+            state,
+            "only enrichable or uncertain chunks are mined into claims (assess_context makes a "
+            "chunk enrichable: an ENRICH_OK marker, or enrich_policy auto)",
+            f"invalid_state:{state}",
+        )
+    scope = detect_scope(node["body"], scope_hint)
+    triples = extract_triples(node["body"])
+    needs_human = requires_human(scope)
+    rows: list[dict[str, Any]] = []
+    if triples:
+        rows = await tx.run(
+            "knowledge/merge_extracted_claims",
+            chunk_id=chunk_id,
+            claims=[
+                {
+                    "id": new_id(),
+                    "triple_key": triple.key,
+                    "subject": triple.subject,
+                    "predicate": triple.predicate,
+                    "object": triple.object,
+                    "subject_norm": triple.subject_norm,
+                    "object_norm": triple.object_norm,
+                    "scope": scope,
+                    "confidence": triple.confidence,
+                    "requires_human": needs_human,
+                    "excerpt": triple.excerpt,
+                    "start": triple.start,
+                    "end": triple.end,
+                }
+                for triple in triples
+            ],
+            now=head.now.isoformat(),
+        )
+    by_key = {row["triple_key"]: row for row in rows}
+    items = [_claim_item(by_key[triple.key]) for triple in triples]
+    revision = None
+    for item in items:
+        if item.created or item.evidence_added:
+            revision = await append_event(
+                tx,
+                head,
+                Change(
+                    tool,
+                    "claim",
+                    item.claim_id,
+                    [item.claim_id, chunk_id],
+                    {
+                        "chunk_id": chunk_id,
+                        "created": item.created,
+                        "subject": item.subject,
+                        "predicate": item.predicate,
+                        "object": item.object,
+                        "scope": item.scope,
+                        "confidence": item.confidence,
+                        "status": item.status,
+                        "evidence_count": item.evidence_count,
+                    },
+                ),
+                audit or Audit(),
+            )
+    created = sum(item.created for item in items)
+    added = sum(item.evidence_added and not item.created for item in items)
+    await record_run(
+        tx,
+        head,
+        tool,
+        "chunk",
+        chunk_id,
+        "success",
+        None,
+        {"claims_extracted": len(items), "claims_created": created, "evidence_added": added},
+    )
+    return ExtractResult(
+        chunk_id=chunk_id,
+        claims_extracted=len(items),
+        scope=scope,
+        claims=items,
+        claims_created=created,
+        evidence_added=added,
+        revision=revision,
+    )
+
+
+def _claim_item(row: dict[str, Any]) -> ClaimItem:
+    claim = row["claim"]
+    return ClaimItem(
+        claim_id=claim["id"],
+        subject=claim["subject"],
+        predicate=claim["predicate"],
+        object=claim["object"],
+        scope=claim["scope"],
+        confidence=claim["confidence"],
+        requires_human=claim["requires_human"],
+        status=claim["status"],
+        evidence_count=row["evidence_count"],
+        created=row["created"],
+        evidence_added=row["evidence_added"],
+        excerpt=row["excerpt"],
+        start=row["start"],
+        end=row["end"],
+    )
+
+
+async def extract_candidate_claims(
+    store: Store, tenant: str, request: ExtractClaimsRequest
+) -> ExtractResult:
+    audit = Audit(request.session_id, request.actor, request.client)
+
+    async def work(tx: Tx) -> ExtractResult:
+        head = await lock_head(tx)
+        return await extract_in_tx(tx, head, request.chunk_ref, request.scope_hint, audit=audit)
+
+    try:
+        return await store.write_transaction(EXTRACT, tenant, work)
+    except ExtractRefused as refused:
+        await _record_blocked(store, tenant, refused)
+        raise
+
+
+async def _record_blocked(store: Store, tenant: str, refused: ExtractRefused) -> None:
+    """The blocked run of a refused extraction, in its own transaction (the extraction's own
+    rolled back with the error)."""
+
+    async def work(tx: Tx) -> None:
+        head = await lock_head(tx)
+        await record_run(tx, head, EXTRACT, "chunk", refused.chunk_id, "blocked", refused.reason)
+
+    await store.write_transaction(EXTRACT, tenant, work)
+
+
+# --- promotion -----------------------------------------------------------------------------------
+async def promote_in_tx(
+    tx: Tx,
+    head: Head,
+    claim_id: str,
+    mode: PromotionMode,
+    *,
+    audit: Audit | None = None,
+    tool: str = PROMOTE,
+) -> PromoteResult:
+    """Promote one candidate claim inside the caller's locked transaction (every mode,
+    auto_layer1 included). Raises NotFound, or InvalidState for a claim that is not a
+    candidate; a gate refusal is a result (promoted false) with a "blocked" run entry."""
+    audit = audit or Audit()
+    rows = await tx.run("knowledge/get_claim_for_promotion", id=claim_id)
+    if not rows:
+        raise NotFound("claim", claim_id)
+    claim, evidence_count = rows[0]["claim"], rows[0]["evidence_count"]
+    if claim["status"] != "candidate":
+        promoted_to = f" (to fact {claim['fact_id']!r})" if claim.get("fact_id") else ""
+        raise InvalidState(
+            "claim",
+            claim_id,
+            claim["status"],
+            f"only candidate claims can be promoted; it was already {claim['status']}{promoted_to}",
+        )
+    described = {
+        "claim_id": claim_id,
+        "subject": claim["subject"],
+        "predicate": claim["predicate"],
+        "object": claim["object"],
+        "scope": claim["scope"],
+        "confidence": claim["confidence"],
+        "evidence_count": evidence_count,
+    }
+    block = promotion_block(
+        mode, claim["scope"], evidence_count, claim["confidence"], claim["requires_human"]
+    )
+    if block is not None:
+        await record_run(tx, head, tool, "claim", claim_id, "blocked", block.reason, {"mode": mode})
+        return PromoteResult(
+            promoted=False,
+            reason=block.reason,
+            detail=block.detail,
+            fact_id=None,
+            validation_mode=None,
+            reused_existing_fact=False,
+            contradictions=[],
+            superseded_id=None,
+            revision=None,
+            **described,
+        )
+    now = head.now.isoformat()
+    project = claim["project"]
+    key = fact_key(claim["subject_norm"], claim["predicate"], claim["object_norm"])
+    live = await tx.run(
+        "knowledge/find_live_fact_of_key", owner=owner_of(project, None), key=key, now=now
+    )
+    reused = bool(live)
+    superseded_id: str | None = None
+    contradictions: list[str] = []
+    opened: list[str] = []
+    cleared = 0
+    if reused:
+        fact_id = live[0]["fact_id"]
+    else:
+        fact_id = new_id()
+        recorded = await facts.record_in_transaction(
+            tx,
+            head,
+            RecordFactRequest(
+                project=project,
+                key=key,
+                value=claim["object"],
+                source_class=SOURCE_CLASS_OF_MODE[mode],
+                confidence=float(claim["confidence"]),
+                session_id=audit.session_id,
+                actor=audit.actor,
+                client=audit.client,
+            ),
+            fact_id,
+        )
+        superseded_id = recorded.superseded_id
+        opened += [signal.signal_id for signal in recorded.signals.opened]
+        cleared += recorded.signals.cleared
+    await tx.run(
+        "knowledge/mark_claim_promoted",
+        claim_id=claim_id,
+        fact_id=fact_id,
+        mode=mode,
+        reused=reused,
+        now=now,
+    )
+    if not reused and claim["predicate"] in SINGLE_VALUED:
+        linked = await tx.run(
+            "knowledge/link_promoted_contradictions",
+            fact_id=fact_id,
+            project=project,
+            subject_norm=claim["subject_norm"],
+            predicate=claim["predicate"],
+            object_norm=claim["object_norm"],
+            limit=MAX_CONTRADICTIONS,
+            now=now,
+        )
+        contradictions = [row["id"] for row in linked if row["id"] != fact_id]
+        if contradictions:  # conflicting evidence can change reopen-rule verdicts
+            pushed = await decisions.push_signals(tx, head, [fact_id, *contradictions])
+            opened += [signal.signal_id for signal in pushed.opened]
+            cleared += pushed.cleared
+    revision = await append_event(
+        tx,
+        head,
+        Change(
+            tool,
+            "claim",
+            claim_id,
+            [claim_id, fact_id, *([superseded_id] if superseded_id else []), *contradictions],
+            {
+                "mode": mode,
+                "fact_id": fact_id,
+                "key": key,
+                "reused_existing_fact": reused,
+                "superseded_id": superseded_id,
+                "contradictions": contradictions,
+                "evidence_count": evidence_count,
+                "signals_opened": opened,
+                "signals_cleared": cleared,
+            },
+        ),
+        audit,
+    )
+    await record_run(
+        tx,
+        head,
+        tool,
+        "claim",
+        claim_id,
+        "success",
+        None,
+        {"mode": mode, "reused": reused, "contradictions": len(contradictions)},
+    )
+    return PromoteResult(
+        promoted=True,
+        reason=None,
+        detail=None,
+        fact_id=fact_id,
+        validation_mode=mode,
+        reused_existing_fact=reused,
+        contradictions=contradictions,
+        superseded_id=superseded_id,
+        revision=revision,
+        **described,
+    )
+
+
+async def promote_candidate(
+    store: Store, tenant: str, request: PromoteCandidateRequest
+) -> PromoteResult:
+    if request.mode == "auto_layer1":
+        raise InvalidArgument(
+            "mode",
+            "auto_layer1 is pipeline-internal (enrich_context promotes with it); use "
+            "human_confirmed, multi_evidence or imported",
+        )
+    audit = Audit(request.session_id, request.actor, request.client)
+
+    async def work(tx: Tx) -> PromoteResult:
+        head = await lock_head(tx)
+        return await promote_in_tx(tx, head, request.claim_id, request.mode, audit=audit)
+
+    return await store.write_transaction(PROMOTE, tenant, work)

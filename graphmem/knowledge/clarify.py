@@ -1,0 +1,381 @@
+"""Clarification: queue typed questions on a chunk (queue_clarification) and ingest the human
+answer that resolves them (record_human_answer). Each call is one locked write transaction
+(all-or-nothing) with its history events and a run-history entry.
+
+queue_clarification(chunk_ref, max_questions 1..5)
+- A frozen chunk is refused: a "blocked" run is recorded (reason frozen), then invalid_state
+  naming the state ("cannot queue"). An unknown chunk (or another tenant's) is not_found and
+  records nothing.
+- The questions come from graphmem/knowledge/questions.py over the chunk's title and body as
+  stored (including earlier human answers, so an answer that settles a point stops it being
+  asked again).
+- Re-queuing never duplicates: a generated question whose type and text equal an open
+  question of the chunk reuses that question (``new`` false); only the others are created,
+  each with one history event (aggregate question). Open questions that are no longer
+  generated stay open until answered.
+- The AWAITING_HUMAN block (header with the time, chunk id, source_hash, reason
+  insufficient_clarity, the numbered questions, the status line) is returned and stored on
+  the chunk with ``awaiting_source_hash`` = the chunk's current source_hash (assess_context's
+  same_unresolved_source skip compares against it).
+- The chunk moves to awaiting_human where the lifecycle allows it (from enrichable or
+  uncertain); from no_enrich, stale or archived it keeps its state, and the result reports the
+  actual state (``moved`` says whether it changed).
+- When the chunk changed (state, block or awaiting hash) one more history event (aggregate
+  chunk) is appended. A repeat with nothing new writes no event and leaves the stored block as
+  it is; its run entry is "skipped" (reason already_queued), otherwise "success".
+
+record_human_answer(chunk_ref, answer_text 1..20,000, question_id optional)
+- Frozen: a "blocked" run, then invalid_state naming 'frozen' ("cannot record"). Unknown chunk:
+  not_found. A question_id must name an open question of this chunk: a question of another
+  chunk or tenant, or none, is not_found; an answered one is a conflict. Without question_id
+  (null counts as omitted) the answer resolves every open question of the chunk (at most
+  MAX_OPEN_QUESTIONS), possibly none.
+- The answer passes the poisoning gate (graphmem/gate.py): secrets are redacted before anything
+  is stored (reported with offsets into answer_text); instruction-like content does not refuse
+  the answer (a human's answer is kept, as every gated text is) but quarantines the chunk, as
+  add_context_chunk does for a body: kept, excluded from claims and packs, listed by
+  audit_memory as quarantined_content, released only through govern_memory.
+- The screened answer is appended to the body as "\\n\\n[human answer <ISO time>] <text>"; the
+  source_hash becomes the sha256 of the new body (so the chunk is assessable again); body_hash,
+  the dedupe key of the original body, is kept. A body may grow to MAX_ANSWERED_BODY characters;
+  an answer that would pass it is refused (invalid_argument) and nothing is written.
+- State: awaiting_human or uncertain → enrichable; a quarantined chunk goes to no_enrich instead
+  (a quarantined chunk never becomes extractable; assess_context follows the same rule). Other
+  states are kept. Answering one question of several still reopens the chunk (its source
+  changed); ``open_questions_remaining`` says what is left.
+- Provenance: an ``Answer`` node {text, question_ids, source_hash_before/after, redactions,
+  quarantine_reasons, audit fields}, ``(chunk)-[:HAS_ANSWER]->(a)`` and, for each resolved
+  question, ``(q)-[:ANSWERED_BY]->(a)`` with the question set answered (answered_at, answer,
+  answer_id). One history event (aggregate chunk) and one "success" run.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from graphmem.errors import Conflict, InvalidArgument, InvalidState, NotFound
+from graphmem.gate import screen
+from graphmem.history import Audit, Change, Head, append_event, lock_head
+from graphmem.ids import new_id
+from graphmem.knowledge import questions as rules
+from graphmem.knowledge.chunks import body_hash, load_chunk
+from graphmem.knowledge.lifecycle import can_move, record_run
+from graphmem.models.clarify import (
+    QueueClarificationRequest,
+    QueueClarificationResult,
+    QueuedQuestion,
+    RecordHumanAnswerRequest,
+    RecordHumanAnswerResult,
+)
+from graphmem.models.knowledge import ChunkState
+from graphmem.store import Store, Tx
+
+MAX_OPEN_QUESTIONS = 500  # open questions one answer resolves at most (and re-queue compares)
+MAX_ANSWERED_BODY = 200_000  # a chunk body with its appended answers, in characters
+
+
+async def append_events(tx: Tx, head: Head, changes: Sequence[Change], audit: Audit) -> int | None:
+    """Several history events in one transaction, in order; the last revision (None: none)."""
+    revision = None
+    for change in changes:
+        revision = await append_event(tx, head, change, audit)  # advances head: they chain
+    return revision
+
+
+def _blocked_frozen(chunk_id: str, action: str) -> InvalidState:
+    return InvalidState(
+        "chunk",
+        chunk_id,
+        "frozen",
+        f"cannot {action} on a frozen chunk; it is refused until the chunk is unfrozen",
+    )
+
+
+# --- queue_clarification -------------------------------------------------------------------------
+def awaiting_block(
+    at: str, chunk_id: str, source_hash: str, questions: list[QueuedQuestion], state: ChunkState
+) -> str:
+    lines = [
+        f"--- AWAITING_HUMAN {at} ---",
+        f"chunk: {chunk_id}",
+        f"source_hash: {source_hash}",
+        "reason: insufficient_clarity",
+        "questions:",
+        *(f"  {n}. [{q.type}, {q.priority:.2f}] {q.text}" for n, q in enumerate(questions, 1)),
+        (
+            "status: blocked_until_human_update"
+            if state == "awaiting_human"
+            else f"status: awaiting_human_answer (chunk stays {state})"
+        ),
+        "--- END AWAITING_HUMAN ---",
+    ]
+    return "\n".join(lines)
+
+
+def _same_block(stored: str | None, block: str) -> bool:
+    """Equal but for the header line (which carries the time)."""
+    return stored is not None and stored.split("\n", 1)[-1] == block.split("\n", 1)[-1]
+
+
+def _queued(node: dict[str, Any], new: bool) -> QueuedQuestion:
+    return QueuedQuestion(
+        id=node["id"],
+        text=node["text"],
+        type=node["type"],
+        priority=node["priority"],
+        reason=node.get("reason") or "",
+        status=node["status"],
+        new=new,
+        created_at=node["created_at"],
+    )
+
+
+async def queue_clarification(
+    store: Store, tenant: str, request: QueueClarificationRequest
+) -> QueueClarificationResult:
+    async def work(tx: Tx) -> QueueClarificationResult | None:
+        head = await lock_head(tx)
+        chunk = await load_chunk(tx, request.chunk_ref)
+        chunk_id, previous = chunk["id"], chunk["state"]
+        audit = Audit(request.session_id, request.actor, request.client)
+        if previous == "frozen":
+            await record_run(
+                tx, head, "queue_clarification", "chunk", chunk_id, "blocked", "frozen"
+            )
+            return None
+        drafts = rules.generate(
+            chunk.get("title"),
+            chunk["body"],
+            workstream_id=chunk.get("workstream_id"),
+            quarantined=bool(chunk.get("quarantined")),
+            max_questions=request.max_questions,
+        )
+        rows = await tx.run(
+            "knowledge/list_chunk_open_questions", chunk_id=chunk_id, limit=MAX_OPEN_QUESTIONS
+        )
+        open_by_identity = {
+            (row["question"]["type"], row["question"]["text"]): row["question"] for row in rows
+        }
+        fresh = [d for d in drafts if (d.type, d.text) not in open_by_identity]
+        planned = [
+            {
+                "id": new_id(),
+                "type": d.type,
+                "text": d.text,
+                "priority": d.priority,
+                "reason": d.reason,
+            }
+            for d in fresh
+        ]
+        created: dict[tuple[str, str], dict[str, Any]] = {}
+        if planned:
+            made = await tx.run(
+                "knowledge/create_clarification_questions",
+                chunk_id=chunk_id,
+                questions=planned,
+                now=head.now.isoformat(),
+                session_id=request.session_id,
+                actor=request.actor,
+            )
+            created = {(r["question"]["type"], r["question"]["text"]): r["question"] for r in made}
+        questions = [
+            _queued(created[key], True) if key in created else _queued(open_by_identity[key], False)
+            for key in ((d.type, d.text) for d in drafts)
+        ]
+        state: ChunkState = "awaiting_human" if can_move(previous, "awaiting_human") else previous
+        block = awaiting_block(
+            head.now.isoformat(), chunk_id, chunk["source_hash"], questions, state
+        )
+        unchanged = (
+            not planned
+            and state == previous
+            and chunk.get("awaiting_source_hash") == chunk["source_hash"]
+            and _same_block(chunk.get("awaiting_human_block"), block)
+        )
+        changes = [
+            Change(
+                "queue_clarification",
+                "question",
+                question["id"],
+                [question["id"], chunk_id],
+                {
+                    "chunk_id": chunk_id,
+                    "type": question["type"],
+                    "priority": question["priority"],
+                    "reason": question["reason"],
+                },
+            )
+            for question in planned
+        ]
+        if unchanged:
+            block = chunk["awaiting_human_block"]
+        else:
+            await tx.run(
+                "knowledge/set_chunk_awaiting_human",
+                chunk_id=chunk_id,
+                state=state,
+                block=block,
+                now=head.now.isoformat(),
+            )
+            changes.append(
+                Change(
+                    "queue_clarification",
+                    "chunk",
+                    chunk_id,
+                    [chunk_id, *(q.id for q in questions)],
+                    {
+                        "previous_state": previous,
+                        "state": state,
+                        "awaiting_source_hash": chunk["source_hash"],
+                        "question_ids": [q.id for q in questions],
+                        "questions_created": len(planned),
+                    },
+                )
+            )
+        await record_run(
+            tx,
+            head,
+            "queue_clarification",
+            "chunk",
+            chunk_id,
+            "skipped" if unchanged else "success",
+            "already_queued" if unchanged else None,
+            {"questions": len(questions), "questions_created": len(planned), "state": state},
+        )
+        revision = await append_events(tx, head, changes, audit)
+        return QueueClarificationResult(
+            chunk_id=chunk_id,
+            state=state,
+            previous_state=previous,
+            moved=state != previous,
+            questions=questions,
+            questions_created=len(planned),
+            awaiting_human_block=block,
+            awaiting_source_hash=chunk["source_hash"],
+            revision=revision,
+        )
+
+    result = await store.write_transaction("queue_clarification", tenant, work)
+    if result is None:
+        raise _blocked_frozen(request.chunk_ref, "queue clarification questions")
+    return result
+
+
+# --- record_human_answer -------------------------------------------------------------------------
+async def record_human_answer(
+    store: Store, tenant: str, request: RecordHumanAnswerRequest
+) -> RecordHumanAnswerResult:
+    screened = screen(request.answer_text)
+    answer_id = new_id()
+
+    async def work(tx: Tx) -> RecordHumanAnswerResult | None:
+        head = await lock_head(tx)
+        chunk = await load_chunk(tx, request.chunk_ref)
+        chunk_id, previous = chunk["id"], chunk["state"]
+        if previous == "frozen":
+            await record_run(
+                tx, head, "record_human_answer", "chunk", chunk_id, "blocked", "frozen"
+            )
+            return None
+        if request.question_id is not None:
+            found = await tx.run(
+                "knowledge/get_chunk_question", chunk_id=chunk_id, question_id=request.question_id
+            )
+            if not found:
+                raise NotFound("question", request.question_id)
+            if found[0]["question"]["status"] != "open":
+                raise Conflict(
+                    f"question {request.question_id!r} is already answered; answer an open "
+                    "question, or omit question_id to answer all open questions of the chunk"
+                )
+            question_ids = [request.question_id]
+        else:
+            rows = await tx.run(
+                "knowledge/list_chunk_open_questions", chunk_id=chunk_id, limit=MAX_OPEN_QUESTIONS
+            )
+            question_ids = [row["question"]["id"] for row in rows]
+        body = f"{chunk['body']}\n\n[human answer {head.now.isoformat()}] {screened.text}"
+        if len(body) > MAX_ANSWERED_BODY:
+            raise InvalidArgument(
+                "answer_text",
+                f"the chunk's body with this answer would pass {MAX_ANSWERED_BODY} characters; "
+                "store further context as a new chunk with add_context_chunk",
+            )
+        quarantined = bool(chunk.get("quarantined")) or screened.quarantined
+        reasons = sorted({*(chunk.get("quarantine_reasons") or []), *screened.quarantine_reasons})
+        target: ChunkState = "no_enrich" if quarantined else "enrichable"
+        reopen = previous in ("awaiting_human", "uncertain") and can_move(previous, target)
+        state: ChunkState = target if reopen else previous
+        source_hash = body_hash(body)
+        rows = await tx.run(
+            "knowledge/record_human_answer",
+            chunk_id=chunk_id,
+            answer_id=answer_id,
+            text=screened.text,
+            question_ids=question_ids,
+            source_hash=source_hash,
+            body=body,
+            state=state,
+            quarantined=quarantined,
+            quarantine_reasons=reasons,
+            new_reasons=screened.quarantine_reasons,
+            redactions=[r.kind for r in screened.redactions],
+            now=head.now.isoformat(),
+            session_id=request.session_id,
+            actor=request.actor,
+            client=request.client,
+        )
+        answered: list[str] = rows[0]["answered"]
+        remaining: int = rows[0]["remaining"]
+        counters = {
+            "questions_resolved": len(answered),
+            "open_questions_remaining": remaining,
+            "redactions": len(screened.redactions),
+            "quarantined": quarantined,
+        }
+        await record_run(
+            tx, head, "record_human_answer", "chunk", chunk_id, "success", None, counters
+        )
+        revision = await append_event(
+            tx,
+            head,
+            Change(
+                "record_human_answer",
+                "chunk",
+                chunk_id,
+                [chunk_id, answer_id, *answered],
+                {
+                    "answer_id": answer_id,
+                    "question_id": request.question_id,
+                    "answered_question_ids": answered,
+                    "previous_state": previous,
+                    "new_state": state,
+                    "source_hash_before": chunk["source_hash"],
+                    "source_hash": source_hash,
+                    "redactions": [r.kind for r in screened.redactions],
+                    "quarantine_reasons": screened.quarantine_reasons,
+                },
+            ),
+            Audit(request.session_id, request.actor, request.client),
+        )
+        return RecordHumanAnswerResult(
+            chunk_id=chunk_id,
+            new_state=state,
+            previous_state=previous,
+            questions_resolved=len(answered),
+            answered_question_ids=answered,
+            open_questions_remaining=remaining,
+            source_hash_updated=source_hash != chunk["source_hash"],
+            source_hash=source_hash,
+            answer_id=answer_id,
+            redactions=screened.redactions,
+            quarantine_reasons=screened.quarantine_reasons,
+            quarantined=quarantined,
+            revision=revision,
+        )
+
+    result = await store.write_transaction("record_human_answer", tenant, work)
+    if result is None:
+        raise _blocked_frozen(request.chunk_ref, "record an answer")
+    return result

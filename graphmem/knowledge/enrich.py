@@ -1,0 +1,272 @@
+"""enrich_context: the whole knowledge pipeline in one step, all-or-nothing.
+
+One write transaction runs every stage, in this order, through the same in-transaction steps
+the single tools use (graphmem/knowledge/assess.py, claims.py, packs.py):
+
+1. assess (every depth): the enrichable chunks, longest untouched first (assessing stamps
+   updated_at, so a next run continues where this one stopped), at most 1,000 per run;
+   enrich_policy (manual | auto) applies as in assess_context.
+2. extract (standard, deep): the chunks of this run that are enrichable or uncertain after
+   their assessment (never quarantined ones), then uncertain chunks not assessed by this
+   run, up to 1,000 chunks in all. Extracting a chunk again adds nothing.
+3. promote (standard, deep): every candidate claim those extractions returned that passes the
+   auto_layer1 gate (memory scope, confidence at least 0.7, no human required: with the
+   extraction rules these are depends_on and validates claims) is promoted with mode
+   auto_layer1; a live fact of the same triple is reinforced instead of duplicated.
+4. packs (every depth): an unscoped executor pack (4,000 tokens), then a warm executor pack per
+   active workstream (status 'active', by id, at most 20), each through build_pack_in_tx:
+   persisted when it has items (task_packs_with_context counts those), retiring the pack it
+   replaces, one run entry each. Packs come after promotion, so they carry this run's facts.
+5. impact (deep): the bounded impact walk of explain_impact (graphmem/impact.py, depth deep,
+   its bounds) from the facts promoted by this run, then the newest live facts, at most 20
+   facts; one explain_impact run entry each; impacts_analyzed counts the facts walked. It
+   runs last, so the walk sees the packs just built.
+
+Every stage records its own run entries and history events (chained in the transaction);
+the run ends with one enrich_context run entry and one history event with the per-stage
+counters. Any failure (a chunk, a claim, the database) aborts the whole run: nothing of it is
+kept and the error reaches the caller. ``truncated`` says a bound (1,000 chunks, 20
+workstreams, 20 facts) left work for a next run.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from graphmem import impact
+from graphmem.errors import NotFound
+from graphmem.history import Audit, Change, Head, append_event, lock_head
+from graphmem.knowledge.assess import assess_in_tx
+from graphmem.knowledge.claims import extract_in_tx, promote_in_tx
+from graphmem.knowledge.lifecycle import record_run
+from graphmem.knowledge.packs import BuiltPack, build_pack_in_tx, pack_change
+from graphmem.knowledge.rules import promotion_block
+from graphmem.models.impact import ExplainImpactRequest, ExplainImpactResult
+from graphmem.models.packs import DEFAULT_TOKEN_BUDGET, EnrichContextResult, EnrichDepth
+from graphmem.models.pipeline import ClaimItem, EnrichPolicy
+from graphmem.store import Store, Tx
+
+TOOL = "enrich_context"
+MAX_CHUNKS = 1_000  # chunks assessed (and mined) per run
+MAX_TASK_PACKS = 20  # warm task packs per run
+MAX_IMPACT_FACTS = 20  # facts whose impact a deep run walks
+IMPACT_DEPTH = "deep"
+EXTRACTABLE = frozenset({"enrichable", "uncertain"})
+AUTO_MODE = "auto_layer1"
+
+
+async def enrich_context(
+    store: Store, tenant: str, depth: EnrichDepth, policy: EnrichPolicy
+) -> EnrichContextResult:
+    async def work(tx: Tx) -> EnrichContextResult:
+        head = await lock_head(tx)
+        return await enrich_in_tx(tx, head, depth, policy)
+
+    return await store.write_transaction(TOOL, tenant, work)
+
+
+async def enrich_in_tx(
+    tx: Tx, head: Head, depth: EnrichDepth, policy: EnrichPolicy
+) -> EnrichContextResult:
+    """Run the pipeline inside the caller's locked transaction (see the module docstring)."""
+    audit = Audit()
+    steps: list[dict[str, int]] = []
+    work = (await tx.run("knowledge/list_enrich_chunks", limit=MAX_CHUNKS + 1))[0]
+    enrichable: list[str] = work["enrichable"]
+    truncated = len(enrichable) > MAX_CHUNKS
+    enrichable = enrichable[:MAX_CHUNKS]
+
+    # 1. assess
+    assessed = [
+        await assess_in_tx(tx, head, chunk_id, False, policy, audit=audit)
+        for chunk_id in enrichable
+    ]
+    steps.append(
+        {
+            "assess": sum(not result.should_skip for result in assessed),
+            "assess_skipped": sum(result.should_skip for result in assessed),
+            "state_changes": sum(result.changed for result in assessed),
+            "now_enrichable": sum(result.state == "enrichable" for result in assessed),
+            "now_uncertain": sum(result.state == "uncertain" for result in assessed),
+        }
+    )
+
+    # 2-3. extract and auto-promote
+    claims_extracted: int | None = None
+    claims_promoted: int | None = None
+    promoted_facts: list[str] | None = None
+    if depth != "quick":
+        mine = [r.chunk_id for r in assessed if r.state in EXTRACTABLE and not r.quarantined]
+        seen = set(mine)
+        uncertain = [chunk_id for chunk_id in work["uncertain"] if chunk_id not in seen]
+        room = MAX_CHUNKS - len(assessed)
+        truncated |= len(uncertain) > room
+        mine += uncertain[:room]
+        candidates: dict[str, ClaimItem] = {}
+        claims_extracted = created = 0
+        for chunk_id in mine:
+            extracted = await extract_in_tx(tx, head, chunk_id, None, audit=audit)
+            claims_extracted += extracted.claims_extracted
+            created += extracted.claims_created
+            for item in extracted.claims:
+                if item.status == "candidate" and _auto_promotable(item):
+                    candidates.setdefault(item.claim_id, item)
+        steps.append(
+            {
+                "extract": len(mine),
+                "claims_extracted": claims_extracted,
+                "claims_created": created,
+            }
+        )
+        promoted_facts = []
+        reused = 0
+        for claim_id in candidates:
+            promoted = await promote_in_tx(tx, head, claim_id, AUTO_MODE, audit=audit)
+            if promoted.promoted and promoted.fact_id is not None:
+                promoted_facts.append(promoted.fact_id)
+                reused += promoted.reused_existing_fact
+        claims_promoted = len(promoted_facts)
+        promoted_facts = list(dict.fromkeys(promoted_facts))
+        steps.append(
+            {
+                "promote_eligible": len(candidates),
+                "claims_promoted": claims_promoted,
+                "facts_reused": reused,
+            }
+        )
+
+    # 4. packs
+    executor = await build_pack_in_tx(
+        tx, head, "executor", None, DEFAULT_TOKEN_BUDGET, tool="build_context_pack"
+    )
+    rows = await tx.run("knowledge/list_active_workstreams", limit=MAX_TASK_PACKS + 1)
+    truncated |= len(rows) > MAX_TASK_PACKS
+    task_packs = [
+        await build_pack_in_tx(
+            tx, head, "executor", row["id"], DEFAULT_TOKEN_BUDGET, tool="build_context_pack"
+        )
+        for row in rows[:MAX_TASK_PACKS]
+    ]
+    built = [pack for pack in (executor, *task_packs) if pack.result.persisted]
+    for pack in built:
+        await append_event(tx, head, pack_change(pack, TOOL), audit)
+    steps.append(
+        {
+            "executor_pack_items": executor.result.items_included,
+            "executor_pack_tokens": executor.result.token_usage,
+        }
+    )
+    steps.append(
+        {
+            "task_packs_built": len(task_packs),
+            "task_packs_with_context": sum(p.result.persisted for p in task_packs),
+        }
+    )
+
+    # 5. impact
+    impacts_analyzed: int | None = None
+    if depth == "deep":
+        recent = await tx.run(
+            "knowledge/list_recent_facts", now=head.now.isoformat(), limit=MAX_IMPACT_FACTS
+        )
+        newest: list[str] = [row["id"] for row in recent]
+        ordered: list[str] = [*(promoted_facts or []), *newest]
+        sources = list(dict.fromkeys(ordered))
+        truncated |= len(promoted_facts or []) > MAX_IMPACT_FACTS
+        sources = sources[:MAX_IMPACT_FACTS]
+        targets = 0
+        for fact_id in sources:
+            walked = await walk_in_tx(tx, fact_id, head.now)
+            targets += walked.total_impacts
+            await record_run(
+                tx,
+                head,
+                "explain_impact",
+                "fact",
+                fact_id,
+                "success",
+                None,
+                {"depth": walked.depth, "total_impacts": walked.total_impacts},
+            )
+        impacts_analyzed = len(sources)
+        steps.append({"impacts_analyzed": impacts_analyzed, "impact_targets": targets})
+
+    counters: dict[str, Any] = {"depth": depth, "truncated": truncated, "steps": steps}
+    run_id = await record_run(tx, head, TOOL, "tenant", None, "success", None, counters)
+    revision = await append_event(
+        tx,
+        head,
+        Change(
+            TOOL,
+            "enrich_run",
+            run_id,
+            [*_pack_ids(built), *(promoted_facts or [])],
+            {**counters, "promoted_facts": promoted_facts, "pack_ids": _pack_ids(built)},
+        ),
+        audit,
+    )
+    return EnrichContextResult(
+        depth=depth,
+        steps=steps,
+        pack_body=executor.result.body,
+        claims_extracted=claims_extracted,
+        claims_promoted=claims_promoted,
+        promoted_facts=promoted_facts,
+        impacts_analyzed=impacts_analyzed,
+        truncated=truncated,
+        revision=revision,
+    )
+
+
+def _auto_promotable(item: ClaimItem) -> bool:
+    block = promotion_block(
+        AUTO_MODE, item.scope, item.evidence_count, item.confidence, item.requires_human
+    )
+    return block is None
+
+
+def _pack_ids(packs: list[BuiltPack]) -> list[str]:
+    return [pack.result.pack_id for pack in packs if pack.result.pack_id is not None]
+
+
+async def walk_in_tx(tx: Tx, fact_id: str, now: datetime) -> ExplainImpactResult:
+    """explain_impact's bounded walk from one fact (graphmem/impact.py: same edges, scores,
+    bounds and result), reading inside the caller's transaction so it sees this run's writes."""
+    request = ExplainImpactRequest(source_kind="fact", source_ref=fact_id, depth=IMPACT_DEPTH)
+    depth = impact.depth_of(request.depth)
+    source: impact.Node = ("fact", fact_id)
+    best: dict[impact.Node, impact._Best] = {source: impact._Best(1.0, (), None)}
+    frontier = [source]
+    truncated = False
+    for level in range(1, impact.DEPTHS[depth] + 1):
+        rows = await tx.run(
+            "impact/list_impact_edges",
+            now=now.isoformat(),
+            fanout=impact.FANOUT,
+            **{
+                f"{kind}_ids": [ref for k, ref in frontier if k == kind]
+                for kind in impact.EXPANDABLE
+            },
+        )
+        if level == 1 and not rows:
+            raise NotFound("fact", fact_id)
+        candidates: dict[impact.Node, impact._Best] = {}
+        for row in sorted(rows, key=lambda row: (row["from_kind"], row["from_id"])):
+            origin: impact.Node = (row["from_kind"], row["from_id"])
+            edges, cut = impact._edges(row["edges"])
+            truncated |= cut
+            for edge in edges:
+                offer = impact._offer(origin, best[origin], edge)
+                held = candidates.get(edge.to) or best.get(edge.to)
+                if held is None or offer.score > held.score:
+                    candidates[edge.to] = offer
+        improved = sorted(candidates, key=lambda node: (-candidates[node].score, node))
+        best.update(candidates)
+        frontier = [node for node in improved if node[0] in impact.EXPANDABLE]
+        if len(frontier) > impact.MAX_FRONTIER:
+            frontier, truncated = frontier[: impact.MAX_FRONTIER], True
+        if not frontier:
+            break
+    del best[source]
+    return impact._result(request, depth, best, truncated)
