@@ -416,6 +416,7 @@ async def govern_fact(store: Store, tenant: str, request: GovernFactRequest) -> 
         changed = await _GOVERNORS[request.action](governance)
         now = head.now.isoformat()
         await tx.run("facts/snapshot_fact_states", ids=changed, now=now)
+        await tx.run("facts/refresh_contradiction_counts", ids=changed, now=now)
         pushed = await decisions.push_signals(tx, head, changed)
         revision = await append_event(
             tx,

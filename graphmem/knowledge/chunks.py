@@ -71,7 +71,7 @@ async def add_context_chunk(
             origin=request.origin,
             session_id=request.session_id,
             workstream_id=request.workstream_id,
-            state=initial_state(screened.text),
+            state=initial_state(screened.text, screened.quarantined),
             quarantined=screened.quarantined,
             quarantine_reasons=screened.quarantine_reasons,
             actor=request.actor,

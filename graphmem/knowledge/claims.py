@@ -127,7 +127,8 @@ async def extract_in_tx(
         )
     scope = detect_scope(node["body"], scope_hint)
     triples = extract_triples(node["body"])
-    needs_human = requires_human(scope)
+    # a scope_hint may narrow the scope, never lift the human requirement of what was read
+    needs_human = requires_human(scope) or requires_human(detect_scope(node["body"]))
     rows: list[dict[str, Any]] = []
     if triples:
         rows = await tx.run(
@@ -306,7 +307,11 @@ async def promote_in_tx(
     project = claim["project"]
     key = fact_key(claim["subject_norm"], claim["predicate"], claim["object_norm"])
     live = await tx.run(
-        "knowledge/find_live_fact_of_key", owner=owner_of(project, None), key=key, now=now
+        "knowledge/find_live_fact_of_key",
+        owner=owner_of(project, None),
+        key=key,
+        object_norm=claim["object_norm"],
+        now=now,
     )
     reused = bool(live)
     superseded_id: str | None = None

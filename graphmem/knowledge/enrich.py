@@ -72,8 +72,8 @@ async def enrich_in_tx(
     """Run the pipeline inside the caller's locked transaction (see the module docstring)."""
     audit = Audit()
     steps: list[dict[str, int]] = []
-    work = (await tx.run("knowledge/list_enrich_chunks", limit=MAX_CHUNKS + 1))[0]
-    enrichable: list[str] = work["enrichable"]
+    work = (await tx.run("knowledge/list_enrich_chunks", limit=MAX_CHUNKS + 1, policy=policy))[0]
+    enrichable: list[str] = work["enrichable"] + work["unassessed"]
     truncated = len(enrichable) > MAX_CHUNKS
     enrichable = enrichable[:MAX_CHUNKS]
 

@@ -137,13 +137,15 @@ def markers(text: str) -> list[str]:
     return [marker for marker in MARKERS if marker in found]
 
 
-def initial_state(text: str) -> ChunkState:
-    """A new chunk: frozen with FREEZE_CONTEXT, enrichable with ENRICH_OK, else no_enrich
-    (enrichment is opt-in; NO_ENRICH and WAIT_HUMAN act when the chunk is assessed)."""
+def initial_state(text: str, quarantined: bool = False) -> ChunkState:
+    """A new chunk's state from its markers, highest rank first: frozen with FREEZE_CONTEXT,
+    no_enrich with NO_ENRICH (an explicit opt-out outranks ENRICH_OK), enrichable with
+    ENRICH_OK, else no_enrich (enrichment is opt-in). WAIT_HUMAN acts when the chunk is
+    assessed (enrichable → awaiting_human). Quarantined text never starts enrichable."""
     found = markers(text)
     if "FREEZE_CONTEXT" in found:
         return "frozen"
-    if "ENRICH_OK" in found:
+    if "ENRICH_OK" in found and "NO_ENRICH" not in found and not quarantined:
         return "enrichable"
     return "no_enrich"
 
@@ -578,10 +580,13 @@ def promotion_block(
     needs_human: bool,
 ) -> Block | None:
     """None when the claim may be promoted in this mode, else the first failing condition."""
-    if scope in SENSITIVE_SCOPES and mode != "human_confirmed":
+    if (scope in SENSITIVE_SCOPES or needs_human) and mode != "human_confirmed":
         return Block(
             "human_confirmation_required",
-            f"scope {scope} is sensitive: only human_confirmed promotes it",
+            f"scope {scope} is sensitive: only human_confirmed promotes it"
+            if scope in SENSITIVE_SCOPES
+            else "the claim requires a human (its chunk reads as a sensitive scope): only "
+            "human_confirmed promotes it",
         )
     if mode in ("human_confirmed", "imported"):
         return None
@@ -598,6 +603,4 @@ def promotion_block(
             f"{mode} needs confidence at least {MIN_PROMOTION_CONFIDENCE}, the claim has "
             f"{confidence}",
         )
-    if mode == "auto_layer1" and needs_human:
-        return Block("human_confirmation_required", "the claim requires a human")
     return None

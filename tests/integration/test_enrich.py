@@ -12,6 +12,8 @@ from fastmcp import Client
 
 from graphmem.ids import new_id
 from graphmem.knowledge import enrich
+from graphmem.server import create_server
+from graphmem.settings import Settings
 from graphmem.store import QueryCatalog, Store
 from tests.integration.conftest import call, call_error
 from tests.neo4j_endpoint import Endpoint
@@ -214,3 +216,17 @@ async def test_a_run_is_bounded_and_the_next_one_continues(
     second = await enrich_run(client)
     assert merged(second["steps"])["assess"] == 2
     assert (await reread(client, bodies[2]))["materiality"] is not None
+
+
+async def test_under_the_auto_policy_unassessed_chunks_are_unlocked(
+    store: Store, settings: Settings
+) -> None:
+    auto = settings.model_copy(update={"enrich_policy": "auto"})
+    async with Client(create_server(store, auto)) as client:
+        plain = await chunk(client, "The importer uses a staging table.")
+        opted_out = await chunk(client, "NO_ENRICH The exporter uses a cache.")
+        result = await enrich_run(client, depth="standard")
+        assert merged(result["steps"])["assess"] == 2
+        assert (await reread(client, plain["chunk"]["body"]))["state"] == "enrichable"
+        assert (await reread(client, opted_out["chunk"]["body"]))["state"] == "no_enrich"
+        assert result["claims_extracted"] == 1  # only the unlocked chunk is mined

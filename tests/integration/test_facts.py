@@ -188,9 +188,20 @@ async def test_contradiction_is_visible_on_both_facts(client: Client[Any]) -> No
         assert [(w["type"], w["rationale"]) for w in state["why"]] == [
             ("contradicts", "they disagree")
         ]
-    # Resolving one side resolves the conflict for the other.
+    # Resolving one side resolves the conflict for the other, and its count follows.
     await call(client, "govern_fact", fact_id=b["id"], action="invalidate")
-    assert (await call(client, "current_state", state_key="a", project="p"))["status"] == "current"
+    a_state = await call(client, "current_state", state_key="a", project="p")
+    assert (a_state["status"], a_state["answer"]["contradiction_count"]) == ("current", 0)
+    # Revalidating brings the conflict and both counts back.
+    await call(client, "govern_fact", fact_id=b["id"], action="revalidate")
+    for key in ("a", "b"):
+        state = await call(client, "current_state", state_key=key, project="p")
+        assert (state["status"], state["answer"]["contradiction_count"]) == (
+            "unresolved_conflict",
+            1,
+        )
+    audit = await call(client, "audit_memory", repair=False)
+    assert [i["issue_type"] for i in audit["issues"]] == ["unresolved_contradiction"]
 
 
 async def test_invalidate_then_revalidate(client: Client[Any]) -> None:

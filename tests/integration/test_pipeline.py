@@ -439,7 +439,11 @@ async def test_scope_detection_hint_and_requires_human(client: Client[Any]) -> N
     assert [(c["scope"], c["requires_human"]) for c in result["claims"]] == [("bridge", True)]
     hinted = await add(client, body("ENRICH_OK The sync job uses a pull queue."))
     result = await call(client, "extract_candidate_claims", chunk_ref=hinted, scope_hint="memory")
-    assert [(c["scope"], c["requires_human"]) for c in result["claims"]] == [("memory", False)]
+    # a hint narrows the scope but never lifts the human requirement of what was read
+    assert [(c["scope"], c["requires_human"]) for c in result["claims"]] == [("memory", True)]
+    [claim] = result["claims"]
+    refused = await call(client, "promote_candidate", claim_id=claim["claim_id"], mode="imported")
+    assert (refused["promoted"], refused["reason"]) == (False, "human_confirmation_required")
     # whole words: "checkout" and "reporter" vote for nothing
     plain = await add(client, body("ENRICH_OK The checkout uses a reporter."))
     assert (await call(client, "extract_candidate_claims", chunk_ref=plain))["scope"] == "memory"
@@ -838,3 +842,18 @@ async def test_replaces_contradicts_and_is_case_insensitive(client: Client[Any])
     a = await call(client, "promote_candidate", claim_id=first)
     b = await call(client, "promote_candidate", claim_id=second)
     assert b["contradictions"] == [a["fact_id"]]
+
+
+async def test_a_fact_that_only_shares_the_key_is_superseded_not_reinforced(
+    client: Client[Any],
+) -> None:
+    other = await call(
+        client, "record_fact", project="p", key="kb:cache|is|redis", value="memcached"
+    )
+    claim_id = await claim_of(client, "The cache is redis.")
+    result = await call(client, "promote_candidate", claim_id=claim_id)
+    assert (result["promoted"], result["reused_existing_fact"]) == (True, False)
+    assert result["fact_id"] != other["id"]
+    state = await call(client, "current_state", state_key="kb:cache|is|redis", project="p")
+    assert state["answer"]["value"] == "redis"  # what the pack will say is what is stored
+    assert [entry["id"] for entry in state["history"]] == [other["id"]]

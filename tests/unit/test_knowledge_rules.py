@@ -305,3 +305,20 @@ def test_wrong_scope_for_a_non_sensitive_non_memory_scope() -> None:
     """Every scope but memory is sensitive today; wrong_scope guards a future extra scope."""
     block = promotion_block("multi_evidence", "notes", 5, 0.9, False)
     assert block is not None and block.reason == "wrong_scope"
+
+
+@pytest.mark.parametrize(
+    ("text", "quarantined", "state"),
+    [
+        ("ENRICH_OK notes", False, "enrichable"),
+        ("NO_ENRICH ENRICH_OK notes", False, "no_enrich"),  # the highest marker acts
+        ("WAIT_HUMAN ENRICH_OK notes", False, "enrichable"),  # WAIT_HUMAN acts on assess
+        ("FREEZE_CONTEXT ENRICH_OK notes", False, "frozen"),
+        ("ENRICH_OK notes", True, "no_enrich"),  # quarantined text never starts enrichable
+        ("plain notes", False, "no_enrich"),
+    ],
+)
+def test_a_new_chunk_starts_in_the_state_of_its_highest_marker(
+    text: str, quarantined: bool, state: str
+) -> None:
+    assert rules.initial_state(text, quarantined) == state
