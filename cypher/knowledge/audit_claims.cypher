@@ -5,7 +5,7 @@ CALL () {
   MATCH (c:Claim)
   USING INDEX SEEK c:Claim(tenant, id)
   WHERE c.tenant = $tenant AND c.id > $after
-  WITH c ORDER BY c.id LIMIT $limit
+  WITH c ORDER BY c.tenant, c.id LIMIT $limit
   RETURN c, true AS scanned
   UNION
   UNWIND $recheck AS ref

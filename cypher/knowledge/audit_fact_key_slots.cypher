@@ -6,7 +6,7 @@ CALL () {
   MATCH (k:FactKey)
   USING INDEX SEEK k:FactKey(tenant, id)
   WHERE k.tenant = $tenant AND k.id > $after
-  WITH k ORDER BY k.id LIMIT $limit
+  WITH k ORDER BY k.tenant, k.id LIMIT $limit
   RETURN k, true AS scanned
   UNION
   UNWIND $recheck AS ref

@@ -5,7 +5,7 @@ CALL () {
   MATCH (f:Fact)
   USING INDEX SEEK f:Fact(tenant, claim_id)
   WHERE f.tenant = $tenant AND f.claim_id > $after
-  WITH f ORDER BY f.claim_id, f.id LIMIT $limit
+  WITH f ORDER BY f.tenant, f.claim_id, f.id LIMIT $limit
   RETURN f, true AS scanned
   UNION
   UNWIND $recheck AS ref

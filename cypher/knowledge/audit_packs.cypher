@@ -8,7 +8,7 @@ CALL () {
   MATCH (p:Pack)
   USING INDEX SEEK p:Pack(tenant, status, id)
   WHERE p.tenant = $tenant AND p.status = 'current' AND p.id > $after
-  WITH p ORDER BY p.id LIMIT $limit
+  WITH p ORDER BY p.tenant, p.status, p.id LIMIT $limit
   RETURN p, true AS scanned
   UNION
   UNWIND $recheck AS ref

@@ -4,7 +4,7 @@ CALL () {
   MATCH (c:Chunk)
   USING INDEX SEEK c:Chunk(tenant, quarantined, id)
   WHERE c.tenant = $tenant AND c.quarantined = true AND c.id > $after
-  WITH c ORDER BY c.id LIMIT $limit
+  WITH c ORDER BY c.tenant, c.quarantined, c.id LIMIT $limit
   RETURN c, true AS scanned
   UNION
   UNWIND $recheck AS ref

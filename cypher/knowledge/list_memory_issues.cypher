@@ -3,7 +3,7 @@
 CALL () {
   MATCH (i:Issue)
   WHERE i.tenant = $tenant AND i.status = $status AND i.last_detected_at IS NOT NULL
-  WITH i ORDER BY i.last_detected_at DESC, i.id DESC LIMIT $limit
+  WITH i ORDER BY i.tenant DESC, i.status DESC, i.last_detected_at DESC, i.id DESC LIMIT $limit
   RETURN collect(i {
     .id, .issue_type, .severity, .subject_kind, .subject_ref, .details_json, .status,
     .resolution, first_detected_at: toString(i.first_detected_at),
