@@ -1,6 +1,7 @@
 """The MCP tool catalogue, assembled from one list of specs per area."""
 
 from graphmem.tools import (
+    archive,
     audit,
     clarify,
     decisions,
@@ -10,6 +11,7 @@ from graphmem.tools import (
     knowledge,
     packs,
     pipeline,
+    workstreams,
 )
 from graphmem.tools.spec import Toolset, ToolSpec
 
@@ -23,6 +25,8 @@ CATALOGUE: list[ToolSpec] = [
     *pipeline.SPECS,
     *clarify.SPECS,
     *audit.SPECS,
+    *workstreams.SPECS,
+    *archive.SPECS,
 ]
 
 

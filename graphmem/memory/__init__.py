@@ -1,0 +1,1 @@
+"""Memories and the raw archive: curated memories, workstreams, commits and raw turns."""
