@@ -154,7 +154,7 @@ def test_fuzz_tool(fuzz_harness: Harness, tool: str) -> None:
     schema = fuzz_harness.loop.run_until_complete(_schema_of(fuzz_harness, tool))
 
     @settings(
-        max_examples=15,  # x every tool in the catalogue (35); new seeds every run
+        max_examples=10,  # x every tool in the catalogue (35); new seeds every run
         deadline=None,
         suppress_health_check=[
             HealthCheck.too_slow,
