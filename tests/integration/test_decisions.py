@@ -507,3 +507,17 @@ async def test_maintain_evaluates_rules_when_facts_lapse(client: Client[Any]) ->
 async def _wait_until(instant: str) -> None:
     delay = (datetime.fromisoformat(instant) - datetime.now(UTC)).total_seconds()
     await asyncio.sleep(max(delay, 0) + 0.05)
+
+
+async def test_an_attempt_for_a_workstream(client: Client[Any]) -> None:
+    workstream = await call(client, "create_workstream", project="p", title="Speed up search")
+    workstream_id = workstream["workstream"]["id"]
+    attempt = await call(client, "record_attempt", workstream_id=workstream_id, title="try a cache")
+    assert (attempt["attempt"]["workstream_id"], attempt["attempt"]["decision_id"]) == (
+        workstream_id,
+        None,
+    )
+    ended = await call(
+        client, "record_outcome", attempt_id=attempt["attempt"]["id"], result="partial"
+    )
+    assert ended["attempt"]["result"] == "partial"
