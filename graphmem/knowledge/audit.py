@@ -327,7 +327,7 @@ async def _scan_contradictions(run: _Run) -> None:
     if not run.request.repair or not drifted:
         return
     rows = await run.tx.run(
-        "knowledge/refresh_contradiction_counts",
+        "facts/refresh_contradiction_counts",
         ids=[f.subject_ref for f in drifted],
         now=run.now,
     )

@@ -58,7 +58,7 @@ async def add_context_chunk(
     async def work(tx: Tx) -> AddContextChunkResult:
         head = await lock_head(tx)
         if request.workstream_id is not None:
-            found = await tx.run("knowledge/get_workstream", id=request.workstream_id)
+            found = await tx.run("memory/find_workstream", id=request.workstream_id)
             if not found:
                 raise NotFound("workstream", request.workstream_id)
         rows = await tx.run(
