@@ -182,15 +182,16 @@ async def evaluate(
                 found["rules"],
                 found["has_signal"],
             )
+    coverages = {decision_id: _coverage(v) for decision_id, v in decisions.items()}
     entries = [
         {
-            "decision_id": verdicts.decision_id,
-            "coverage": " ".join(coverage := _coverage(verdicts)),
+            "decision_id": decision_id,
+            "coverage": " ".join(coverage),
             "breached_rule_ids": coverage,
             "signal_id": new_id(),
         }
-        for verdicts in decisions.values()
-        if verdicts.has_signal or _coverage(verdicts)  # nothing to sync for quiet ones
+        for decision_id, coverage in coverages.items()
+        if coverage or decisions[decision_id].has_signal  # nothing to sync for quiet ones
     ]
     return await _sync_signals(tx, head, entries, decisions)
 
