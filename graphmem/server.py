@@ -6,6 +6,7 @@ from fastmcp import FastMCP
 
 from graphmem import __version__
 from graphmem.auth import GraphmemTokenVerifier, JWTSettings
+from graphmem.embeddings import load_embedder
 from graphmem.errors import ConfigurationError
 from graphmem.models.graph import GRAPH_MODEL
 from graphmem.settings import Settings
@@ -70,7 +71,10 @@ def create_server(store: Store, settings: Settings) -> FastMCP:
         middleware=[ScopeMiddleware(specs), ArgumentErrorMiddleware()],
     )
     services = Services(
-        store=store, settings=settings, trusted_verifiers=load_trusted_verifiers(settings)
+        store=store,
+        settings=settings,
+        trusted_verifiers=load_trusted_verifiers(settings),
+        embedder=load_embedder(settings),
     )
     for spec in specs:
         if not spec.available(services):

@@ -1,7 +1,8 @@
-// search_raw: turns ranked by the Lucene full-text index (BM25) on Turn.content. The index is
-// shared by all tenants, so every hit is filtered on the caller's tenant before anything is
-// counted, ordered or paged. One page of $limit + 1 rows (the extra one says has_more).
-CALL db.index.fulltext.queryNodes('turn_content_fulltext', $lucene) YIELD node, score
+// search_raw: turns ranked by the Lucene full-text index (BM25) on the tenant-prefixed tokens
+// of Turn.lexical. The index is shared by all tenants: the query holds only the caller's
+// tokens, and every hit is filtered on the tenant before anything is counted, ordered or
+// paged. One page of $limit + 1 rows (the extra one says has_more).
+CALL db.index.fulltext.queryNodes('turn_lexical', $lucene) YIELD node, score
 WHERE node.tenant = $tenant
   AND ($project IS NULL OR node.project = $project)
   AND ($role IS NULL OR node.role = $role)

@@ -27,17 +27,19 @@ Rules of archive_turns:
   writes nothing and commits no revision.
 
 Rules of search_raw:
-- The query is read as plain terms, never as Lucene syntax: it is split on whitespace, each
-  term with a letter or digit is put in double quotes (``\\`` and ``"`` escaped by a
-  backslash), so operators (AND, OR, NOT, +, -), wildcards, fields (``a:b``), ranges, fuzzy and
-  boost markers are searched for literally and never raise a parse error. Terms are OR-ed and
-  the whole query is added as a phrase boosted twice, so turns holding the exact phrase rank
-  first and turns holding more of the terms rank next (BM25 of the Neo4j full-text index,
-  analyzer standard-no-stop-words). A term without any letter or digit cannot match and is
-  dropped; a query with none left returns no hits. At most 64 terms.
-- The full-text index is shared by every tenant: hits are filtered on the caller's tenant in
-  the same statement before they are ordered, counted or paged, so another tenant's turns
-  never appear and never take a slot.
+- The query is read as plain words, never as Lucene syntax: its letter/digit runs are
+  lower-cased, lightly stemmed and turned into the tenant's tokens (graphmem/memory/lexical.py),
+  so operators (AND, OR, NOT, +, -), wildcards, fields (``a:b``), ranges, fuzzy and boost
+  markers are plain words and never raise a parse error. The content words are OR-ed (stop
+  words only count inside the phrase) and the whole query is added as a phrase boosted twice,
+  so turns holding the exact phrase rank first and turns holding more of the terms rank next
+  (BM25 of the Neo4j full-text index ``turn_lexical``). A query without any letter or digit
+  returns no hits. At most 64 whitespace-separated terms.
+- A turn is indexed with its date words ("8 May 2023") and its content, so a question naming a
+  day finds it.
+- The full-text index is shared by every tenant, but its tokens are tenant-prefixed: document
+  frequencies count the caller's own turns, a query can only match them, and hits are also
+  filtered on the tenant before they are ordered, counted or paged.
 - Filters: project, session_id (server id), session_ref, role, since/until (inclusive),
   include_quarantined (default true). Quarantined turns are returned flagged: literal recall
   is not a context bundle, a pack or current state, which exclude them.
@@ -60,10 +62,13 @@ import re
 from datetime import UTC, datetime
 from typing import Any
 
+from graphmem.embeddings import Embedder
 from graphmem.errors import InvalidArgument
 from graphmem.gate import screen
 from graphmem.history import Audit, Change, append_event, lock_head
 from graphmem.ids import new_id
+from graphmem.memory.lexical import lexical_text, lucene_query
+from graphmem.memory.vectors import embed_texts
 from graphmem.models.archive import (
     MAX_CALL_CHARS,
     MAX_QUERY_TERMS,
@@ -121,7 +126,7 @@ def _session(node: dict[str, Any]) -> RawSession:
 
 
 async def archive_turns(
-    store: Store, tenant: str, request: ArchiveTurnsRequest
+    store: Store, tenant: str, request: ArchiveTurnsRequest, embedder: Embedder | None = None
 ) -> ArchiveTurnsResult:
     total = sum(len(turn.content) for turn in request.turns)
     if total > MAX_CALL_CHARS:
@@ -154,11 +159,17 @@ async def archive_turns(
                 "ts": ts,
                 "at": turn.ts.astimezone(UTC),
                 "content": screened.text,
+                "lexical": turn_lexical(tenant, turn.ts.astimezone(UTC), screened.text),
                 "content_hash": content_hash,
                 "quarantined": screened.quarantined,
                 "quarantine_reasons": screened.quarantine_reasons,
             }
         )
+    vectors = await embed_texts(
+        embedder, [turn_embedding_text(c["at"], c["content"]) for c in candidates]
+    )
+    for candidate, vector in zip(candidates, vectors or [], strict=False):
+        candidate["embedding"] = vector
     session_id = new_id()
 
     async def work(tx: Tx) -> ArchiveTurnsResult:
@@ -205,6 +216,8 @@ async def archive_turns(
                     "id": c["id"],
                     "role": c["role"],
                     "content": c["content"],
+                    "lexical": c["lexical"],
+                    "embedding": c.get("embedding"),
                     "ts": c["ts"],
                     "seq": base + n,
                     "content_hash": c["content_hash"],
@@ -276,18 +289,18 @@ def query_terms(query: str) -> list[str]:
     return terms
 
 
-def _quoted(text: str) -> str:
-    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+def turn_lexical(tenant: str, ts: datetime, content: str) -> str:
+    """The indexed form of a turn: its date words, then its content."""
+    return lexical_text(tenant, [date_words(ts), content])
 
 
-def lucene_query(terms: list[str]) -> str:
-    """Terms as literal quoted Lucene clauses, OR-ed, the whole phrase boosted; '' for none."""
-    if not terms:
-        return ""
-    clauses = [_quoted(term) for term in dict.fromkeys(terms)]
-    if len(terms) > 1:
-        clauses.insert(0, _quoted(" ".join(terms)) + "^2")
-    return " OR ".join(clauses)
+def turn_embedding_text(ts: datetime, content: str) -> str:
+    """What the vector of a turn encodes: the day it was said and what was said."""
+    return f"({date_words(ts)}) {content}"
+
+
+def date_words(ts: datetime) -> str:
+    return f"{ts.day} {ts:%B %Y}"
 
 
 def snippet(content: str, terms: list[str], size: int = SNIPPET_CHARS) -> str:
@@ -312,7 +325,7 @@ async def search_raw(store: Store, tenant: str, request: SearchRawRequest) -> Se
         raise InvalidArgument("query", "must not be blank")
     _check_window(request.since, request.until)
     terms = query_terms(request.query)
-    lucene = lucene_query(terms)
+    lucene = lucene_query(tenant, request.query, MAX_QUERY_TERMS)
     rows: list[dict[str, Any]] = []
     if lucene:
         rows = await store.read(

@@ -9,6 +9,7 @@ from graphmem.tools import (
     history,
     impact,
     knowledge,
+    memories,
     packs,
     pipeline,
     workstreams,
@@ -27,6 +28,7 @@ CATALOGUE: list[ToolSpec] = [
     *audit.SPECS,
     *workstreams.SPECS,
     *archive.SPECS,
+    *memories.SPECS,
 ]
 
 

@@ -78,7 +78,9 @@ def make_archive_turns(services: Services) -> ToolFunction:
             actor=actor,
             client=client,
         )
-        return await archive.archive_turns(services.store, services.tenant(), request)
+        return await archive.archive_turns(
+            services.store, services.tenant(), request, services.embedder
+        )
 
     return archive_turns
 

@@ -4,6 +4,7 @@ from dataclasses import dataclass
 
 from fastmcp.server.dependencies import get_access_token
 
+from graphmem.embeddings import Embedder
 from graphmem.settings import Settings
 from graphmem.store import Store
 from graphmem.verification import TrustedVerifiers
@@ -14,6 +15,7 @@ class Services:
     store: Store
     settings: Settings
     trusted_verifiers: TrustedVerifiers | None = None
+    embedder: Embedder | None = None  # GRAPHMEM_EMBEDDINGS; None: no vector channel
 
     def tenant(self) -> str:
         """The caller's tenant: from its credentials on HTTP, else the configured default.

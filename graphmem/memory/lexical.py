@@ -1,0 +1,103 @@
+"""Lexical text for the full-text indexes, partitioned by tenant.
+
+Neo4j full-text indexes are shared by every tenant, and Lucene's BM25 weighs a term by how many
+documents of the whole index hold it. Were the words stored as they are, one tenant's writes
+would move another's scores: a side channel. So the words are written as tokens prefixed with
+a digest of the tenant (``t3fa9c1d2e07_paint``): a term's document frequency then counts only
+the tenant's own documents, and a query can only ever match its own tenant's tokens. (Lucene's
+average field length stays index-wide: it scales every document of a query alike within one
+length class and reveals no term.)
+
+The tokens are made here, not by Lucene: lower-cased letter/digit runs, lightly stemmed
+(plurals, -ed, -ing, a final e, y/i), so "painted", "paints" and "painting" meet. The index
+uses the whitespace analyzer and sees exactly these tokens.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import unicodedata
+from collections.abc import Iterable
+
+_WORD = re.compile(r"[^\W_]+")
+_VOWEL = re.compile(r"[aeiouy]")
+_UNDOUBLE = re.compile(r"([bcdfgkmnprt])\1$")
+
+# Words that carry no topic: dropped from query terms (they stay indexed, for phrases).
+STOP_WORDS = frozenset(
+    """
+    a about after again all also am an and any are as at be been before being both but by
+    can could did do does doing done for from had has have having he her here hers him his
+    how i if in into is it its just me might more most my no nor not now of on once only
+    or other our ours out over own same she should so some such than that the their theirs
+    them then there these they this those through to too under until up very was we were
+    what when where which while who whom why will with would you your yours
+    """.split()  # noqa: SIM905 - a word list reads best as words
+)
+
+
+def tenant_prefix(tenant: str) -> str:
+    return "t" + hashlib.sha256(tenant.encode()).hexdigest()[:12] + "_"
+
+
+def words(text: str) -> list[str]:
+    """Lower-cased letter/digit runs of ``text`` (NFKC first, so width variants meet)."""
+    return _WORD.findall(unicodedata.normalize("NFKC", text).lower())
+
+
+def stem(word: str) -> str:
+    """A light English stemmer: enough to join inflections, never clever."""
+    if len(word) <= 3 or not word.isalpha():
+        return word
+    if word.endswith("ies") and len(word) > 4:
+        word = word[:-3] + "i"
+    elif word.endswith("sses"):
+        word = word[:-2]
+    elif word.endswith("s") and not word.endswith(("ss", "us", "is")):
+        word = word[:-1]
+    for suffix in ("ing", "ed"):
+        root = word[: -len(suffix)]
+        if word.endswith(suffix) and len(root) >= 3 and _VOWEL.search(root):
+            word = _UNDOUBLE.sub(r"\1", root)
+            break
+    if word.endswith("y") and len(word) > 3:
+        word = word[:-1] + "i"
+    if word.endswith("e") and len(word) > 3:
+        word = word[:-1]
+    return word
+
+
+def terms(text: str) -> list[str]:
+    return [stem(word) for word in words(text)]
+
+
+def lexical_text(tenant: str, parts: Iterable[str]) -> str:
+    """The indexed form of a document: every word of every part, stemmed and tenant-prefixed."""
+    prefix = tenant_prefix(tenant)
+    return " ".join(prefix + term for part in parts for term in terms(part))
+
+
+def query_terms(query: str, limit: int) -> list[str]:
+    """Distinct stemmed terms of a query without stop words (all of them if only stop words)."""
+    all_terms = terms(query)
+    content = [t for w, t in zip(words(query), all_terms, strict=True) if w not in STOP_WORDS]
+    chosen = list(dict.fromkeys(content or all_terms))
+    return chosen[:limit]
+
+
+def lucene_query(tenant: str, query: str, limit: int) -> str:
+    """A Lucene query over tenant tokens: the terms OR-ed, the whole phrase boosted; '' if none.
+
+    Every token is made of letters, digits and one underscore, and is quoted anyway, so no
+    user input can reach Lucene's syntax.
+    """
+    prefix = tenant_prefix(tenant)
+    chosen = query_terms(query, limit)
+    if not chosen:
+        return ""
+    clauses = [f'"{prefix}{term}"' for term in chosen]
+    phrase = [prefix + term for term in terms(query)][:limit]
+    if len(phrase) > 1:
+        clauses.insert(0, '"' + " ".join(phrase) + '"^2')
+    return " OR ".join(clauses)

@@ -1,0 +1,66 @@
+"""Rank fusion for search: pure functions over ranked lists, no database.
+
+- Each channel (full-text, vector, graph, multi-hop) yields ids best first. Weighted
+  reciprocal rank fusion sums ``weight / (K + rank)`` over the channels an id appears in
+  (rank from 1, K = 60, the constant of Cormack et al.), so a document found by several
+  channels rises and no channel's raw score scale matters.
+- The graph channel is derived from the fused list: the best ``seeds`` hits pass their fused
+  score to their graph neighbours, decayed by ``GRAPH_DECAY`` per step; neighbours reached
+  from several seeds add up. Its ranking then enters the fusion like any other channel, so a
+  turn next to two strong hits rises, a seed that is also a neighbour of another seed rises.
+- A type boost (from the retrieval plan) multiplies the fused score. Ties break on id.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+RRF_K = 60
+GRAPH_DECAY = 0.5
+
+
+@dataclass
+class Fused:
+    id: str
+    score: float = 0.0
+    contributions: dict[str, float] = field(default_factory=dict)  # channel -> share of score
+    ranks: dict[str, int] = field(default_factory=dict)  # channel -> rank (from 1)
+    boost: float = 1.0
+
+
+def fuse(
+    channels: Mapping[str, Sequence[str]],
+    weights: Mapping[str, float],
+    boosts: Mapping[str, float] | None = None,
+) -> list[Fused]:
+    """Weighted RRF of ranked id lists; ``boosts`` multiply an id's fused score."""
+    fused: dict[str, Fused] = {}
+    for channel, ids in channels.items():
+        weight = weights.get(channel, 0.0)
+        if weight <= 0:
+            continue
+        for rank, item in enumerate(dict.fromkeys(ids), start=1):
+            entry = fused.setdefault(item, Fused(item))
+            share = weight / (RRF_K + rank)
+            entry.contributions[channel] = share
+            entry.ranks[channel] = rank
+            entry.score += share
+    for entry in fused.values():
+        entry.boost = (boosts or {}).get(entry.id, 1.0)
+        entry.score *= entry.boost
+    return sorted(fused.values(), key=lambda e: (-e.score, e.id))
+
+
+def graph_ranking(seeds: Sequence[Fused], neighbours: Sequence[tuple[str, str, int]]) -> list[str]:
+    """Neighbours ranked by the fused score they inherit from the seeds that reach them.
+
+    ``neighbours`` are (seed id, neighbour id, distance in steps) rows.
+    """
+    seed_score = {seed.id: seed.score for seed in seeds}
+    inherited: dict[str, float] = defaultdict(float)
+    for seed, neighbour, distance in neighbours:
+        if seed in seed_score and distance >= 1:
+            inherited[neighbour] += seed_score[seed] * GRAPH_DECAY**distance
+    return [item for item, _ in sorted(inherited.items(), key=lambda kv: (-kv[1], kv[0]))]
