@@ -59,7 +59,7 @@ def graph_ranking(seeds: Sequence[Fused], neighbours: Sequence[tuple[str, str, i
     ``neighbours`` are (seed id, neighbour id, distance in steps) rows.
     """
     seed_score = {seed.id: seed.score for seed in seeds}
-    inherited: dict[str, float] = defaultdict(float)
+    inherited: dict[str, float] = defaultdict(float, seed_score)  # a seed is its own context
     for seed, neighbour, distance in neighbours:
         if seed in seed_score and distance >= 1:
             inherited[neighbour] += seed_score[seed] * GRAPH_DECAY**distance
