@@ -11,6 +11,7 @@ from pydantic import AwareDatetime, Field, JsonValue, model_validator
 from graphmem.errors import InvalidArgument
 from graphmem.models.common import AuditText, BoundedJson, Name, OutputModel, StrictModel
 from graphmem.models.decisions import ReviewOutcome, ReviewSignal
+from graphmem.models.memories import MemoryTopicState
 
 SCHEMA_VERSION = 1
 SourceClass = Literal["agent_claimed", "tool_observed", "human_confirmed", "production_verified"]
@@ -204,6 +205,11 @@ class CurrentState(OutputModel):
     as_of: datetime | None = Field(default=None, description="Valid time the answer is for.")
     known_at: datetime | None = Field(
         default=None, description="Transaction time the answer reflects (null: now)."
+    )
+    memory: MemoryTopicState | None = Field(
+        default=None,
+        description="The memories side: the topic whose topic_key is this state key (its "
+        "active version and history). When no fact has the key, status comes from here.",
     )
 
 

@@ -216,3 +216,29 @@ class GovernMemoryResult(OutputModel):
     reason: str | None
     affected: list[GovernedMemory]
     revision: int | None
+
+
+class TopicVersion(OutputModel):
+    id: str
+    topic_version: int
+    title: str
+    status: MemoryStatus
+    created_at: datetime
+    active_from: datetime | None
+    retired_at: datetime | None
+    superseded_by: str | None
+
+
+class MemoryTopicState(OutputModel):
+    """The memories side of current_state: the versions of the topic named by the state key."""
+
+    status: Literal["current", "no_current", "not_found", "ambiguous"]
+    project: str | None = Field(description="Project of the resolved topic (null if none).")
+    current: MemoryRecord | None = Field(
+        description="The version active (at known_at / as_of, if given); never a quarantined, "
+        "rejected or deleted one."
+    )
+    history: list[TopicVersion] = Field(description="The other versions, newest first.")
+    candidates: list[str] = Field(
+        default_factory=list, description="Projects holding an active version, when ambiguous."
+    )

@@ -6,6 +6,7 @@ from pydantic import AwareDatetime, Field
 
 from graphmem import facts, verification
 from graphmem.errors import ConfigurationError
+from graphmem.memory import state
 from graphmem.models.common import AuditText, BoundedJson, Name
 from graphmem.models.facts import (
     CurrentState,
@@ -178,6 +179,9 @@ def make_current_state(services: Services) -> ToolFunction:
         answer has an open contradiction with another active fact). A fact whose valid_to
         or expires_at has passed is never current, even before maintain runs. history lists
         former facts newest first; why lists the SUPERSEDES and CONTRADICTS links.
+        memory: the curated memories whose topic_key is this key (active version, history);
+        quarantined versions are never current. When no fact has the key, status comes from
+        the memories.
         """
         request = CurrentStateRequest(
             state_key=state_key,
@@ -187,7 +191,7 @@ def make_current_state(services: Services) -> ToolFunction:
             known_at=known_at,
             history_limit=history_limit,
         )
-        return await facts.current_state(services.store, services.tenant(), request)
+        return await state.current_state(services.store, services.tenant(), request)
 
     return current_state
 
