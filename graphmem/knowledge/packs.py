@@ -611,6 +611,10 @@ async def build_context_pack(
 ) -> BuildContextPackResult:
     async def work(tx: Tx) -> BuildContextPackResult:
         head = await lock_head(tx)
+        if request.session_id is not None and not await tx.run(
+            "memory/find_session", session_id=request.session_id
+        ):
+            raise NotFound("session", request.session_id)
         built = await build_pack_in_tx(
             tx,
             head,

@@ -39,8 +39,9 @@ def make_build_context_pack(services: Services) -> ToolFunction:
         session_id: Annotated[
             AuditText | None,
             Field(
-                description="Attribution only: recorded on the pack and its history event; "
-                "grants nothing (sessions are not yet owned, so it is not checked)."
+                description="The session the pack is built for: one of your sessions (the "
+                "session id archive_turns returns); recorded on the pack and its history "
+                "event, grants nothing. Another's, or an unknown one, is not_found."
             ),
         ] = None,
         token_budget: Annotated[
@@ -71,7 +72,7 @@ def make_build_context_pack(services: Services) -> ToolFunction:
         the older current pack of the same type and target (kept, never deleted); an empty
         pack is not stored (pack_id null, persisted false). Either way one run entry and
         one history revision. Errors: invalid_argument (unknown pack_type, budget out of
-        range), not_found (unknown workstream).
+        range), not_found (unknown workstream, or a session_id not yours).
         """
         request = BuildContextPackRequest(
             pack_type=pack_type,

@@ -489,3 +489,29 @@ def test_no_pack_exceeds_its_budget_or_holds_a_dead_fact(
     harness: Harness, specs: list[tuple[str, float, bool]], budget: int
 ) -> None:
     harness.loop.run_until_complete(_check_pack(harness.store, specs, budget))
+
+
+async def test_session_id_must_be_one_of_the_callers_sessions(
+    client: Client[Any], store: Store, settings: Settings
+) -> None:
+    archived = await call(
+        client,
+        "archive_turns",
+        project="p",
+        session_ref="s",
+        host="h",
+        source_root="r",
+        turns=[{"role": "user", "content": "hi", "ts": "2024-01-01T00:00:00Z"}],
+    )
+    session = archived["session"]["id"]
+    built = await call(client, "build_context_pack", pack_type="planner", session_id=session)
+    assert built["advanced_context"]["session_id"] == session
+    unknown = await call_error(client, "build_context_pack", pack_type="planner", session_id="nope")
+    other = settings.model_copy(update={"tenant": settings.tenant + "-b"})
+    async with Client(create_server(store, other)) as intruder:
+        theirs = await call_error(
+            intruder, "build_context_pack", pack_type="planner", session_id=session
+        )
+    await store.purge_tenant(other.tenant)
+    assert unknown["error"] == theirs["error"] == "not_found"
+    assert theirs["message"].replace(session, "X") == unknown["message"].replace("nope", "X")
