@@ -96,7 +96,7 @@ def evidence_ids(raw: list[str], known: set[str]) -> tuple[list[str], int]:
 
 
 async def ingest(client: Client[Any], path: Path) -> tuple[str, dict[tuple[str, int], str]]:
-    data = json.loads(path.read_text())
+    data = json.loads(path.read_text())  # noqa: ASYNC240 - a benchmark reads its data up front
     project = f"locomo-{path.stem}"
     dia_of: dict[tuple[str, int], str] = {}
     for n, start, items in sessions(data):
@@ -202,7 +202,7 @@ async def evaluate(
 
 
 async def main(arguments: argparse.Namespace) -> None:
-    files = sorted(Path(arguments.data).glob("*.json"))
+    files = sorted(Path(arguments.data).glob("*.json"))  # noqa: ASYNC240
     configs = arguments.configs or (
         list(CONFIGS) if Settings().embeddings != "none" else ["full-text"]
     )
