@@ -74,6 +74,7 @@ RAW_FALLBACK_BELOW = 3
 MULTI_HOP_SEEDS = 5
 MULTI_HOP_ENTITIES = 5
 MULTI_HOP_WEIGHT = 0.5
+FULLTEXT_ALL = 2**31 - 1  # Lucene's limit when every hit is needed
 _NAME = re.compile(r"\b[A-Z][\w'-]{2,}\b")
 
 
@@ -242,14 +243,24 @@ def _boosts(types: dict[str, str | None], by_type: dict[str, float]) -> dict[str
 
 
 async def _fulltext_rows(context: _Context, sources: _Sources, query: str) -> list[dict[str, Any]]:
+    """The channel's best hits after the filters, best first (ties by id).
+
+    Lucene is asked for its top 4 x pool first (a top-k read, cheap at any corpus size); only
+    when the filters keep fewer than the pool and Lucene had more does it ask for everything.
+    """
     if len(query.split()) > MAX_QUERY_TERMS:
         raise InvalidArgument("query", f"more than {MAX_QUERY_TERMS} terms")
     lucene = lucene_query(context.tenant, query, MAX_QUERY_TERMS)
     if not lucene:
         return []
-    return await context.store.read(
-        sources.fulltext, context.tenant, lucene=lucene, pool=context.pool, **_plain(sources)
-    )
+    params = {"lucene": lucene, "pool": context.pool, **_plain(sources)}
+    fetch = 4 * context.pool
+    [row] = await context.store.read(sources.fulltext, context.tenant, fetch=fetch, **params)
+    if len(row["hits"]) < context.pool and row["fetched"] == fetch:
+        [row] = await context.store.read(
+            sources.fulltext, context.tenant, fetch=FULLTEXT_ALL, **params
+        )
+    return sorted(row["hits"], key=lambda hit: (-hit["score"], hit["id"]))
 
 
 async def _vector_rows(
