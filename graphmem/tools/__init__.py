@@ -12,6 +12,8 @@ from graphmem.tools import (
     memories,
     packs,
     pipeline,
+    recall,
+    timeline,
     workstreams,
 )
 from graphmem.tools.spec import Toolset, ToolSpec
@@ -29,6 +31,8 @@ CATALOGUE: list[ToolSpec] = [
     *workstreams.SPECS,
     *archive.SPECS,
     *memories.SPECS,
+    *timeline.SPECS,
+    *recall.SPECS,
 ]
 
 
