@@ -95,7 +95,9 @@ def evidence_ids(raw: list[str], known: set[str]) -> tuple[list[str], int]:
     return list(dict.fromkeys(ids)), dropped
 
 
-async def ingest(client: Client[Any], path: Path) -> tuple[str, dict[tuple[str, int], str]]:
+async def ingest(
+    client: Client[Any], path: Path, write: bool = True
+) -> tuple[str, dict[tuple[str, int], str]]:
     data = json.loads(path.read_text())  # noqa: ASYNC240 - a benchmark reads its data up front
     project = f"locomo-{path.stem}"
     dia_of: dict[tuple[str, int], str] = {}
@@ -109,17 +111,18 @@ async def ingest(client: Client[Any], path: Path) -> tuple[str, dict[tuple[str, 
             }
             for k, item in enumerate(items)
         ]
-        result = await client.call_tool(
-            "archive_turns",
-            {
-                "project": project,
-                "session_ref": ref,
-                "host": "locomo",
-                "source_root": "bench",
-                "turns": turns,
-            },
-        )
-        assert not result.is_error, result.content
+        if write:
+            result = await client.call_tool(
+                "archive_turns",
+                {
+                    "project": project,
+                    "session_ref": ref,
+                    "host": "locomo",
+                    "source_root": "bench",
+                    "turns": turns,
+                },
+            )
+            assert not result.is_error, result.content
         for k, item in enumerate(items):
             dia_of[(ref, k)] = item["dia_id"]
     return project, dia_of
@@ -142,22 +145,30 @@ def recall_row(label: str, scores: dict[int, list[float]]) -> str:
     return f"{label:>14} {len(scores[KS[0]]):>5} {cells}"
 
 
-async def run(store: Store, files: list[Path], configs: list[str]) -> None:
+async def run(store: Store, files: list[Path], configs: list[str], keep: str | None = None) -> None:
+    if keep is not None:  # a tenant kept from an earlier run: ingest once, ask many times
+        await run_in(store, keep, files, configs)
+        return
     async with scratch_tenant(store, "locomo") as tenant:
-        settings = Settings().model_copy(update={"tenant": tenant, "toolset": "full"})
-        async with Client(create_server(store, settings)) as client:
-            say(f"embeddings: {settings.embeddings}")
-            conversations = []
-            began = time.perf_counter()
-            for path in files:
-                project, dia_of = await ingest(client, path)
-                conversations.append((path, project, dia_of))
-            say(
-                f"ingest: {sum(len(c[2]) for c in conversations)} turns in "
-                f"{time.perf_counter() - began:.1f} s"
-            )
-            for config in configs:
-                await evaluate(client, conversations, config)
+        await run_in(store, tenant, files, configs)
+
+
+async def run_in(store: Store, tenant: str, files: list[Path], configs: list[str]) -> None:
+    settings = Settings().model_copy(update={"tenant": tenant, "toolset": "full"})
+    async with Client(create_server(store, settings)) as client:
+        say(f"embeddings: {settings.embeddings}")
+        listed = await client.call_tool("list_raw_sessions", {"latest": 1})
+        write = not (listed.structured_content or {}).get("sessions")
+        conversations = []
+        began = time.perf_counter()
+        for path in files:
+            project, dia_of = await ingest(client, path, write)
+            conversations.append((path, project, dia_of))
+        turns = sum(len(c[2]) for c in conversations)
+        kept = "" if write else " (kept from an earlier run)"
+        say(f"ingest: {turns} turns in {time.perf_counter() - began:.1f} s{kept}")
+        for config in configs:
+            await evaluate(client, conversations, config)
 
 
 async def evaluate(
@@ -214,7 +225,7 @@ async def main(arguments: argparse.Namespace) -> None:
         )
         try:
             await store.apply_schema()
-            await run(store, files, configs)
+            await run(store, files, configs, arguments.keep_tenant)
         finally:
             await store.close()
         return
@@ -231,4 +242,7 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser(description="LoCoMo recall@k through search.")
     parser.add_argument("--data", default="../shared/data/locomo")
     parser.add_argument("--configs", nargs="*", choices=list(CONFIGS))
+    parser.add_argument(
+        "--keep-tenant", help="ingest into this tenant once and keep it (for repeated runs)"
+    )
     asyncio.run(main(parser.parse_args()))
