@@ -1,8 +1,9 @@
 """Retrieval plans: a task intent, role and risk compiled into channel weights, type boosts
 and a fallback policy. Pure and deterministic: the same inputs give the same plan and hash.
 
-- Weights: full-text 1.0, vector 1.0, graph 0.5 by default (see bench/locomo.py for the
-  figures behind them); ``explore_history`` leans on the graph (versions, sessions) at 0.8.
+- Weights: full-text 1.0, vector 0.5 (a small local model is the weaker witness), graph 0.7,
+  chosen on the seven public LoCoMo conversations as a whole (bench/locomo.py);
+  ``explore_history`` leans on the graph (versions, sessions) at 1.0.
 - Type boosts multiply the fused score of memories of a type: decisions and architecture for
   ``explain_decision``, bug fixes and lessons for ``debug_failure``, preferences for
   ``apply_preference``, decisions, bug fixes and procedures for ``review_change``. A planner
@@ -22,7 +23,7 @@ from graphmem.models.common import canonical_json
 from graphmem.models.search import RetrievalPlan, SearchRequest
 
 POLICY_VERSION = "graphmem_router_v1"
-DEFAULT_WEIGHTS = {"fulltext": 1.0, "vector": 1.0, "graph": 0.5}
+DEFAULT_WEIGHTS = {"fulltext": 1.0, "vector": 0.5, "graph": 0.7}
 DEFAULT_TOKEN_BUDGET = 4000
 
 INTENT_BOOSTS: dict[str, dict[str, float]] = {
@@ -48,7 +49,7 @@ def compile_plan(request: SearchRequest) -> RetrievalPlan:
     reasons = [f"intent:{intent}", f"role:{role}", f"risk:{risk}"]
     weights = dict(DEFAULT_WEIGHTS)
     if intent == "explore_history":
-        weights["graph"] = 0.8
+        weights["graph"] = 1.0
     boosts = dict(INTENT_BOOSTS[intent])
     for memory_type, factor in ROLE_BOOSTS[role].items():
         boosts[memory_type] = round(boosts.get(memory_type, 1.0) * factor, 4)

@@ -84,7 +84,7 @@ class LinkedFact(OutputModel):
 class ChannelShare(OutputModel):
     channel: str
     rank: int = Field(description="Rank of the hit in that channel, from 1.")
-    contribution: float = Field(description="weight / (60 + rank), summed into the score.")
+    contribution: float = Field(description="weight / (5 + rank), summed into the score.")
 
 
 class HitExplanation(OutputModel):

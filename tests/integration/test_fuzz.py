@@ -124,37 +124,47 @@ async def _snapshot(client: Client[Any]) -> Any:
     return json.loads(contents[0].text)  # type: ignore[union-attr]
 
 
-async def _check(harness: Harness, tool: str, arguments: dict[str, Any]) -> None:
-    async with Client(create_server(harness.store, harness.settings)) as client:
-        before = await _snapshot(client)
-        result = await client.call_tool(tool, arguments, raise_on_error=False)
-        if not result.is_error:
-            event(f"{tool}: ok")
-            OUTCOMES[tool, "ok"] += 1
-            return
-        text = result.content[0].text  # type: ignore[union-attr]
-        try:
-            payload = json.loads(text)
-        except ValueError:
-            pytest.fail(f"{tool} answered a non-graphmem error for {arguments!r}: {text}")
-        assert isinstance(payload, dict) and "error" in payload, text
-        event(f"{tool}: {payload['error']}")
-        OUTCOMES[tool, payload["error"]] += 1
-        assert await _snapshot(client) == before, f"{tool} wrote despite refusing {arguments!r}"
+async def _check(client: Client[Any], tool: str, arguments: dict[str, Any]) -> None:
+    before = await _snapshot(client)
+    result = await client.call_tool(tool, arguments, raise_on_error=False)
+    if not result.is_error:
+        event(f"{tool}: ok")
+        OUTCOMES[tool, "ok"] += 1
+        return
+    text = result.content[0].text  # type: ignore[union-attr]
+    try:
+        payload = json.loads(text)
+    except ValueError:
+        pytest.fail(f"{tool} answered a non-graphmem error for {arguments!r}: {text}")
+    assert isinstance(payload, dict) and "error" in payload, text
+    event(f"{tool}: {payload['error']}")
+    OUTCOMES[tool, payload["error"]] += 1
+    assert await _snapshot(client) == before, f"{tool} wrote despite refusing {arguments!r}"
 
 
-async def _schema_of(harness: Harness, tool: str) -> dict[str, Any]:
-    async with Client(create_server(harness.store, harness.settings)) as client:
-        listed = {t.name: t for t in await client.list_tools()}
+async def _schema_of(client: Client[Any], tool: str) -> dict[str, Any]:
+    listed = {t.name: t for t in await client.list_tools()}
     return listed[tool].input_schema
 
 
 @pytest.mark.parametrize("tool", [spec.name for spec in CATALOGUE])
 def test_fuzz_tool(fuzz_harness: Harness, tool: str) -> None:
-    schema = fuzz_harness.loop.run_until_complete(_schema_of(fuzz_harness, tool))
+    # One server and client per tool, shared by its examples: building the server for every
+    # example cost more than the calls themselves.
+    loop = fuzz_harness.loop
+    connection = Client(create_server(fuzz_harness.store, fuzz_harness.settings))
+    client = loop.run_until_complete(connection.__aenter__())
+    try:
+        _fuzz(fuzz_harness, client, tool)
+    finally:
+        loop.run_until_complete(connection.__aexit__(None, None, None))
+
+
+def _fuzz(harness: Harness, client: Client[Any], tool: str) -> None:
+    schema = harness.loop.run_until_complete(_schema_of(client, tool))
 
     @settings(
-        max_examples=10,  # x every tool in the catalogue (35); new seeds every run
+        max_examples=25,  # x every tool in the catalogue (45); new seeds every run
         deadline=None,
         suppress_health_check=[
             HealthCheck.too_slow,
@@ -164,7 +174,7 @@ def test_fuzz_tool(fuzz_harness: Harness, tool: str) -> None:
     )
     @given(arguments=_mutations(schema))
     def fuzz(arguments: dict[str, Any]) -> None:
-        fuzz_harness.loop.run_until_complete(_check(fuzz_harness, tool, arguments))
+        harness.loop.run_until_complete(_check(client, tool, arguments))
 
     fuzz()
     mine = {outcome: n for (name, outcome), n in sorted(OUTCOMES.items()) if name == tool}

@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from fastmcp import Client
 
+from graphmem.memory.ranking import RRF_K
 from graphmem.server import create_server
 from graphmem.settings import Settings
 from graphmem.store import QueryCatalog, Store
@@ -163,7 +164,7 @@ async def test_explain_reports_channel_contributions(client: Client[Any]) -> Non
     assert explained["channels"][0] == {
         "channel": "fulltext",
         "rank": 1,
-        "contribution": round(1 / 61, 6),
+        "contribution": round(1 / (RRF_K + 1), 6),
     }
     total = sum(c["contribution"] for c in explained["channels"]) * explained["boost"]
     assert abs(total - hit["score"]) < 1e-5
