@@ -126,6 +126,9 @@ ISSUES: dict[IssueType, tuple[Severity, SubjectKind, ScanName]] = {
     "context_pack_summary_drift": ("low", "context_pack", "packs"),
     "context_pack_task_drift": ("medium", "context_pack", "packs"),
     "quarantined_content": ("medium", "chunk", "quarantine"),
+    # opened by save_memory and resolved by govern_memory (graphmem/memory/memories.py), so
+    # no scan re-checks it
+    "quarantined_memory": ("medium", "memory", "quarantine"),
 }
 SCANS: tuple[ScanName, ...] = get_args(ScanName)
 

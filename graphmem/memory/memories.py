@@ -11,7 +11,8 @@ Rules of save_memory:
 - Title and content pass the poisoning gate (graphmem/gate.py): secrets are replaced by
   ``[REDACTED:<kind>]`` and reported; instruction-like text is stored with status
   ``quarantined``: kept, out of search results (unless asked), bundles, recall and current
-  state, released or rejected only by govern_memory.
+  state, listed at once as an open ``quarantined_memory`` issue (list_memory_issues), released
+  or rejected only by govern_memory (which resolves the issue with the action taken).
 - ``topic_key`` makes versions: the same project and topic_key make version n+1. When the new
   version is active it supersedes the topic's active version, which becomes ``stale`` (kept,
   ``SUPERSEDES`` edge, ``superseded_by``, ``retired_at``). A quarantined new version displaces
@@ -212,6 +213,20 @@ async def save_memory(
             revision=revision,
             **fields,
         )
+        if fields["status"] == "quarantined":
+            await tx.run(
+                "memory/open_quarantine_issue",
+                memory_id=memory_id,
+                id=new_id(),
+                details_json=json.dumps(
+                    {
+                        "reasons": screened.quarantine_reasons,
+                        "project": request.project,
+                        "topic_key": request.topic_key,
+                    }
+                ),
+                now=head.now.isoformat(),
+            )
         superseded_id = None
         if active is not None and fields["status"] == "active":
             await tx.run(
@@ -447,6 +462,13 @@ async def _apply(
             old_id=superseded_id,
             now=now,
             revision=head.revision + 1,
+        )
+    if memory["status"] == "quarantined":
+        await tx.run(
+            "memory/resolve_quarantine_issue",
+            memory_id=memory["id"],
+            resolution=f"governed: {request.action}",
+            now=now,
         )
     await append_event(
         tx,

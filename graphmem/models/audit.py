@@ -22,9 +22,10 @@ IssueType = Literal[
     "context_pack_summary_drift",
     "context_pack_task_drift",
     "quarantined_content",
+    "quarantined_memory",
 ]
 Severity = Literal["high", "medium", "low"]
-SubjectKind = Literal["claim", "fact", "fact_pair", "fact_key", "context_pack", "chunk"]
+SubjectKind = Literal["claim", "fact", "fact_pair", "fact_key", "context_pack", "chunk", "memory"]
 IssueStatus = Literal["open", "resolved"]
 ScanName = Literal[
     "fact_keys", "claims", "fact_provenance", "contradictions", "packs", "quarantine"
