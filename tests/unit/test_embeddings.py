@@ -26,7 +26,7 @@ LONG_TEXT: str = max(REFERENCE["texts"], key=len)
 
 @pytest.fixture(scope="module")
 def minilm() -> MiniLM:
-    for module in ("numpy", "safetensors", "tokenizers"):
+    for module in ("numpy", "safetensors", "tokenizers", "threadpoolctl"):
         pytest.importorskip(module, reason="the 'embeddings' extra is not installed")
     try:
         embedder = load_embedder(Settings(embeddings="minilm"))
@@ -182,6 +182,17 @@ def test_concurrent_calls_give_the_serial_results(minilm: MiniLM) -> None:
     for got_batch, want_batch in zip(concurrent, serial, strict=True):
         for got, want in zip(got_batch, want_batch, strict=True):
             assert max_abs_diff(got, want) <= 1e-6
+
+
+def test_embedding_leaves_the_process_blas_threads_as_they_were(minilm: MiniLM) -> None:
+    from threadpoolctl import threadpool_info
+
+    def blas_threads() -> list[int]:
+        return [lib["num_threads"] for lib in threadpool_info() if lib["user_api"] == "blas"]
+
+    before = blas_threads()
+    minilm.embed(["one BLAS thread inside, the process setting outside"])
+    assert blas_threads() == before
 
 
 def test_the_model_is_loaded_once(minilm: MiniLM) -> None:
