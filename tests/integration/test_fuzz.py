@@ -164,7 +164,7 @@ def _fuzz(harness: Harness, client: Client[Any], tool: str) -> None:
     schema = harness.loop.run_until_complete(_schema_of(client, tool))
 
     @settings(
-        max_examples=25,  # x every tool in the catalogue (45); new seeds every run
+        max_examples=25,  # x every tool in the catalogue (41); new seeds every run
         deadline=None,
         suppress_health_check=[
             HealthCheck.too_slow,
