@@ -18,6 +18,7 @@ import os
 import secrets
 import signal
 import socket
+import string
 import subprocess
 import time
 from collections.abc import Callable, Iterator
@@ -114,7 +115,7 @@ class LocalNeo4j:
             self.data_dir.mkdir(parents=True, exist_ok=True)
             fd = os.open(secret, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
             with os.fdopen(fd, "w") as handle:
-                handle.write(secrets.token_urlsafe(24))
+                handle.write(_random_password())
         return secret.read_text().strip()
 
     # --- status ----------------------------------------------------------------------------
@@ -381,3 +382,12 @@ def _require_free_port(name: str, port: int) -> None:
                 f"port {port} ({name}) is already in use by another program; "
                 f"free it or choose another port with {setting}."
             ) from error
+
+
+_PASSWORD_ALPHABET = string.ascii_letters + string.digits
+
+
+def _random_password(length: int = 32) -> str:
+    """Letters and digits only: neo4j-admin reads an argument starting with '-' (which
+    token_urlsafe produces one time in 64) as an option and refuses the password."""
+    return "".join(secrets.choice(_PASSWORD_ALPHABET) for _ in range(length))

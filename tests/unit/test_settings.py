@@ -51,3 +51,11 @@ def test_bad_settings_are_refused(
     monkeypatch.setenv(variable, value)
     with pytest.raises(ValidationError):
         Settings()
+
+
+def test_generated_local_passwords_never_look_like_options() -> None:
+    from graphmem.localdb.server import _random_password
+
+    passwords = [_random_password() for _ in range(500)]
+    assert all(p.isalnum() and len(p) == 32 for p in passwords)
+    assert len(set(passwords)) == 500
