@@ -7,8 +7,10 @@ Rules:
   graphmem/memory/lexical.py), ``vector`` (cosine similarity of the local embedding, when
   GRAPHMEM_EMBEDDINGS is set: the shared vector index, or an exact scan of the caller's scope
   when the index leaves fewer than the pool), ``graph`` (neighbours of the best hits: memories
-  saved in the same session or other versions of the same topic; for raw turns, the turns
-  said just before and after in the same conversation). Fusion: weighted reciprocal rank
+  saved in the same session, other versions of the same topic, memories about a linked fact:
+  the current fact of the key the topic names contradicts or impacts another fact whose key
+  another memory's topic names; for raw turns, the turns said just before and after in the
+  same conversation). Fusion: weighted reciprocal rank
   (graphmem/memory/ranking.py). ``channels`` restricts them (graph needs one of the others:
   it expands their hits); by default every available one runs.
 - Visibility: active memories; ``include_stale`` adds stale ones (superseded versions and

@@ -368,3 +368,21 @@ async def test_turns_are_embedded_at_write_time(semantic: Client[Any]) -> None:
     )
     found = await find(semantic, query="new cat at home", channels=["vector"])
     assert found["raw_hits"][0]["preview"] == "We adopted a kitten!"
+
+
+async def test_graph_channel_follows_linked_facts(client: Client[Any]) -> None:
+    first = await call(client, "record_fact", project="p", key="cache.engine", value="redis")
+    second = await call(client, "record_fact", project="p", key="cache.budget", value="tiny")
+    await call(
+        client,
+        "govern_fact",
+        fact_id=first["id"],
+        action="contradict",
+        target_fact_id=second["id"],
+        rationale="redis needs memory the budget lacks",
+    )
+    await save(client, "Cache engine", "we run redis for sessions", topic_key="cache.engine")
+    await save(client, "Cache budget", "the budget allows a tiny box", topic_key="cache.budget")
+    found = await find(client, query="redis sessions", explain=True, raw_fallback=False)
+    assert titles(found) == ["Cache engine", "Cache budget"]
+    assert {c["channel"] for c in found["results"][1]["explain"]["channels"]} == {"graph"}
