@@ -21,15 +21,13 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import os
 import statistics
-import tempfile
 import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from bench.facts import quantile_ms, say, scratch_tenant
+from bench.facts import bench_store, quantile_ms, say, scratch_tenant
 from graphmem.memory import archive
 from graphmem.models.archive import (
     ArchiveTurnsRequest,
@@ -37,7 +35,6 @@ from graphmem.models.archive import (
     TurnIn,
 )
 from graphmem.store import Store
-from tests.neo4j_endpoint import find_endpoint
 
 
 def session_date(text: str) -> datetime:
@@ -139,25 +136,8 @@ async def run(store: Store, files: list[Path], searches: int) -> None:
 
 async def main(arguments: Any, files: list[Path]) -> None:
     searches = 50 if arguments.quick else 200
-    if os.environ.get("NEO4J_URI"):
-        store = await Store.connect(
-            os.environ["NEO4J_URI"],
-            os.environ.get("NEO4J_USER", "neo4j"),
-            os.environ.get("NEO4J_PASSWORD", ""),
-        )
-        try:
-            await store.apply_schema()
-            await run(store, files, searches)
-        finally:
-            await store.close()
-        return
-    with tempfile.TemporaryDirectory() as scratch, find_endpoint(Path(scratch)) as endpoint:
-        store = await Store.connect(endpoint.uri, endpoint.user, endpoint.password)
-        try:
-            await store.apply_schema()
-            await run(store, files, searches)
-        finally:
-            await store.close()
+    async with bench_store() as store:
+        await run(store, files, searches)
 
 
 if __name__ == "__main__":

@@ -182,6 +182,27 @@ async def concurrently(call: Call, total: int, workers: int = WRITERS) -> float:
 
 # --- tenants, servers and calls ------------------------------------------------------------
 @contextlib.asynccontextmanager
+async def bench_store() -> AsyncIterator[Store]:
+    """A store with the schema applied, on NEO4J_URI if set, else on a managed local Neo4j
+    in a temporary folder (stopped afterwards)."""
+    with contextlib.ExitStack() as stack:
+        if os.environ.get("NEO4J_URI"):
+            uri = os.environ["NEO4J_URI"]
+            user = os.environ.get("NEO4J_USER", "neo4j")
+            password = os.environ.get("NEO4J_PASSWORD", "")
+        else:
+            scratch = stack.enter_context(tempfile.TemporaryDirectory())
+            endpoint = stack.enter_context(find_endpoint(Path(scratch)))
+            uri, user, password = endpoint.uri, endpoint.user, endpoint.password
+        store = await Store.connect(uri, user, password)
+        try:
+            await store.apply_schema()
+            yield store
+        finally:
+            await store.close()
+
+
+@contextlib.asynccontextmanager
 async def scratch_tenant(store: Store, label: str) -> AsyncIterator[str]:
     tenant = f"bench-{label}-{uuid.uuid4().hex[:8]}"
     try:

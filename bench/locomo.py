@@ -27,10 +27,8 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import os
 import re
 import statistics
-import tempfile
 import time
 from collections import defaultdict
 from datetime import UTC, datetime, timedelta
@@ -39,11 +37,10 @@ from typing import Any
 
 from fastmcp import Client
 
-from bench.facts import quantile_ms, say, scratch_tenant
+from bench.facts import bench_store, quantile_ms, say, scratch_tenant
 from graphmem.server import create_server
 from graphmem.settings import Settings
 from graphmem.store import Store
-from tests.neo4j_endpoint import find_endpoint
 
 KS = (1, 5, 10, 25, 50)
 CATEGORIES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop", 5: "adversarial"}
@@ -217,25 +214,8 @@ async def main(arguments: argparse.Namespace) -> None:
     configs = arguments.configs or (
         list(CONFIGS) if Settings().embeddings != "none" else ["full-text"]
     )
-    if os.environ.get("NEO4J_URI"):
-        store = await Store.connect(
-            os.environ["NEO4J_URI"],
-            os.environ.get("NEO4J_USER", "neo4j"),
-            os.environ.get("NEO4J_PASSWORD", ""),
-        )
-        try:
-            await store.apply_schema()
-            await run(store, files, configs, arguments.keep_tenant)
-        finally:
-            await store.close()
-        return
-    with tempfile.TemporaryDirectory() as scratch, find_endpoint(Path(scratch)) as endpoint:
-        store = await Store.connect(endpoint.uri, endpoint.user, endpoint.password)
-        try:
-            await store.apply_schema()
-            await run(store, files, configs)
-        finally:
-            await store.close()
+    async with bench_store() as store:
+        await run(store, files, configs, arguments.keep_tenant)
 
 
 if __name__ == "__main__":

@@ -23,16 +23,15 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import copy
 import json
-import os
-import tempfile
 import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 from bench.archive import conversation_requests
-from bench.facts import quantile_ms, say, scratch_tenant
+from bench.facts import bench_store, quantile_ms, say, scratch_tenant
 from graphmem.embeddings import Embedder, load_embedder
 from graphmem.ids import new_id
 from graphmem.memory import archive, search
@@ -40,7 +39,6 @@ from graphmem.memory.memories import memory_embedding_text, memory_lexical
 from graphmem.models.search import SearchRequest
 from graphmem.settings import Settings
 from graphmem.store import QueryCatalog, Store
-from tests.neo4j_endpoint import find_endpoint
 
 BENCH_CATALOG = Path(__file__).parent / "cypher"
 SIZES = (10_000, 100_000)
@@ -155,32 +153,14 @@ async def ingest_figures(store: Store, folder: Path, embedder: Embedder | None) 
         say(f"  ratio with/without: {rates['with embeddings'] / rates['without embeddings']:.2f}")
 
 
-async def run(uri: str, user: str, password: str, folder: Path) -> None:
+async def main(folder: Path) -> None:
     embedder = load_embedder(Settings())
     say(f"embeddings: {embedder.name if embedder else 'none'}")
-    store = await Store.connect(uri, user, password)
-    seeder = await Store.connect(uri, user, password)
-    seeder.catalog = QueryCatalog(BENCH_CATALOG)  # bulk setup only
-    try:
-        await store.apply_schema()
+    async with bench_store() as store:
+        seeder = copy.copy(store)  # the same driver, the bench-only bulk statements
+        seeder.catalog = QueryCatalog(BENCH_CATALOG)
         await ingest_figures(store, folder, embedder)
         await search_figures(store, seeder, folder, embedder)
-    finally:
-        await seeder.close()
-        await store.close()
-
-
-async def main(folder: Path) -> None:
-    if os.environ.get("NEO4J_URI"):
-        await run(
-            os.environ["NEO4J_URI"],
-            os.environ.get("NEO4J_USER", "neo4j"),
-            os.environ.get("NEO4J_PASSWORD", ""),
-            folder,
-        )
-        return
-    with tempfile.TemporaryDirectory() as scratch, find_endpoint(Path(scratch)) as endpoint:
-        await run(endpoint.uri, endpoint.user, endpoint.password, folder)
 
 
 if __name__ == "__main__":
