@@ -276,7 +276,9 @@ class LocalNeo4j:
             )
 
     def _wait_until_ready(self, process: subprocess.Popen[bytes], ready: ReadyCheck) -> None:
-        status = self.status()
+        # Not self.status(): its liveness check reaps an exited child with waitpid, and then
+        # process.poll() can only report exit code 0 instead of the server's own code.
+        bolt_uri = f"bolt://127.0.0.1:{self.settings.local_bolt_port}"
         deadline = time.monotonic() + self.settings.local_start_timeout
         last_error = "no answer yet"
         while time.monotonic() < deadline:
@@ -290,14 +292,14 @@ class LocalNeo4j:
                 )
             if _port_answers(self.settings.local_bolt_port):
                 try:
-                    ready(status.bolt_uri, self.user, self.password())
+                    ready(bolt_uri, self.user, self.password())
                     return
                 except GraphmemError as error:
                     last_error = error.message
             time.sleep(0.5)
         self.stop()
         raise DatabaseStartFailed(
-            f"Neo4j did not answer on {status.bolt_uri} within "
+            f"Neo4j did not answer on {bolt_uri} within "
             f"{self.settings.local_start_timeout:.0f} s ({last_error}); it was stopped. "
             f"See {self._console_log()}; raise GRAPHMEM_LOCAL_START_TIMEOUT on slow machines."
         )
