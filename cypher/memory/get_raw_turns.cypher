@@ -1,4 +1,5 @@
-// get_observations (source raw): archived turns by id, with their session.
+// get_observations (source raw) and search's raw hits: archived turns by id, with their
+// session.
 UNWIND $ids AS id
 MATCH (s:Session {tenant: $tenant})-[:HAS_TURN]->(t:Turn {tenant: $tenant, id: id})
 RETURN t.id AS id, s.id AS session_id, s.session_ref AS session_ref, s.project AS project,

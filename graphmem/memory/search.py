@@ -463,13 +463,13 @@ async def rank_turns(context: _Context) -> list[RawSearchHit]:
     if not page:
         return []
     rows = await context.store.read(
-        "memory/get_turn_hits", context.tenant, ids=[entry.id for entry in page]
+        "memory/get_raw_turns", context.tenant, ids=[entry.id for entry in page]
     )
-    by_id = {row["turn_id"]: row for row in rows}
+    by_id = {row["id"]: row for row in rows}
     explain = context.request.explain
     return [
         RawSearchHit(
-            turn_id=row["turn_id"],
+            turn_id=row["id"],
             session_id=row["session_id"],
             session_ref=row["session_ref"],
             project=row["project"],
