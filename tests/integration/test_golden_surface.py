@@ -29,6 +29,8 @@ async def _surface(store: Store, toolset: str, keys: Path) -> dict[str, Any]:
         tools = await client.list_tools()
         resources = await client.list_resources()
         templates = await client.list_resource_templates()
+    # Tools by name: the order of tools/list carries no meaning for a client.
+    tools = sorted(tools, key=lambda tool: tool.name)
     return {
         "tools": [tool.model_dump(mode="json", exclude_none=True) for tool in tools],
         "resources": [item.model_dump(mode="json", exclude_none=True) for item in resources],
