@@ -28,8 +28,8 @@ from pathlib import Path
 from typing import Any
 
 from bench.facts import bench_store, quantile_ms, say, scratch_tenant
-from graphmem.memory import archive
-from graphmem.models.archive import (
+from graphmem.archive import service as archive
+from graphmem.archive.models import (
     ArchiveTurnsRequest,
     SearchRawRequest,
     TurnIn,

@@ -18,8 +18,8 @@ from pathlib import Path
 
 from fastmcp import Client
 
-from graphmem.auth import issue_token
-from tests.e2e.helpers import clean_env, serving_http
+from graphmem.app.auth import issue_token
+from tests.app.helpers import clean_env, serving_http
 from tests.neo4j_endpoint import find_endpoint
 
 SAMPLES = 300

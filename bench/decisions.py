@@ -30,11 +30,12 @@ from pathlib import Path
 from typing import Any
 
 from bench.facts import Latency, in_memory_client, measure, say, scratch_tenant
-from graphmem import decisions, facts
-from graphmem.history import lock_head
-from graphmem.ids import new_id
-from graphmem.models.decisions import RecordDecisionRequest
-from graphmem.models.facts import RecordFactRequest
+from graphmem.core.ids import new_id
+from graphmem.decisions import service as decisions
+from graphmem.decisions.models import RecordDecisionRequest
+from graphmem.facts import service as facts
+from graphmem.facts.models import RecordFactRequest
+from graphmem.history.chain import lock_head
 from graphmem.store import Store, Tx
 from tests.neo4j_endpoint import Endpoint, find_endpoint
 

@@ -48,12 +48,12 @@ import mcp.types as mt
 from fastmcp.server.middleware import CallNext, Middleware, MiddlewareContext
 from fastmcp.tools import ToolResult
 
-from graphmem import facts
-from graphmem.models.facts import RecordFactRequest
-from graphmem.server import create_server
-from graphmem.settings import Settings
+from graphmem.app.server import create_server
+from graphmem.app.settings import Settings
+from graphmem.facts import service as facts
+from graphmem.facts.models import RecordFactRequest
 from graphmem.store import Store
-from tests.e2e.helpers import clean_env, serving_http
+from tests.app.helpers import clean_env, serving_http
 from tests.neo4j_endpoint import Endpoint, find_endpoint
 
 PROJECT = "bench"

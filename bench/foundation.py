@@ -21,7 +21,7 @@ import mcp
 
 from graphmem.localdb.assemble import install_dir
 from graphmem.localdb.lockfile import load_lock
-from tests.e2e.helpers import GRAPHMEM, clean_env, serving_http
+from tests.app.helpers import GRAPHMEM, clean_env, serving_http
 from tests.neo4j_endpoint import free_port
 
 

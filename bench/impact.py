@@ -29,8 +29,8 @@ from pathlib import Path
 from typing import Any
 
 from bench.facts import Latency, in_memory_client, measure, quantile_ms, say, scratch_tenant
-from graphmem import impact
-from graphmem.models.impact import EXTERNAL_TARGETS, ExplainImpactRequest
+from graphmem.impact import service as impact
+from graphmem.impact.models import EXTERNAL_TARGETS, ExplainImpactRequest
 from graphmem.store import QueryCatalog, Store
 from tests.neo4j_endpoint import Endpoint, find_endpoint
 

@@ -49,8 +49,8 @@ import neo4j
 
 from bench.facts import Latency, in_memory_client, measure, quantile_ms, say, scratch_tenant
 from graphmem.knowledge import chunks, claims, enrich, packs
-from graphmem.models.knowledge import AddContextChunkRequest
-from graphmem.models.pipeline import ExtractClaimsRequest
+from graphmem.knowledge.models.chunks import AddContextChunkRequest
+from graphmem.knowledge.models.pipeline import ExtractClaimsRequest
 from graphmem.store import QueryCatalog, Store
 from tests.neo4j_endpoint import Endpoint, find_endpoint
 

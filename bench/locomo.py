@@ -38,8 +38,8 @@ from typing import Any
 from fastmcp import Client
 
 from bench.facts import bench_store, quantile_ms, say, scratch_tenant
-from graphmem.server import create_server
-from graphmem.settings import Settings
+from graphmem.app.server import create_server
+from graphmem.app.settings import Settings
 from graphmem.store import Store
 
 KS = (1, 5, 10, 25, 50)

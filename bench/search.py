@@ -32,12 +32,13 @@ from typing import Any
 
 from bench.archive import conversation_requests
 from bench.facts import bench_store, quantile_ms, say, scratch_tenant
-from graphmem.embeddings import Embedder, load_embedder
-from graphmem.ids import new_id
-from graphmem.memory import archive, search
-from graphmem.memory.memories import memory_embedding_text, memory_lexical
-from graphmem.models.search import SearchRequest
-from graphmem.settings import Settings
+from graphmem.app.settings import Settings
+from graphmem.archive import service as archive
+from graphmem.core.ids import new_id
+from graphmem.memories.service import memory_embedding_text, memory_lexical
+from graphmem.search import service as search
+from graphmem.search.embeddings import Embedder, load_embedder
+from graphmem.search.models import SearchRequest
 from graphmem.store import QueryCatalog, Store
 
 BENCH_CATALOG = Path(__file__).parent / "cypher"
@@ -128,7 +129,7 @@ async def search_figures(
         for size in SIZES:
             began = time.perf_counter()
             await grow(seeder, tenant, texts, vectors, have, size)
-            await store.write("admin/await_indexes", "-")
+            await store.write("store/await_indexes", "-")
             have = size
             say(f"{size:,} memories loaded in {time.perf_counter() - began:.1f} s")
             p50, p95, mean_hits = await latency(store, tenant, questions, embedder)

@@ -1,3 +1,3 @@
-from graphmem.cli import main
+from graphmem.app.cli import main
 
 raise SystemExit(main())

@@ -1,13 +1,23 @@
-"""Session fixtures shared by integration and end-to-end tests. Unit tests use none of them."""
+"""Session fixtures shared by the tests that need a real Neo4j: the endpoint, a store, a
+per-test tenant (wiped afterwards), a configured verifier and an in-memory MCP client.
+Tests of pure logic use none of them."""
 
 from __future__ import annotations
 
+import json
+import uuid
 from collections.abc import AsyncIterator, Iterator
+from typing import Any
 
 import pytest
+from fastmcp import Client
 
+from graphmem.app.server import create_server
+from graphmem.app.settings import Settings
+from graphmem.facts.verification import generate_keypair, load_private_key
 from graphmem.store import Store
 from tests.neo4j_endpoint import Endpoint, find_endpoint
+from tests.support import Verifier
 
 
 @pytest.fixture(scope="session")
@@ -24,3 +34,34 @@ async def store(neo4j_endpoint: Endpoint) -> AsyncIterator[Store]:
     await opened.apply_schema()
     yield opened
     await opened.close()
+
+
+@pytest.fixture
+async def tenant(store: Store) -> AsyncIterator[str]:
+    name = f"test-{uuid.uuid4().hex[:12]}"
+    yield name
+    await store.purge_tenant(name)
+
+
+@pytest.fixture(scope="session")
+def verifier(tmp_path_factory: pytest.TempPathFactory) -> Verifier:
+    """A configured verifier: its private key signs, its public key is trusted."""
+    pem, public = generate_keypair()
+    folder = tmp_path_factory.mktemp("verifier")
+    (folder / "key.pem").write_bytes(pem)
+    keys_file = folder / "trusted.json"
+    keys_file.write_text(json.dumps({"qa-bot": public}))
+    return Verifier("qa-bot", load_private_key(folder / "key.pem"), keys_file)
+
+
+@pytest.fixture
+def settings(tenant: str, verifier: Verifier) -> Settings:
+    return Settings().model_copy(
+        update={"tenant": tenant, "toolset": "full", "verifier_keys_file": verifier.keys_file}
+    )
+
+
+@pytest.fixture
+async def client(store: Store, settings: Settings) -> AsyncIterator[Client[Any]]:
+    async with Client(create_server(store, settings)) as connected:
+        yield connected

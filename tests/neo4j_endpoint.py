@@ -15,7 +15,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from graphmem.settings import Settings
+from graphmem.app.settings import Settings
 
 IMAGE = "neo4j:5.26-community"
 TEST_PASSWORD = "graphmem-test-password"

@@ -5,7 +5,7 @@
 // returned for every rule with $details, else only for breached rules. The evidence is the
 // key's current fact unless it has lapsed, plus the live facts in open contradiction with
 // it; when their verdicts disagree the rule is unknown (conflicting_evidence). Comparison
-// rules: graphmem/rules.py (typed projections written with each fact and rule). Instants are
+// rules: graphmem/decisions/reopen_rules.py (typed projections written with each fact and rule). Instants are
 // returned as ISO strings: the driver's temporal values cost more to decode than the query.
 UNWIND $decision_ids AS decision_id
 MATCH (d:Decision {tenant: $tenant, id: decision_id})-[:HAS_ALTERNATIVE]->(a:Alternative)

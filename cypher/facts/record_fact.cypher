@@ -2,7 +2,7 @@
 // lock, so concurrent writers queue and exactly one fact stays CURRENT. The previous current
 // fact becomes history: status 'superseded', linked by SUPERSEDES, its stint as current kept
 // as WAS_CURRENT {since, until}. Each fact's transaction-time states are FactState nodes.
-// value_projection: typed views of the value that reopen rules compare (graphmem/rules.py).
+// value_projection: typed views of the value that reopen rules compare (graphmem/decisions/reopen_rules.py).
 MERGE (k:FactKey {tenant: $tenant, owner: $owner, key: $key})
   ON CREATE SET k.id = $key_id, k.project = $project, k.origin_id = $origin_id,
                 k.created_at = datetime($now)

@@ -2,7 +2,7 @@
 // $claim_ids, $chunk_ids), one row with its outgoing edges: at most $fanout per edge kind
 // (recorded links best score first), each with its target's kind, ref, label and whether the
 // target is still valid. A frontier id that does not exist gives no row; a node without edges
-// gives an empty list. The edges (graphmem/impact.py gives the derived ones type and score):
+// gives an empty list. The edges (graphmem/impact/service.py gives the derived ones type and score):
 //   fact  -[IMPACTS]-> target                                    IMPACTS (recorded)
 //   fact  <-[DEPENDS_ON]- decision                               DEPENDS_ON
 //   fact  -[OF_KEY]-> key <-[DEPENDS_ON]- decision               DEPENDS_ON_KEY

@@ -1,5 +1,5 @@
 // Store a chunk of raw context; the same body (after redaction) in the same project returns
-// the existing chunk. Its initial state comes from its markers (graphmem/knowledge/rules.py).
+// the existing chunk. Its initial state comes from its markers (graphmem/knowledge/heuristics.py).
 MERGE (c:Chunk {tenant: $tenant, project: $project, body_hash: $body_hash})
   ON CREATE SET c.id = $id, c.title = $title, c.body = $body, c.origin = $origin,
                 c.session_id = $session_id, c.workstream_id = $workstream_id,

@@ -1,7 +1,7 @@
 """assess_context: classify a chunk's markers, score its materiality and uncertainty, and move
 its lifecycle state where the move is legal.
 
-Rules (scores and the state decision: graphmem/knowledge/rules.py):
+Rules (scores and the state decision: graphmem/knowledge/heuristics.py):
 - Unknown chunk (or another tenant's): not_found; nothing is recorded.
 - A frozen chunk without force: skip payload (should_skip, skip_reason "frozen", the stored
   scores), a "blocked" run entry, nothing else changes. With force it is assessed; it stays
@@ -27,12 +27,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from graphmem.history import Audit, Change, Head, append_event, lock_head
-from graphmem.ids import new_id
+from graphmem.core.ids import new_id
+from graphmem.history.chain import Audit, Change, Head, append_event, lock_head
 from graphmem.knowledge.chunks import load_chunk
+from graphmem.knowledge.heuristics import decide_state, markers, materiality, uncertainty
 from graphmem.knowledge.lifecycle import record_run
-from graphmem.knowledge.rules import decide_state, markers, materiality, uncertainty
-from graphmem.models.pipeline import AssessContextRequest, AssessResult, EnrichPolicy, SkipReason
+from graphmem.knowledge.models.pipeline import (
+    AssessContextRequest,
+    AssessResult,
+    EnrichPolicy,
+    SkipReason,
+)
 from graphmem.store import Store, Tx
 
 TOOL = "assess_context"

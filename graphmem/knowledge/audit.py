@@ -86,11 +86,11 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any, get_args
 
-from graphmem import decisions
-from graphmem.history import Audit, Change, Head, append_event, lock_head
-from graphmem.ids import new_id
+from graphmem.core.ids import new_id
+from graphmem.decisions import service as decisions
+from graphmem.history.chain import Audit, Change, Head, append_event, lock_head
 from graphmem.knowledge.lifecycle import record_run
-from graphmem.models.audit import (
+from graphmem.knowledge.models.audit import (
     AuditCheck,
     AuditIssue,
     AuditMemoryRequest,
@@ -126,7 +126,7 @@ ISSUES: dict[IssueType, tuple[Severity, SubjectKind, ScanName]] = {
     "context_pack_summary_drift": ("low", "context_pack", "packs"),
     "context_pack_task_drift": ("medium", "context_pack", "packs"),
     "quarantined_content": ("medium", "chunk", "quarantine"),
-    # opened by save_memory and resolved by govern_memory (graphmem/memory/memories.py), so
+    # opened by save_memory and resolved by govern_memory (graphmem/memories/service.py), so
     # no scan re-checks it
     "quarantined_memory": ("medium", "memory", "quarantine"),
 }

@@ -6,13 +6,13 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
-from graphmem.errors import NotFound
-from graphmem.gate import screen
-from graphmem.history import Audit, Change, append_event, lock_head
-from graphmem.ids import new_id
+from graphmem.core.errors import NotFound
+from graphmem.core.gate import screen
+from graphmem.core.ids import new_id
+from graphmem.history.chain import Audit, Change, append_event, lock_head
+from graphmem.knowledge.heuristics import initial_state
 from graphmem.knowledge.lifecycle import record_run
-from graphmem.knowledge.rules import initial_state
-from graphmem.models.knowledge import AddContextChunkRequest, AddContextChunkResult, Chunk
+from graphmem.knowledge.models.chunks import AddContextChunkRequest, AddContextChunkResult, Chunk
 from graphmem.store import Store, Tx
 
 
@@ -58,7 +58,7 @@ async def add_context_chunk(
     async def work(tx: Tx) -> AddContextChunkResult:
         head = await lock_head(tx)
         if request.workstream_id is not None:
-            found = await tx.run("memory/find_workstream", id=request.workstream_id)
+            found = await tx.run("workstreams/find_workstream", id=request.workstream_id)
             if not found:
                 raise NotFound("workstream", request.workstream_id)
         rows = await tx.run(

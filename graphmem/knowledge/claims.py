@@ -1,7 +1,7 @@
 """extract_candidate_claims and promote_candidate: typed claims mined from a chunk, and the
 governance gate that turns one into a canonical fact.
 
-Extraction (text rules: graphmem/knowledge/rules.py):
+Extraction (text rules: graphmem/knowledge/heuristics.py):
 - Unknown chunk: not_found, nothing recorded. Only enrichable or uncertain chunks that are not
   quarantined are mined; any other chunk is refused with invalid_state naming its state
   ("quarantined" for a quarantined one). The refusal is an error, so the extraction's
@@ -49,13 +49,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from graphmem import decisions, facts
-from graphmem.errors import InvalidArgument, InvalidState, NotFound
-from graphmem.history import Audit, Change, Head, append_event, lock_head
-from graphmem.ids import new_id
+from graphmem.core.errors import InvalidArgument, InvalidState, NotFound
+from graphmem.core.ids import new_id
+from graphmem.decisions import service as decisions
+from graphmem.facts import service as facts
+from graphmem.facts.models import RecordFactRequest, owner_of
+from graphmem.history.chain import Audit, Change, Head, append_event, lock_head
 from graphmem.knowledge.chunks import load_chunk
-from graphmem.knowledge.lifecycle import record_run
-from graphmem.knowledge.rules import (
+from graphmem.knowledge.heuristics import (
     SINGLE_VALUED,
     SOURCE_CLASS_OF_MODE,
     detect_scope,
@@ -64,9 +65,9 @@ from graphmem.knowledge.rules import (
     promotion_block,
     requires_human,
 )
-from graphmem.models.facts import RecordFactRequest, owner_of
-from graphmem.models.knowledge import Scope
-from graphmem.models.pipeline import (
+from graphmem.knowledge.lifecycle import record_run
+from graphmem.knowledge.models.chunks import Scope
+from graphmem.knowledge.models.pipeline import (
     ClaimItem,
     ExtractClaimsRequest,
     ExtractResult,

@@ -30,7 +30,7 @@ record_human_answer(chunk_ref, answer_text 1..20,000, question_id optional)
   chunk or tenant, or none, is not_found; an answered one is a conflict. Without question_id
   (null counts as omitted) the answer resolves every open question of the chunk (at most
   MAX_OPEN_QUESTIONS), possibly none.
-- The answer passes the poisoning gate (graphmem/gate.py): secrets are redacted before anything
+- The answer passes the poisoning gate (graphmem/core/gate.py): secrets are redacted before anything
   is stored (reported with offsets into answer_text); instruction-like content does not refuse
   the answer (a human's answer is kept, as every gated text is) but quarantines the chunk, as
   add_context_chunk does for a body: kept, excluded from claims and packs, listed by
@@ -54,21 +54,21 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from graphmem.errors import Conflict, InvalidArgument, InvalidState, NotFound
-from graphmem.gate import screen
-from graphmem.history import Audit, Change, Head, append_event, lock_head
-from graphmem.ids import new_id
+from graphmem.core.errors import Conflict, InvalidArgument, InvalidState, NotFound
+from graphmem.core.gate import screen
+from graphmem.core.ids import new_id
+from graphmem.history.chain import Audit, Change, Head, append_event, lock_head
 from graphmem.knowledge import questions as rules
 from graphmem.knowledge.chunks import body_hash, load_chunk
 from graphmem.knowledge.lifecycle import can_move, record_run
-from graphmem.models.clarify import (
+from graphmem.knowledge.models.chunks import ChunkState
+from graphmem.knowledge.models.clarify import (
     QueueClarificationRequest,
     QueueClarificationResult,
     QueuedQuestion,
     RecordHumanAnswerRequest,
     RecordHumanAnswerResult,
 )
-from graphmem.models.knowledge import ChunkState
 from graphmem.store import Store, Tx
 
 MAX_OPEN_QUESTIONS = 500  # open questions one answer resolves at most (and re-queue compares)

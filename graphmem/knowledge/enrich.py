@@ -17,7 +17,7 @@ the single tools use (graphmem/knowledge/assess.py, claims.py, packs.py):
    active workstream (status 'active', by id, at most 20), each through build_pack_in_tx:
    persisted when it has items (task_packs_with_context counts those), retiring the pack it
    replaces, one run entry each. Packs come after promotion, so they carry this run's facts.
-5. impact (deep): the bounded impact walk of explain_impact (graphmem/impact.py, depth deep,
+5. impact (deep): the bounded impact walk of explain_impact (graphmem/impact/service.py, depth deep,
    its bounds) from the facts promoted by this run, then the newest live facts, at most 20
    facts; one explain_impact run entry each; impacts_analyzed counts the facts walked. It
    runs last, so the walk sees the packs just built.
@@ -34,17 +34,17 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from graphmem import impact
-from graphmem.errors import NotFound
-from graphmem.history import Audit, Change, Head, append_event, lock_head
+from graphmem.core.errors import NotFound
+from graphmem.history.chain import Audit, Change, Head, append_event, lock_head
+from graphmem.impact import service as impact
+from graphmem.impact.models import ExplainImpactRequest, ExplainImpactResult
 from graphmem.knowledge.assess import assess_in_tx
 from graphmem.knowledge.claims import extract_in_tx, promote_in_tx
+from graphmem.knowledge.heuristics import promotion_block
 from graphmem.knowledge.lifecycle import record_run
+from graphmem.knowledge.models.packs import DEFAULT_TOKEN_BUDGET, EnrichContextResult, EnrichDepth
+from graphmem.knowledge.models.pipeline import ClaimItem, EnrichPolicy
 from graphmem.knowledge.packs import BuiltPack, build_pack_in_tx, pack_change
-from graphmem.knowledge.rules import promotion_block
-from graphmem.models.impact import ExplainImpactRequest, ExplainImpactResult
-from graphmem.models.packs import DEFAULT_TOKEN_BUDGET, EnrichContextResult, EnrichDepth
-from graphmem.models.pipeline import ClaimItem, EnrichPolicy
 from graphmem.store import Store, Tx
 
 TOOL = "enrich_context"
@@ -231,7 +231,7 @@ def _pack_ids(packs: list[BuiltPack]) -> list[str]:
 
 
 async def walk_in_tx(tx: Tx, fact_id: str, now: datetime) -> ExplainImpactResult:
-    """explain_impact's bounded walk from one fact (graphmem/impact.py: same edges, scores,
+    """explain_impact's bounded walk from one fact (graphmem/impact/service.py: same edges, scores,
     bounds and result), reading inside the caller's transaction so it sees this run's writes."""
     request = ExplainImpactRequest(source_kind="fact", source_ref=fact_id, depth=IMPACT_DEPTH)
     depth = impact.depth_of(request.depth)

@@ -4,7 +4,7 @@ records.
 States: no_enrich (the default: enrichment is opt-in), enrichable, uncertain, awaiting_human,
 frozen, stale, archived. Only the transitions below are legal; there is no self-transition
 and nothing leaves archived. Which tool moves a chunk where:
-- assess_context: markers and scores (graphmem/knowledge/rules.py);
+- assess_context: markers and scores (graphmem/knowledge/heuristics.py);
 - queue_clarification: to awaiting_human;
 - record_human_answer: awaiting_human or uncertain back to enrichable.
 """
@@ -14,10 +14,10 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from graphmem.errors import InvalidState
-from graphmem.history import Head
-from graphmem.ids import new_id
-from graphmem.models.knowledge import ChunkState, RunStatus
+from graphmem.core.errors import InvalidState
+from graphmem.core.ids import new_id
+from graphmem.history.chain import Head
+from graphmem.knowledge.models.chunks import ChunkState, RunStatus
 from graphmem.store import Tx
 
 TRANSITIONS: dict[ChunkState, frozenset[ChunkState]] = {

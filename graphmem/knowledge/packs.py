@@ -75,11 +75,11 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from graphmem.errors import NotFound
-from graphmem.history import Audit, Change, Head, append_event, lock_head
-from graphmem.ids import new_id
+from graphmem.core.errors import NotFound
+from graphmem.core.ids import new_id
+from graphmem.history.chain import Audit, Change, Head, append_event, lock_head
 from graphmem.knowledge.lifecycle import record_run
-from graphmem.models.packs import (
+from graphmem.knowledge.models.packs import (
     CONTRACT_VERSION,
     AdvancedContext,
     BuildContextPackRequest,
@@ -612,7 +612,7 @@ async def build_context_pack(
     async def work(tx: Tx) -> BuildContextPackResult:
         head = await lock_head(tx)
         if request.session_id is not None and not await tx.run(
-            "memory/find_session", session_id=request.session_id
+            "archive/find_session", session_id=request.session_id
         ):
             raise NotFound("session", request.session_id)
         built = await build_pack_in_tx(

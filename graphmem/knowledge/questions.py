@@ -45,9 +45,9 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
-from graphmem.gate import screen
-from graphmem.knowledge.rules import MARKERS
-from graphmem.models.clarify import MAX_QUESTIONS, QuestionType
+from graphmem.core.gate import screen
+from graphmem.knowledge.heuristics import MARKERS
+from graphmem.knowledge.models.clarify import MAX_QUESTIONS, QuestionType
 
 TYPE_ORDER: tuple[QuestionType, ...] = ("scope", "semantics", "time", "action", "downstream_use")
 BRIEF_WORDS = 30

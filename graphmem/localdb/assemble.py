@@ -13,7 +13,7 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from graphmem.errors import ArtifactDownloadFailed
+from graphmem.core.errors import ArtifactDownloadFailed
 from graphmem.localdb.lockfile import LockedArtifact, LockFile, sha256_of
 
 DOWNLOAD_WORKERS = 8

@@ -9,7 +9,7 @@ import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
-from graphmem.errors import JavaNotFound
+from graphmem.core.errors import JavaNotFound
 
 SUPPORTED_MAJORS = (17, 21)
 JVM_DIRS = (Path("/usr/lib/jvm"), Path("/usr/local/opt"), Path("/Library/Java/JavaVirtualMachines"))

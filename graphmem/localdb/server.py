@@ -27,11 +27,11 @@ from pathlib import Path
 
 from pydantic import BaseModel
 
-from graphmem.errors import DatabaseStartFailed, GraphmemError, PortInUse
+from graphmem.app.settings import Settings
+from graphmem.core.errors import DatabaseStartFailed, GraphmemError, PortInUse
 from graphmem.localdb.assemble import assemble
 from graphmem.localdb.java import find_java
 from graphmem.localdb.lockfile import LockFile, load_lock
-from graphmem.settings import Settings
 
 JVM_FLAGS = (
     "-XX:+UseG1GC",

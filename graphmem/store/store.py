@@ -24,7 +24,7 @@ from tenacity import (
     wait_exponential,
 )
 
-from graphmem.errors import Conflict, StoreAuthFailed, StoreUnavailable
+from graphmem.core.errors import Conflict, StoreAuthFailed, StoreUnavailable
 from graphmem.store.catalog import QueryCatalog, default_catalog
 
 Row = dict[str, Any]
@@ -177,7 +177,7 @@ class Store:
         """One round trip, without the driver's own retries (callers decide how to wait)."""
         with _translated(self.uri, self.user):
             async with self._driver.session(database=self.database) as session:
-                result = await session.run(self.catalog["admin/ping"].text)
+                result = await session.run(self.catalog["store/ping"].text)
                 await result.consume()
 
     async def close(self) -> None:
@@ -248,18 +248,18 @@ class Store:
 
     async def schema_state(self) -> list[Row]:
         """Indexes and constraints with their state (online, populating, failed)."""
-        return await self.read("admin/list_schema", tenant="-")
+        return await self.read("store/list_schema", tenant="-")
 
     async def _await_indexes(self) -> None:
         with _translated(self.uri, self.user):
             await self._driver.execute_query(
-                self.catalog["admin/await_indexes"].text, database_=self.database
+                self.catalog["store/await_indexes"].text, database_=self.database
             )
 
     async def purge_tenant(self, tenant: str) -> None:
         """Delete every node of ``tenant`` (tests; an explicit, confirmed purge later)."""
         _require_tenant(tenant)
-        query = self.catalog["admin/delete_tenant_data"]
+        query = self.catalog["store/delete_tenant_data"]
         with _translated(self.uri, self.user):
             async with self._driver.session(database=self.database) as session:
                 # CALL ... IN TRANSACTIONS needs an auto-commit transaction.

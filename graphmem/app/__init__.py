@@ -1,0 +1,3 @@
+"""The process layer: server assembly, CLI, settings, authentication, HTTP limits and the tool
+boundary.
+"""

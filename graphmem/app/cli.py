@@ -1,0 +1,293 @@
+"""Command line: ``serve``, ``neo4j start|stop|status|lock``, ``token``, ``verifier``.
+
+Every failure graphmem expects ends as one line on stderr saying what to do, exit code 1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import ipaddress
+import json
+import logging
+import os
+import signal
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+from pydantic import ValidationError
+from starlette.middleware import Middleware as StarletteMiddleware
+
+from graphmem import __version__
+from graphmem.app.http_limits import BodySizeLimit
+from graphmem.app.settings import Settings
+from graphmem.core.errors import ConfigurationError, GraphmemError
+
+
+def _say(message: str) -> None:
+    print(message, file=sys.stderr, flush=True)
+
+
+def _is_loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def _load_settings(**overrides: object) -> Settings:
+    try:
+        base = Settings()
+        return base.model_copy(update={k: v for k, v in overrides.items() if v is not None})
+    except ValidationError as error:
+        first = error.errors(include_url=False)[0]
+        field = ".".join(str(part) for part in first["loc"])
+        raise ConfigurationError(f"invalid setting {field}: {first['msg']}") from error
+
+
+# --- connection -------------------------------------------------------------------------------
+def resolve_connection(settings: Settings) -> tuple[str, str, str]:
+    """(uri, user, password): NEO4J_URI if set, else the managed local Neo4j, started."""
+    if settings.neo4j_uri:
+        password = settings.neo4j_password.get_secret_value() if settings.neo4j_password else ""
+        return settings.neo4j_uri, settings.neo4j_user, password
+    from graphmem.localdb import LocalNeo4j
+    from graphmem.store import ping_sync
+
+    local = LocalNeo4j(settings, progress=_say)
+    status, started = local.start(ready_check=ping_sync)
+    _say(("started " if started else "using running ") + f"local Neo4j at {status.bolt_uri}")
+    return status.bolt_uri, local.user, local.password()
+
+
+# --- serve ------------------------------------------------------------------------------------
+def serve(settings: Settings, transport: str) -> int:
+    if transport == "http" and not _is_loopback(settings.host) and not settings.has_credentials:
+        raise ConfigurationError(
+            f"refusing to serve HTTP on {settings.host} without credentials: issue tokens "
+            "(`graphmem token issue`, GRAPHMEM_TOKENS_FILE) or set GRAPHMEM_HTTP_TOKEN_SHA256, "
+            "or bind to 127.0.0.1."
+        )
+    uri, user, password = resolve_connection(settings)
+    # SIGINT, or SIGTERM on stdio, ends the run; the store is closed on the way out.
+    with contextlib.suppress(KeyboardInterrupt, asyncio.CancelledError):
+        asyncio.run(_serve_async(settings, transport, uri, user, password))
+    _say("graphmem stopped")
+    return 0
+
+
+async def _serve_async(
+    settings: Settings, transport: str, uri: str, user: str, password: str
+) -> None:
+    from graphmem.app.server import create_server
+    from graphmem.store import Store
+
+    if transport == "stdio":
+        _cancel_on_sigterm()
+    store = await Store.connect(
+        uri,
+        user,
+        password,
+        settings.neo4j_database,
+        connect_timeout=settings.connect_timeout,
+        query_timeout=settings.query_timeout,
+    )
+    try:
+        applied = await store.apply_schema()
+        _say(f"schema applied ({len(applied)} statements); toolset {settings.toolset}")
+        server = create_server(store, settings)
+        if transport == "http":
+            # uvicorn catches SIGINT/SIGTERM, shuts down gracefully, then re-raises the signal
+            # into the handler it found: make that a no-op so the store closes below.
+            for signum in (signal.SIGINT, signal.SIGTERM):
+                signal.signal(signum, lambda *_: None)
+            _say(f"serving MCP at http://{settings.host}:{settings.port}/mcp")
+            await server.run_http_async(
+                show_banner=False,
+                host=settings.host,
+                port=settings.port,
+                path="/mcp",
+                log_level=settings.log_level.lower(),
+                host_origin_protection=True,  # DNS-rebinding guard, also on loopback
+                allowed_hosts=settings.allowed_hosts,
+                allowed_origins=settings.allowed_origins,
+                middleware=[
+                    StarletteMiddleware(BodySizeLimit, max_bytes=settings.max_request_bytes)
+                ],
+                uvicorn_config={"access_log": False},  # request lines never reach the logs
+            )
+        else:
+            await server.run_stdio_async(show_banner=False)
+    finally:
+        await store.close()
+
+
+def _cancel_on_sigterm() -> None:
+    task = asyncio.current_task()
+    if task is not None:
+        asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, task.cancel)
+
+
+# --- neo4j ------------------------------------------------------------------------------------
+def neo4j_command(settings: Settings, action: str) -> int:
+    from graphmem.localdb import LocalNeo4j
+    from graphmem.store import ping_sync
+
+    local = LocalNeo4j(settings, progress=_say)
+    if action == "start":
+        began = time.monotonic()
+        status, started = local.start(ready_check=ping_sync)
+        verb = f"started in {time.monotonic() - began:.1f} s" if started else "already running"
+        print(f"{verb}\n{status.describe()}")
+    elif action == "stop":
+        print("stopped" if local.stop() else "not running")
+    elif action == "status":
+        status = local.status()
+        print(status.describe())
+        return 0 if status.running else 3
+    elif action == "lock":
+        from graphmem.localdb.lockfile import generate_lock, write_lock
+
+        lock = generate_lock(settings.maven_repository, _say)
+        write_lock(lock)
+        print(f"pinned {len(lock.artifacts)} jars ({lock.total_size / 1e6:.0f} MB)")
+    return 0
+
+
+def token_command(settings: Settings, args: argparse.Namespace) -> int:
+    """issue / revoke / list tokens in the tokens file; digest: one for the environment."""
+    from graphmem.app import auth
+
+    if args.action == "digest":
+        token, digest = auth.new_token()
+        print(f"token (give it to the client, it is not stored): {token}")
+        print(f"GRAPHMEM_HTTP_TOKEN_SHA256={digest}")
+        return 0
+    path = settings.tokens_file
+    if path is None:
+        raise ConfigurationError("set GRAPHMEM_TOKENS_FILE to the tokens file to manage")
+    if args.action == "issue":
+        scopes = [part.strip() for part in args.scopes.split(",") if part.strip()]
+        unknown = sorted(set(scopes) - set(auth.ALL_SCOPES))
+        if unknown or not scopes:
+            raise ConfigurationError(f"--scopes must be among {', '.join(auth.ALL_SCOPES)}")
+        token, record = auth.issue_token(path, args.tenant, scopes, args.label)  # type: ignore[arg-type]
+        print(f"{record.id}: tenant {record.tenant}, scopes {','.join(record.scopes)}")
+        print(f"token (shown once, not stored): {token}")
+    elif args.action == "revoke":
+        record = auth.revoke_token(path, args.id)
+        print(f"{record.id} revoked at {record.revoked_at}")
+    else:
+        for record in auth.TokenFile.load(path).tokens:
+            state = f"revoked {record.revoked_at:%Y-%m-%d}" if record.revoked_at else "active"
+            print(
+                f"{record.id}  {record.tenant}  {','.join(record.scopes)}  {state}  "
+                f"{record.label or ''}".rstrip()
+            )
+    return 0
+
+
+# --- verifier ---------------------------------------------------------------------------------
+def verifier_command(args: argparse.Namespace) -> int:
+    """keygen: a new Ed25519 key pair; attest: sign an attestation for a fact."""
+    from graphmem.facts import verification
+
+    try:
+        if args.action == "keygen":
+            pem, public = verification.generate_keypair()
+            fd = os.open(args.out, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+            with os.fdopen(fd, "wb") as handle:
+                handle.write(pem)
+            print(f"private key written to {args.out} (keep it secret)")
+            print("add to the GRAPHMEM_VERIFIER_KEYS_FILE JSON object:")
+            print(json.dumps({args.identity: public}))
+            return 0
+        fact = _read_fact(args.fact)
+        attestation = verification.sign_attestation(
+            fact, verification.load_private_key(Path(args.key)), args.identity, args.evidence
+        )
+        print(attestation.model_dump_json(indent=2))
+        return 0
+    except FileExistsError as error:
+        raise ConfigurationError(f"{args.out} exists already; choose another path") from error
+    except (OSError, ValueError) as error:
+        raise ConfigurationError(str(error)) from error
+
+
+def _read_fact(source: str) -> dict[str, object]:
+    """A fact as graphmem returns it, or a result that holds one (answer / fact)."""
+    text = sys.stdin.read() if source == "-" else Path(source).read_text()
+    document = json.loads(text)
+    for wrapper in ("answer", "fact"):
+        if isinstance(document.get(wrapper), dict):
+            document = document[wrapper]
+    if not isinstance(document, dict) or "id" not in document:
+        raise ValueError("the input is not a fact (expected the JSON of record_fact's result)")
+    return document
+
+
+# --- entry ------------------------------------------------------------------------------------
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="graphmem", description=__doc__)
+    parser.add_argument("--version", action="version", version=f"graphmem {__version__}")
+    commands = parser.add_subparsers(dest="command", required=True)
+
+    serve_parser = commands.add_parser("serve", help="serve MCP (stdio by default)")
+    serve_parser.add_argument("--transport", choices=["stdio", "http"], default="stdio")
+    serve_parser.add_argument("--host", help="HTTP bind address (default 127.0.0.1)")
+    serve_parser.add_argument("--port", type=int, help="HTTP port (default 8000)")
+    serve_parser.add_argument("--toolset", choices=["core", "full"])
+
+    neo4j_parser = commands.add_parser("neo4j", help="the managed local Neo4j")
+    neo4j_parser.add_argument("action", choices=["start", "stop", "status", "lock"])
+
+    token = commands.add_parser("token", help="bearer tokens for the HTTP transport")
+    token_actions = token.add_subparsers(dest="action", required=True)
+    issue = token_actions.add_parser("issue", help="issue a token into GRAPHMEM_TOKENS_FILE")
+    issue.add_argument("--tenant", required=True)
+    issue.add_argument("--scopes", default="read,write", help="read, write, admin")
+    issue.add_argument("--label", help="what the token is for")
+    revoke = token_actions.add_parser("revoke", help="revoke a token by id")
+    revoke.add_argument("id")
+    token_actions.add_parser("list", help="list tokens (never the secrets)")
+    token_actions.add_parser("digest", help="a token + digest for GRAPHMEM_HTTP_TOKEN_SHA256")
+
+    verifier = commands.add_parser("verifier", help="keys and attestations for verify_fact")
+    verifier_actions = verifier.add_subparsers(dest="action", required=True)
+    keygen = verifier_actions.add_parser("keygen", help="create an Ed25519 key pair")
+    keygen.add_argument("--out", required=True, help="where to write the private key (PEM)")
+    keygen.add_argument("--identity", required=True, help="the verifier's name")
+    attest = verifier_actions.add_parser("attest", help="sign an attestation for a fact")
+    attest.add_argument("--key", required=True, help="the private key file (PEM)")
+    attest.add_argument("--identity", required=True, help="the verifier's configured name")
+    attest.add_argument("--evidence", required=True, help="what was checked (ticket, URL)")
+    attest.add_argument("--fact", default="-", help="the fact's JSON file; - reads stdin")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        if args.command == "verifier":
+            return verifier_command(args)
+        settings = _load_settings(
+            host=getattr(args, "host", None),
+            port=getattr(args, "port", None),
+            toolset=getattr(args, "toolset", None),
+        )
+        logging.basicConfig(level=settings.log_level, stream=sys.stderr)
+        if args.command == "serve":
+            return serve(settings, args.transport)
+        if args.command == "token":
+            return token_command(settings, args)
+        return neo4j_command(settings, args.action)
+    except GraphmemError as error:
+        _say(f"graphmem: {error.message}")
+        return 1
+    except KeyboardInterrupt:
+        return 130

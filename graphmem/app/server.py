@@ -1,0 +1,114 @@
+"""The server factory: ``create_server(store, settings)`` assembles a FastMCP server."""
+
+from __future__ import annotations
+
+from fastmcp import FastMCP
+
+from graphmem import __version__
+from graphmem.app.access import ScopeMiddleware
+from graphmem.app.auth import GraphmemTokenVerifier, JWTSettings
+from graphmem.app.boundary import ArgumentErrorMiddleware, map_domain_errors
+from graphmem.app.catalogue import tools_for
+from graphmem.app.services import Services
+from graphmem.app.settings import Settings
+from graphmem.core.errors import ConfigurationError
+from graphmem.facts.verification import TrustedVerifiers
+from graphmem.search.embeddings import load_embedder
+from graphmem.store import Store
+from graphmem.store.graph_model import GRAPH_MODEL
+from graphmem.store.stats import tenant_stats
+
+INSTRUCTIONS = """\
+graphmem is a governed, temporal knowledge graph. Record observations that can change with
+record_fact (project + key) and read what is true now with current_state. Nothing is silently
+lost: a new fact supersedes the old one and keeps it as history. Errors come back as JSON
+with an `error` code (invalid_argument, not_found, conflict, ...) and a message.
+"""
+
+
+def load_trusted_verifiers(settings: Settings) -> TrustedVerifiers | None:
+    """The verifier public keys, or None when verification is not configured."""
+    if settings.verifier_keys_file is None:
+        return None
+    try:
+        return TrustedVerifiers.from_file(settings.verifier_keys_file)
+    except (OSError, ValueError) as error:
+        raise ConfigurationError(
+            f"GRAPHMEM_VERIFIER_KEYS_FILE {settings.verifier_keys_file}: {error}"
+        ) from error
+
+
+def load_jwt_settings(settings: Settings) -> JWTSettings | None:
+    if settings.jwt_public_key_file is None:
+        return None
+    try:
+        key = settings.jwt_public_key_file.read_text()
+    except OSError as error:
+        raise ConfigurationError(f"GRAPHMEM_JWT_PUBLIC_KEY_FILE: {error}") from error
+    return JWTSettings(key, settings.jwt_issuer, settings.jwt_audience, settings.jwt_tenant_claim)
+
+
+def create_server(store: Store, settings: Settings) -> FastMCP:
+    """Build the MCP server around an open store. The caller owns the store's lifetime."""
+    auth = (
+        GraphmemTokenVerifier(
+            settings.http_token_sha256,
+            settings.tenant,
+            settings.tokens_file,
+            load_jwt_settings(settings),
+        )
+        if settings.has_credentials
+        else None
+    )
+    specs = tools_for(settings.toolset)
+    server = FastMCP(
+        name="graphmem",
+        instructions=INSTRUCTIONS,
+        version=__version__,
+        auth=auth,
+        mask_error_details=True,  # unexpected errors reach clients as a generic message
+        strict_input_validation=True,  # no silent "7" -> 7 coercion
+        middleware=[ScopeMiddleware(specs), ArgumentErrorMiddleware()],
+    )
+    services = Services(
+        store=store,
+        settings=settings,
+        trusted_verifiers=load_trusted_verifiers(settings),
+        embedder=load_embedder(settings),
+    )
+    for spec in specs:
+        if not spec.available(services):
+            continue
+        function = map_domain_errors(spec.make(services))
+        server.tool(
+            function,
+            name=spec.name,
+            title=spec.title,
+            annotations=spec.annotations(),
+        )
+    _register_resources(server, services)
+    return server
+
+
+def _register_resources(server: FastMCP, services: Services) -> None:
+    @server.resource(
+        "graphmem://schema",
+        name="schema",
+        title="Graph model",
+        mime_type="application/json",
+        description="Node labels, edge types and their properties, as stored in Neo4j.",
+    )
+    async def schema() -> str:
+        return GRAPH_MODEL.model_dump_json()
+
+    @server.resource(
+        "graphmem://stats",
+        name="stats",
+        title="Tenant statistics",
+        mime_type="application/json",
+        description="Counts for the caller's tenant only: facts per owner and status, key "
+        "slots, and the latest history revision.",
+    )
+    async def stats() -> str:
+        result = await tenant_stats(services.store, services.tenant())
+        return result.model_dump_json()

@@ -1,0 +1,109 @@
+"""One declaration per tool: a catalogue entry names a handler, and the MCP tool is derived.
+
+A handler is ``async def name(services, request: SomeRequest) -> SomeResult`` (or
+``(services) -> SomeResult`` for a tool without arguments). Its docstring is the tool's
+description; its request model declares every argument once: type, bounds, default and
+description. ``flat_tool`` turns that model into the flat keyword arguments MCP clients send
+(the same JSON schema the model's fields describe, unknown arguments refused by the server),
+and builds the request from them, so the model's own validators always run.
+"""
+
+import inspect
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Annotated, Any, Literal, get_type_hints
+
+from mcp_types import ToolAnnotations
+from pydantic import BaseModel, Field
+from pydantic.fields import FieldInfo
+
+from graphmem.app.services import Services
+
+Toolset = Literal["core", "full"]
+ToolFunction = Callable[..., Awaitable[Any]]
+Handler = Callable[..., Awaitable[Any]]
+
+
+@dataclass(frozen=True)
+class ToolSpec:
+    name: str
+    title: str
+    toolset: Toolset  # "core" tools are also in "full"
+    writes: bool
+    idempotent: bool
+    destructive: bool
+    handler: Handler | None = None
+    available: Callable[[Services], bool] = lambda _: True  # e.g. only when configured
+    legacy_make: Callable[[Services], ToolFunction] | None = None  # TEMPORARY during refactor
+
+    def make(self, services: Services) -> ToolFunction:
+        if self.handler is None:
+            assert self.legacy_make is not None
+            return self.legacy_make(services)
+        return flat_tool(self.handler, services)
+
+    def annotations(self) -> ToolAnnotations:
+        return ToolAnnotations(
+            title=self.title,
+            read_only_hint=not self.writes,
+            destructive_hint=self.destructive if self.writes else False,
+            idempotent_hint=self.idempotent,
+            open_world_hint=False,
+        )
+
+    def in_toolset(self, toolset: Toolset) -> bool:
+        return toolset == "full" or self.toolset == "core"
+
+
+def request_model(handler: Handler) -> type[BaseModel] | None:
+    """The handler's request model: the type of its second parameter, if it has one."""
+    names = list(inspect.signature(handler).parameters)
+    if len(names) < 2:
+        return None
+    model = get_type_hints(handler)[names[1]]
+    if not (isinstance(model, type) and issubclass(model, BaseModel)):
+        raise TypeError(f"{handler.__name__}: the request must be a pydantic model")
+    return model
+
+
+def _argument(name: str, field: FieldInfo) -> inspect.Parameter:
+    """One model field as one keyword argument, with the field's type, bounds and text."""
+    text = Field(
+        description=field.description,
+        examples=field.examples,
+        json_schema_extra=field.json_schema_extra,
+    )
+    annotation = Annotated[(field.annotation, *field.metadata, text)]  # type: ignore[valid-type]
+    if field.is_required():
+        default: Any = inspect.Parameter.empty
+    elif field.default_factory is not None:
+        default = field.default_factory()  # type: ignore[call-arg]
+    else:
+        default = field.default
+    return inspect.Parameter(
+        name, inspect.Parameter.KEYWORD_ONLY, default=default, annotation=annotation
+    )
+
+
+def flat_tool(handler: Handler, services: Services) -> ToolFunction:
+    """The MCP tool of a handler: flat arguments in, the handler's result out."""
+    model = request_model(handler)
+    result = get_type_hints(handler)["return"]
+    if model is None:
+
+        async def tool(**arguments: Any) -> Any:
+            return await handler(services)
+
+        parameters: list[inspect.Parameter] = []
+    else:
+
+        async def tool(**arguments: Any) -> Any:
+            return await handler(services, model(**arguments))
+
+        parameters = [_argument(name, field) for name, field in model.model_fields.items()]
+    tool.__signature__ = inspect.Signature(parameters, return_annotation=result)  # type: ignore[attr-defined]
+    tool.__annotations__ = {p.name: p.annotation for p in parameters} | {"return": result}
+    tool.__name__ = tool.__qualname__ = handler.__name__
+    tool.__doc__ = handler.__doc__
+    tool.__module__ = handler.__module__
+    return tool

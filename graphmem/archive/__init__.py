@@ -1,0 +1,1 @@
+"""The raw archive: conversation turns and sessions, searchable and threaded in order."""

@@ -1,0 +1,420 @@
+"""The raw archive: every conversation turn, stored once, searchable word for word.
+
+Graph: ``(:Session {tenant, id, project, session_ref, host, source_root, first_ts, last_ts,
+message_count, content_hash})`` -[:HAS_TURN]-> ``(:Turn {tenant, id, session_id, project, role,
+content, ts, seq, content_hash, quarantined, quarantine_reasons, archived_at})``, and
+``(turn)-[:NEXT]->(turn)`` threading a session's turns in (ts, seq) order.
+
+Rules of archive_turns:
+- A session is identified by (project, source_root, host, session_ref) within the tenant; it is
+  made on first use with a server-generated id. govern_memory never touches the archive.
+- Every turn passes the poisoning gate (graphmem/core/gate.py) first: secrets are replaced by
+  ``[REDACTED:<kind>]`` (reported per turn index) and instruction-like content is stored with
+  ``quarantined`` true and its reasons (reported per turn index).
+- ``ts`` must carry a UTC offset and is stored normalised to UTC, so the same instant written
+  with two offsets is the same turn.
+- A turn's ``content_hash`` is the sha256 of its content as stored (after redaction). The same
+  turn twice (same session, role, ts and content hash) is stored once: a uniqueness constraint
+  holds it, repeats in the store and within one call count as ``duplicates``.
+- ``seq`` is the order of arrival in the session (0, 1, ...; within a call, in ts order, ties
+  in the order given). NEXT follows (ts, seq); a late turn re-threads only the suffix it lands
+  in, appending costs only the new turns.
+- The session's ``content_hash`` is the XOR of sha256(role, ts, content hash) over its turns:
+  updated incrementally, independent of batching and arrival order.
+- Bounds: 1 to 500 turns per call, 100,000 characters per turn, 2,000,000 per call.
+- One transaction per call: the session, every new turn (one UNWIND statement), the NEXT
+  threading and one history event. A call that stores nothing (every turn already there)
+  writes nothing and commits no revision.
+
+Rules of search_raw:
+- The query is read as plain words, never as Lucene syntax: its letter/digit runs are
+  lower-cased, lightly stemmed and turned into the tenant's tokens (graphmem/search/lexical.py),
+  so operators (AND, OR, NOT, +, -), wildcards, fields (``a:b``), ranges, fuzzy and boost
+  markers are plain words and never raise a parse error. The content words are OR-ed (stop
+  words only count inside the phrase) and the whole query is added as a phrase boosted twice,
+  so turns holding the exact phrase rank first and turns holding more of the terms rank next
+  (BM25 of the Neo4j full-text index ``turn_lexical``). A query without any letter or digit
+  returns no hits. At most 64 whitespace-separated terms.
+- A turn is indexed with its date words ("8 May 2023") and its content, so a question naming a
+  day finds it.
+- The full-text index is shared by every tenant, but its tokens are tenant-prefixed: document
+  frequencies count the caller's own turns, a query can only match them, and hits are also
+  filtered on the tenant before they are ordered, counted or paged.
+- Filters: project, session_id (server id), session_ref, role, since/until (inclusive),
+  include_quarantined (default true). Quarantined turns are returned flagged: literal recall
+  is not a context bundle, a pack or current state, which exclude them.
+- Order: score, then newer first, then id. ``limit`` 1-100 (default 20), ``offset`` up to
+  10,000; ``has_more`` and ``next_offset`` page on.
+
+Rules of list_raw_sessions:
+- Sessions with at least one turn in [since, until] (both optional, inclusive), newest last
+  turn first, at most ``latest`` (1-500, default 50); a session whose turns all fall outside
+  the window takes no slot. ``has_more`` says more sessions of the window exist.
+- Whole-session fields (first/last ts, message_count, content_hash) and window fields
+  (counts per role, first/last in-window ts). ``samples`` (0-20) first in-window user turns in
+  time order, quarantined ones skipped, each cut to ``sample_chars`` (1-2,000).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from datetime import UTC, datetime
+from typing import Any
+
+from graphmem.archive.models import (
+    MAX_CALL_CHARS,
+    MAX_QUERY_TERMS,
+    SNIPPET_CHARS,
+    ArchiveTurnsRequest,
+    ArchiveTurnsResult,
+    ListRawSessionsRequest,
+    ListRawSessionsResult,
+    RawHit,
+    RawSession,
+    RawSessionSummary,
+    SearchRawRequest,
+    SearchRawResult,
+    TurnQuarantine,
+    TurnRedaction,
+)
+from graphmem.core.errors import InvalidArgument
+from graphmem.core.gate import screen
+from graphmem.core.ids import new_id
+from graphmem.history.chain import Audit, Change, append_event, lock_head
+from graphmem.search.embeddings import Embedder
+from graphmem.search.lexical import lexical_text, lucene_query
+from graphmem.search.vectors import embed_texts
+from graphmem.store import Store, Tx
+
+EMPTY_HASH = "0" * 64
+EARLIEST = datetime(1, 1, 1, tzinfo=UTC)
+
+
+def sha256(text: str) -> str:
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def turn_digest(role: str, ts: str, content_hash: str) -> str:
+    """One turn's identity as it enters the session's content hash."""
+    return sha256(f"{role}\x1f{ts}\x1f{content_hash}")
+
+
+def fold_hash(current: str, digests: list[str]) -> str:
+    value = int(current, 16)
+    for digest in digests:
+        value ^= int(digest, 16)
+    return f"{value:064x}"
+
+
+def utc_iso(value: datetime) -> str:
+    return value.astimezone(UTC).isoformat()
+
+
+def _session(node: dict[str, Any]) -> RawSession:
+    return RawSession(
+        id=node["id"],
+        project=node["project"],
+        session_ref=node["session_ref"],
+        host=node["host"],
+        source_root=node["source_root"],
+        first_ts=node.get("first_ts"),
+        last_ts=node.get("last_ts"),
+        message_count=node["message_count"],
+        content_hash=node["content_hash"],
+    )
+
+
+async def archive_turns(
+    store: Store, tenant: str, request: ArchiveTurnsRequest, embedder: Embedder | None = None
+) -> ArchiveTurnsResult:
+    total = sum(len(turn.content) for turn in request.turns)
+    if total > MAX_CALL_CHARS:
+        raise InvalidArgument(
+            "turns", f"{total} characters in one call; at most {MAX_CALL_CHARS} (split the call)"
+        )
+    redactions: list[TurnRedaction] = []
+    quarantined: list[TurnQuarantine] = []
+    candidates: list[dict[str, Any]] = []
+    seen: set[tuple[str, str, str]] = set()
+    for index, turn in enumerate(request.turns):
+        screened = screen(turn.content)
+        redactions.extend(
+            TurnRedaction(index=index, kind=r.kind, start=r.start, end=r.end)
+            for r in screened.redactions
+        )
+        if screened.quarantined:
+            quarantined.append(TurnQuarantine(index=index, reasons=screened.quarantine_reasons))
+        ts = utc_iso(turn.ts)
+        content_hash = sha256(screened.text)
+        identity = (turn.role, ts, content_hash)
+        if identity in seen:
+            continue  # a repeat within the call: counted as a duplicate
+        seen.add(identity)
+        candidates.append(
+            {
+                "index": index,
+                "id": new_id(),
+                "role": turn.role,
+                "ts": ts,
+                "at": turn.ts.astimezone(UTC),
+                "content": screened.text,
+                "lexical": turn_lexical(tenant, turn.ts.astimezone(UTC), screened.text),
+                "content_hash": content_hash,
+                "quarantined": screened.quarantined,
+                "quarantine_reasons": screened.quarantine_reasons,
+            }
+        )
+    vectors = await embed_texts(
+        embedder, [turn_embedding_text(c["at"], c["content"]) for c in candidates]
+    )
+    for candidate, vector in zip(candidates, vectors or [], strict=False):
+        candidate["embedding"] = vector
+    session_id = new_id()
+
+    async def work(tx: Tx) -> ArchiveTurnsResult:
+        head = await lock_head(tx)
+        [merged] = await tx.run(
+            "archive/merge_raw_session",
+            id=session_id,
+            project=request.project,
+            source_root=request.source_root,
+            host=request.host,
+            session_ref=request.session_ref,
+            empty_hash=EMPTY_HASH,
+            now=head.now.isoformat(),
+        )
+        sid = merged["id"]
+        existing: set[int] = set()
+        if not merged["created"]:
+            keys = [{k: c[k] for k in ("index", "role", "ts", "content_hash")} for c in candidates]
+            rows = await tx.run("archive/find_archived_turns", session_id=sid, keys=keys)
+            existing = {row["index"] for row in rows}
+        new = sorted(
+            (c for c in candidates if c["index"] not in existing),
+            key=lambda c: (c["at"], c["index"]),
+        )
+        duplicates = len(request.turns) - len(new)
+        if not new:
+            [row] = await tx.run("archive/get_raw_session", session_id=sid)
+            return ArchiveTurnsResult(
+                session=_session(row["session"]),
+                session_created=False,
+                stored=0,
+                duplicates=duplicates,
+                redactions=redactions,
+                quarantined=quarantined,
+                revision=None,
+            )
+        base = merged["message_count"]
+        await tx.run(
+            "archive/create_archived_turns",
+            session_id=sid,
+            now=head.now.isoformat(),
+            turns=[
+                {
+                    "id": c["id"],
+                    "role": c["role"],
+                    "content": c["content"],
+                    "lexical": c["lexical"],
+                    "embedding": c.get("embedding"),
+                    "ts": c["ts"],
+                    "seq": base + n,
+                    "content_hash": c["content_hash"],
+                    "quarantined": c["quarantined"],
+                    "quarantine_reasons": c["quarantine_reasons"],
+                }
+                for n, c in enumerate(new)
+            ],
+        )
+        await tx.run("archive/link_raw_turn_sequence", session_id=sid, from_ts=new[0]["ts"])
+        content_hash = fold_hash(
+            merged["content_hash"],
+            [turn_digest(c["role"], c["ts"], c["content_hash"]) for c in new],
+        )
+        [row] = await tx.run(
+            "archive/update_raw_session",
+            session_id=sid,
+            first_ts=new[0]["ts"],
+            last_ts=max(new, key=lambda c: c["at"])["ts"],
+            stored=len(new),
+            content_hash=content_hash,
+            now=head.now.isoformat(),
+        )
+        revision = await append_event(
+            tx,
+            head,
+            Change(
+                "archive_turns",
+                "session",
+                sid,
+                [sid],
+                {
+                    "project": request.project,
+                    "session_ref": request.session_ref,
+                    "host": request.host,
+                    "source_root": request.source_root,
+                    "stored": len(new),
+                    "duplicates": duplicates,
+                    "first_seq": base,
+                    "content_hash": content_hash,
+                    "redactions": [r.kind for r in redactions],
+                    "quarantined": len([c for c in new if c["quarantined"]]),
+                },
+            ),
+            Audit(request.session_id, request.actor, request.client),
+        )
+        return ArchiveTurnsResult(
+            session=_session(row["session"]),
+            session_created=merged["created"],
+            stored=len(new),
+            duplicates=duplicates,
+            redactions=redactions,
+            quarantined=quarantined,
+            revision=revision,
+        )
+
+    return await store.write_transaction("archive_turns", tenant, work)
+
+
+# --- search_raw ------------------------------------------------------------------------------
+_WORD = re.compile(r"\w+")
+
+
+def query_terms(query: str) -> list[str]:
+    """The whitespace-separated terms that can match (hold a letter or digit), in order."""
+    terms = [term for term in query.split() if any(c.isalnum() for c in term)]
+    if len(terms) > MAX_QUERY_TERMS:
+        raise InvalidArgument("query", f"{len(terms)} terms; at most {MAX_QUERY_TERMS}")
+    return terms
+
+
+def turn_lexical(tenant: str, ts: datetime, content: str) -> str:
+    """The indexed form of a turn: its date words, then its content."""
+    return lexical_text(tenant, [date_words(ts), content])
+
+
+def turn_embedding_text(ts: datetime, content: str) -> str:
+    """What the vector of a turn encodes: the day it was said and what was said."""
+    return f"({date_words(ts)}) {content}"
+
+
+def date_words(ts: datetime) -> str:
+    return f"{ts.day} {ts:%B %Y}"
+
+
+def snippet(content: str, terms: list[str], size: int = SNIPPET_CHARS) -> str:
+    """About ``size`` characters around the earliest match of any term's words."""
+    lowered = content.lower()
+    words = {word.lower() for term in terms for word in _WORD.findall(term)}
+    hits = [pos for word in words if (pos := lowered.find(word)) >= 0]
+    start = max(0, min(hits) - size // 3) if hits else 0
+    end = min(len(content), start + size)
+    start = max(0, min(start, end - size))
+    text = content[start:end].strip()
+    return ("…" if start > 0 else "") + text + ("…" if end < len(content) else "")
+
+
+def _check_window(since: datetime | None, until: datetime | None) -> None:
+    if since is not None and until is not None and until < since:
+        raise InvalidArgument("until", "must not be before since")
+
+
+async def search_raw(store: Store, tenant: str, request: SearchRawRequest) -> SearchRawResult:
+    if not request.query.strip():
+        raise InvalidArgument("query", "must not be blank")
+    _check_window(request.since, request.until)
+    terms = query_terms(request.query)
+    lucene = lucene_query(tenant, request.query, MAX_QUERY_TERMS)
+    rows: list[dict[str, Any]] = []
+    if lucene:
+        rows = await store.read(
+            "archive/search_raw_turns",
+            tenant,
+            lucene=lucene,
+            project=request.project,
+            role=request.role,
+            session_id=request.session_id,
+            session_ref=request.session_ref,
+            since=utc_iso(request.since) if request.since else None,
+            until=utc_iso(request.until) if request.until else None,
+            include_quarantined=request.include_quarantined,
+            offset=request.offset,
+            limit=request.limit,
+        )
+    has_more = len(rows) > request.limit
+    hits = [
+        RawHit(
+            turn_id=row["turn_id"],
+            session_id=row["session_id"],
+            session_ref=row["session_ref"],
+            project=row["project"],
+            host=row["host"],
+            source_root=row["source_root"],
+            role=row["role"],
+            ts=row["ts"],
+            seq=row["seq"],
+            snippet=snippet(row["content"], terms),
+            content_chars=len(row["content"]),
+            score=row["score"],
+            quarantined=row["quarantined"],
+            quarantine_reasons=row["quarantine_reasons"] or [],
+        )
+        for row in rows[: request.limit]
+    ]
+    return SearchRawResult(
+        query=request.query,
+        lucene_query=lucene,
+        count=len(hits),
+        limit=request.limit,
+        offset=request.offset,
+        has_more=has_more,
+        next_offset=request.offset + len(hits) if has_more else None,
+        results=hits,
+    )
+
+
+# --- list_raw_sessions -----------------------------------------------------------------------
+async def list_raw_sessions(
+    store: Store, tenant: str, request: ListRawSessionsRequest
+) -> ListRawSessionsResult:
+    _check_window(request.since, request.until)
+    rows = await store.read(
+        "archive/list_raw_sessions",
+        tenant,
+        since=utc_iso(request.since or EARLIEST),
+        until=utc_iso(request.until) if request.until else None,
+        project=request.project,
+        latest=request.latest,
+        samples=request.samples,
+        sample_chars=request.sample_chars,
+    )
+    sessions = [
+        RawSessionSummary(
+            session_id=row["session_id"],
+            session_ref=row["session_ref"],
+            project=row["project"],
+            host=row["host"],
+            source_root=row["source_root"],
+            content_hash=row["content_hash"],
+            first_ts=row["first_ts"],
+            last_ts=row["last_ts"],
+            message_count=row["message_count"],
+            window_message_count=row["window_count"],
+            window_user_message_count=row["user_count"],
+            window_assistant_message_count=row["assistant_count"],
+            window_first_ts=row["window_first_ts"],
+            window_last_ts=row["window_last_ts"],
+            user_message_samples=row["samples"],
+        )
+        for row in rows[: request.latest]
+    ]
+    return ListRawSessionsResult(
+        since=request.since,
+        until=request.until,
+        project=request.project,
+        latest=request.latest,
+        count=len(sessions),
+        has_more=len(rows) > request.latest,
+        sessions=sessions,
+    )

@@ -1,0 +1,234 @@
+"""Git commits recorded in memory, and their explicit links to sessions.
+
+Rules:
+- A commit is identified by (project, full sha): 40 hex digits (SHA-1) or 64 (SHA-256),
+  stored lower-case. Abbreviations are for lookup only, never for recording.
+- ``record_commit`` stores git metadata (message, author, committed_at, branch, files). The
+  message passes the poisoning gate (graphmem.core.gate.screen): secrets are redacted before
+  storage (the result lists their kinds); instruction-like content marks the message
+  quarantined: kept, but every read tool returns ``message: null`` with the reasons.
+- Recording the same (project, sha) again with the same metadata returns the stored commit and
+  writes nothing (``created`` false, revision null); different metadata is a conflict naming
+  the fields that differ (the first record stands). Metadata is compared after the gate, so
+  the same message always compares equal.
+- A session link exists only when a record_commit call names ``session_id``: the link is
+  ``(:Commit)-[:IN_SESSION {source, linked_at, revision}]->(:Session {tenant, id})`` (the
+  session node is merged). Repeating a link changes nothing; a replay of a known commit with a
+  new session_id adds that link (one revision). Nothing is ever inferred from messages,
+  branches, times or authors.
+- ``lookup_commit`` takes a full sha or an abbreviation of at least 7 hex digits (any case)
+  and returns every commit it matches (several for an ambiguous abbreviation or the same sha
+  in several projects; ``ambiguous`` says so), exact match first, at most 20 (``truncated``).
+  Git metadata (``git``) is kept apart from memory-derived links (``sessions``). No match is
+  not_found, the same for another tenant's commit.
+- ``commits_for_session`` lists the commits explicitly linked to a session, newest commit
+  first, with the link evidence (source, linked_at, the revision that recorded it). A session
+  nobody linked lists nothing.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from graphmem.commits.models import (
+    MAX_LOOKUP_MATCHES,
+    CommitsForSessionRequest,
+    CommitsForSessionResult,
+    CommitWithLinks,
+    GitMetadata,
+    LookupCommitRequest,
+    LookupCommitResult,
+    RecordCommitRequest,
+    RecordCommitResult,
+    SessionCommit,
+    SessionLink,
+)
+from graphmem.core.errors import Conflict, NotFound
+from graphmem.core.gate import screen
+from graphmem.history.chain import Audit, Change, append_event, lock_head
+from graphmem.store import Store, Tx
+
+SHORT_SHA = 7
+_COMPARED = ("message", "author", "committed_at", "branch", "files")
+
+
+def git_metadata(node: dict[str, Any]) -> GitMetadata:
+    quarantined = bool(node.get("message_quarantined"))
+    return GitMetadata(
+        project=node["project"],
+        sha=node["sha"],
+        short_sha=node["short_sha"],
+        message=None if quarantined else node["message"],
+        message_quarantined=quarantined,
+        quarantine_reasons=list(node.get("quarantine_reasons") or []),
+        author=node.get("author"),
+        committed_at=node.get("committed_at"),
+        branch=node.get("branch"),
+        files=list(node.get("files") or []),
+        recorded_at=node["recorded_at"],
+    )
+
+
+def _links(rows: list[dict[str, Any]]) -> list[SessionLink]:
+    links = [SessionLink(**row) for row in rows]
+    return sorted(links, key=lambda link: (-link.linked_at.timestamp(), link.session_id))
+
+
+def _with_links(row: dict[str, Any]) -> CommitWithLinks:
+    return CommitWithLinks(git=git_metadata(row["commit"]), sessions=_links(row["sessions"]))
+
+
+def _differences(stored: dict[str, Any], given: dict[str, Any]) -> list[str]:
+    differ = []
+    for name in _COMPARED:
+        old, new = stored.get(name), given[name]
+        if name == "files":
+            old = list(old or [])
+        if old != new:
+            differ.append(name)
+    return differ
+
+
+async def record_commit(
+    store: Store, tenant: str, request: RecordCommitRequest
+) -> RecordCommitResult:
+    sha = request.sha.lower()
+    screened = screen(request.message)
+    given = {
+        "message": screened.text,
+        "author": request.author,
+        "committed_at": request.committed_at,
+        "branch": request.branch,
+        "files": request.files,
+    }
+    redactions = [redaction.kind for redaction in screened.redactions]
+
+    async def work(tx: Tx) -> RecordCommitResult:
+        head = await lock_head(tx)
+        key = {"project": request.project, "sha": sha}
+        found = await tx.run("commits/find_commit", **key)
+        created = not found
+        if found:
+            differ = _differences(found[0]["commit"], given)
+            if differ:
+                raise Conflict(
+                    f"commit {sha} of project {request.project!r} is already recorded with "
+                    f"different {', '.join(differ)}; the first record stands"
+                )
+            row = found[0]
+        else:
+            created_rows = await tx.run(
+                "commits/create_commit",
+                **key,
+                short_sha=sha[:SHORT_SHA],
+                message=screened.text,
+                quarantined=screened.quarantined,
+                quarantine_reasons=screened.quarantine_reasons,
+                redactions=redactions,
+                author=request.author,
+                committed_at=request.committed_at.isoformat() if request.committed_at else None,
+                branch=request.branch,
+                files=request.files,
+                now=head.now.isoformat(),
+            )
+            row = {"commit": created_rows[0]["commit"], "sessions": []}
+        known = {link["session_id"] for link in row["sessions"]}
+        linked = request.session_id is not None and request.session_id not in known
+        if not created and not linked:  # an identical replay: nothing to write
+            return RecordCommitResult(
+                commit=_with_links(row),
+                created=False,
+                linked=False,
+                redactions=redactions,
+                revision=None,
+            )
+        if linked:
+            row = (
+                await tx.run(
+                    "commits/link_commit_session",
+                    **key,
+                    session_id=request.session_id,
+                    now=head.now.isoformat(),
+                    revision=head.revision + 1,  # the event appended below
+                )
+            )[0]
+        revision = await append_event(
+            tx,
+            head,
+            Change(
+                "record_commit",
+                "commit",
+                f"{request.project}@{sha}",
+                [sha, *([request.session_id] if linked and request.session_id else [])],
+                {
+                    "project": request.project,
+                    "sha": sha,
+                    "created": created,
+                    "linked_session": request.session_id if linked else None,
+                    "redactions": redactions,
+                    "quarantine_reasons": screened.quarantine_reasons,
+                },
+            ),
+            Audit(request.session_id, request.actor, request.client),
+        )
+        return RecordCommitResult(
+            commit=_with_links(row),
+            created=created,
+            linked=linked,
+            redactions=redactions,
+            revision=revision,
+        )
+
+    return await store.write_transaction("record_commit", tenant, work)
+
+
+async def lookup_commit(
+    store: Store, tenant: str, request: LookupCommitRequest
+) -> LookupCommitResult:
+    prefix = request.sha.lower()
+    rows = await store.read(
+        "commits/find_commits_by_sha",
+        tenant,
+        prefix=prefix,
+        project=request.project,
+        limit=MAX_LOOKUP_MATCHES,
+    )
+    if not rows:
+        raise NotFound("commit", request.sha)
+    commits = [_with_links(row) for row in rows[:MAX_LOOKUP_MATCHES]]
+    exact = any(commit.git.sha == prefix for commit in commits)
+    return LookupCommitResult(
+        query=request.sha,
+        match="exact" if exact else "prefix",
+        ambiguous=len({commit.git.sha for commit in commits}) > 1,
+        commits=commits,
+        count=len(commits),
+        truncated=len(rows) > MAX_LOOKUP_MATCHES,
+    )
+
+
+async def commits_for_session(
+    store: Store, tenant: str, request: CommitsForSessionRequest
+) -> CommitsForSessionResult:
+    rows = await store.read(
+        "commits/list_session_commits",
+        tenant,
+        session_id=request.session_id,
+        project=request.project,
+        offset=request.offset,
+        limit=request.limit,
+    )
+    has_more = len(rows) > request.limit
+    page = [
+        SessionCommit(git=git_metadata(row["commit"]), link=SessionLink(**row["link"]))
+        for row in rows[: request.limit]
+    ]
+    return CommitsForSessionResult(
+        session_id=request.session_id,
+        commits=page,
+        count=len(page),
+        limit=request.limit,
+        offset=request.offset,
+        has_more=has_more,
+        next_offset=request.offset + len(page) if has_more else None,
+    )

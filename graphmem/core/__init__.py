@@ -1,0 +1,1 @@
+"""What every area shares: errors, ids, base models, time, the text gate."""

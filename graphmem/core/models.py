@@ -1,0 +1,109 @@
+"""Shared model bases and bounded field types."""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime
+from typing import Annotated, Any
+
+from pydantic import (
+    AfterValidator,
+    AwareDatetime,
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    GetJsonSchemaHandler,
+    JsonValue,
+    TypeAdapter,
+)
+from pydantic.json_schema import JsonSchemaValue
+from pydantic_core import CoreSchema
+
+MAX_JSON_BYTES = 64 * 1024
+MAX_JSON_DEPTH = 32
+
+
+class StrictModel(BaseModel):
+    """Inputs: unknown fields are refused, values are not coerced across types."""
+
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+
+class OutputModel(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+def _depth(value: Any, level: int = 0) -> int:
+    if isinstance(value, dict):
+        return max((_depth(v, level + 1) for v in value.values()), default=level + 1)
+    if isinstance(value, list):
+        return max((_depth(v, level + 1) for v in value), default=level + 1)
+    return level
+
+
+def canonical_json(value: Any) -> str:
+    """Lossless, deterministic JSON: sorted keys, no NaN/Infinity, unicode kept."""
+    return json.dumps(
+        value, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False
+    )
+
+
+def _bounded_json(value: JsonValue) -> JsonValue:
+    if _depth(value) > MAX_JSON_DEPTH:
+        raise ValueError(f"nested deeper than {MAX_JSON_DEPTH} levels")
+    try:
+        size = len(canonical_json(value).encode())
+    except ValueError as error:  # NaN or Infinity
+        raise ValueError("numbers must be finite") from error
+    if size > MAX_JSON_BYTES:
+        raise ValueError(f"larger than {MAX_JSON_BYTES} bytes as JSON")
+    return value
+
+
+BoundedJson = Annotated[JsonValue, AfterValidator(_bounded_json)]
+Name = Annotated[str, Field(min_length=1, max_length=200, pattern=r"^\S(.*\S)?$")]
+AuditText = Annotated[str, Field(min_length=1, max_length=200)]
+
+
+def iso(value: datetime | None) -> str | None:
+    return value.isoformat() if value is not None else None
+
+
+# Argument types several tools share, declared once with their client-facing text.
+Audit = Annotated[AuditText | None, Field(description="Recorded for audit; grants nothing.")]
+
+
+def _blank_to_none(value: Any) -> Any:
+    return None if value == "" else value
+
+
+# The seed's rule for some optional arguments: an empty string behaves as absent.
+BlankAsNone = BeforeValidator(_blank_to_none)
+
+
+def _name_or_none(value: str | None) -> str | None:
+    return None if value is None else _NAME.validate_python(value)
+
+
+_NAME: TypeAdapter[str] = TypeAdapter(Name)
+# An optional id that may arrive empty: bounded like a Name, empty is absent, else a Name.
+BlankableName = Annotated[
+    str | None, Field(max_length=200), BlankAsNone, AfterValidator(_name_or_none)
+]
+
+
+class _AdmitsEmptyString:
+    """Lists "" among a nullable type's JSON schema options (BlankAsNone reads it as absent)."""
+
+    def __get_pydantic_json_schema__(
+        self, schema: CoreSchema, handler: GetJsonSchemaHandler
+    ) -> JsonSchemaValue:
+        generated = handler(schema)
+        options = generated.get("anyOf", [])
+        options.insert(len(options) - 1, {"const": "", "type": "string"})
+        return generated
+
+
+# An optional instant that may arrive empty.
+BlankableInstant = Annotated[AwareDatetime | None, BlankAsNone, _AdmitsEmptyString()]

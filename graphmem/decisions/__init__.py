@@ -1,0 +1,3 @@
+"""Decisions: choices with alternatives, reopen rules over fact keys, attempts and outcomes,
+review.
+"""

@@ -1,0 +1,325 @@
+"""Decisions: a choice with the alternatives it rejected, each carrying reopen rules that watch
+fact keys; review signals when rules breach; attempts and their outcomes."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated, Any, Literal
+
+from pydantic import AwareDatetime, Field, JsonValue, model_validator
+
+from graphmem.core.errors import InvalidArgument
+from graphmem.core.models import AuditText, BoundedJson, Name, OutputModel, StrictModel
+from graphmem.decisions.reopen_rules import Operator, Rule, Unit
+
+DecisionStatus = Literal["active", "review_required", "stale", "superseded", "reverted"]
+LIVE_STATUSES: tuple[DecisionStatus, ...] = ("active", "review_required", "stale")
+Verdict = Literal["true", "false", "unknown"]
+UnknownReason = Literal[
+    "no_current_fact", "expired_fact", "incomparable_types", "conflicting_evidence"
+]
+SignalStatus = Literal["open", "acknowledged", "cleared"]
+OutcomeResult = Literal["succeeded", "failed", "partial", "abandoned"]
+
+Title = Annotated[str, Field(min_length=1, max_length=500)]
+LongText = Annotated[str, Field(min_length=1, max_length=4000)]
+EvidenceRef = Annotated[str, Field(min_length=1, max_length=500)]
+MAX_ALTERNATIVES = 20
+MAX_RULES_PER_ALTERNATIVE = 20
+MAX_DEPENDENCIES = 50
+MAX_EVIDENCE_REFS = 20
+
+
+# --- inputs --------------------------------------------------------------------------------------
+class RuleInput(StrictModel):
+    key: Name = Field(description="The fact key (in the decision's project) this rule watches.")
+    operator: Operator
+    value: BoundedJson = Field(
+        description="The operand; required (null, 0, false and '' are operands). between: "
+        "[low, high]; in/not_in: a list; ordered operators: a number or an ISO-8601 date."
+    )
+    unit: Unit | None = Field(
+        default=None,
+        description="Unit of a numeric operand: ms, s, min, h, d or %. Fact values that are "
+        "bare numbers are read in it; values like '250 ms' are converted.",
+    )
+
+    def rule(self) -> Rule:
+        return Rule(self.key, self.operator, self.value, self.unit)
+
+
+class AlternativeInput(StrictModel):
+    title: Title
+    why_rejected: LongText | None = None
+    reopen_when: list[RuleInput] = Field(
+        default_factory=list,
+        max_length=MAX_RULES_PER_ALTERNATIVE,
+        description="Rules OR-ed: any true one makes the decision due for review.",
+    )
+
+
+class RecordDecisionRequest(StrictModel):
+    project: Name
+    title: Title
+    choice: LongText
+    rationale: LongText | None = None
+    alternatives: list[AlternativeInput] = Field(default_factory=list, max_length=MAX_ALTERNATIVES)
+    depends_on: list[Name] = Field(default_factory=list, max_length=MAX_DEPENDENCIES)
+    review_after: AwareDatetime | None = None
+    supersedes_decision_id: Name | None = None
+    idempotency_key: Name | None = None
+    session_id: AuditText | None = None
+    actor: AuditText | None = None
+    client: AuditText | None = None
+
+    @model_validator(mode="after")
+    def _rules_valid(self) -> RecordDecisionRequest:
+        for a, alternative in enumerate(self.alternatives):
+            for r, rule in enumerate(alternative.reopen_when):
+                rule.rule().validate(f"alternatives.{a}.reopen_when.{r}")
+        if len(set(self.depends_on)) != len(self.depends_on):
+            raise InvalidArgument("depends_on", "lists an entry twice")
+        return self
+
+    def fingerprint(self) -> dict[str, Any]:
+        return self.model_dump(
+            mode="json", exclude={"idempotency_key", "session_id", "actor", "client"}
+        )
+
+
+class ReviewDecisionsRequest(StrictModel):
+    project: Name | None = None
+    decision_id: Name | None = None
+    limit: int = Field(default=50, ge=1, le=200)
+    offset: int = Field(default=0, ge=0, le=100_000)
+
+
+class AckReviewRequest(StrictModel):
+    signal_id: Name
+    note: LongText
+    session_id: AuditText | None = None
+    actor: AuditText | None = None
+
+
+class UpdateDecisionRequest(StrictModel):
+    decision_id: Name
+    status: DecisionStatus
+    successor_decision_id: Name | None = None
+    reason: LongText | None = None
+    session_id: AuditText | None = None
+    actor: AuditText | None = None
+
+    @model_validator(mode="after")
+    def _successor(self) -> UpdateDecisionRequest:
+        if self.status == "superseded" and self.successor_decision_id is None:
+            raise InvalidArgument("successor_decision_id", "required when status is superseded")
+        if self.status != "superseded" and self.successor_decision_id is not None:
+            raise InvalidArgument("successor_decision_id", "only used when status is superseded")
+        if self.successor_decision_id == self.decision_id:
+            raise InvalidArgument("successor_decision_id", "must differ from decision_id")
+        return self
+
+
+class RecordAttemptRequest(StrictModel):
+    decision_id: Name | None = None
+    workstream_id: Name | None = None
+    title: Title
+    description: LongText | None = None
+    evidence: list[EvidenceRef] = Field(default_factory=list, max_length=MAX_EVIDENCE_REFS)
+    session_id: AuditText | None = None
+    actor: AuditText | None = None
+    client: AuditText | None = None
+
+    @model_validator(mode="after")
+    def _one_subject(self) -> RecordAttemptRequest:
+        if (self.decision_id is None) == (self.workstream_id is None):
+            raise InvalidArgument("decision_id", "give exactly one of decision_id, workstream_id")
+        return self
+
+
+class RecordOutcomeRequest(StrictModel):
+    attempt_id: Name
+    result: OutcomeResult
+    summary: LongText | None = None
+    lesson: LongText | None = None
+    evidence: list[EvidenceRef] = Field(default_factory=list, max_length=MAX_EVIDENCE_REFS)
+    session_id: AuditText | None = None
+    actor: AuditText | None = None
+    client: AuditText | None = None
+
+
+# --- outputs -------------------------------------------------------------------------------------
+class Evidence(OutputModel):
+    fact_id: str
+    value: JsonValue
+    observed_at: datetime
+    valid_from: datetime
+    source_class: str
+    verification_status: str
+    verdict: Verdict | None = Field(
+        default=None, description="This fact's verdict on the rule (conflicting evidence)."
+    )
+
+
+class RuleVerdict(OutputModel):
+    rule_id: str = Field(description="Stable: the alternative plus the rule's content.")
+    alternative_id: str
+    key: str
+    operator: str
+    value: JsonValue
+    unit: str | None
+    verdict: Verdict
+    reason: UnknownReason | None = Field(description="Why the verdict is unknown.")
+    evidence: Evidence | None = Field(description="The key's current fact, when it has one.")
+    conflicting_evidence: list[Evidence] = Field(
+        description="Live facts in open contradiction with the evidence, with their verdicts."
+    )
+
+
+class Alternative(OutputModel):
+    id: str
+    title: str
+    why_rejected: str | None
+    rules: list[RuleVerdict]
+
+
+class Dependency(OutputModel):
+    kind: Literal["fact", "key"]
+    ref: str = Field(description="The fact id, or the key in the decision's project.")
+
+
+class ReviewSignal(OutputModel):
+    """A decision's breach, identified by the decision and its sorted set of breached rules."""
+
+    signal_id: str
+    decision_id: str
+    breached_rule_ids: list[str]
+    status: SignalStatus = Field(
+        description="open; acknowledged (quiet until the breach set changes); cleared (the "
+        "breach set moved on)."
+    )
+    opened_at: datetime
+    acknowledged_at: datetime | None = None
+    note: str | None = None
+
+
+class Decision(OutputModel):
+    id: str
+    kind: Literal["decision"] = "decision"
+    project: str
+    title: str
+    choice: str
+    rationale: str | None
+    status: DecisionStatus
+    review_after: datetime | None
+    supersedes_decision_id: str | None
+    superseded_by_decision_id: str | None
+    alternatives: list[Alternative]
+    depends_on: list[Dependency]
+    created_at: datetime
+    updated_at: datetime
+    session_id: str | None
+    actor: str | None
+    client: str | None
+
+
+class RecordDecisionResult(OutputModel):
+    decision: Decision
+    revision: int
+    idempotent_replay: bool
+    review_signals: list[ReviewSignal] = Field(
+        description="Signals this decision opened at once: rules that already breach."
+    )
+
+
+class Diagnostic(OutputModel):
+    decision_id: str
+    rule_id: str
+    key: str
+    reason: UnknownReason
+
+
+class VerdictCounts(OutputModel):
+    true: int = 0
+    false: int = 0
+    unknown: int = 0
+
+
+class DueDecision(OutputModel):
+    decision_id: str
+    project: str
+    title: str
+    status: DecisionStatus
+    review_after_passed: bool
+    signal: ReviewSignal | None = Field(description="The breach's signal; null when only stale.")
+    breached_rules: list[RuleVerdict]
+
+
+class ReviewOutcome(OutputModel):
+    """What one evaluation of reopen rules found and changed (review_decisions, maintain)."""
+
+    evaluated_decisions: int
+    evaluated_rules: int
+    verdicts: VerdictCounts
+    diagnostics: list[Diagnostic] = Field(description="Unknown verdicts (at most 100 listed).")
+    diagnostics_total: int
+    signals_opened: list[ReviewSignal]
+    signals_cleared: int
+
+
+class ReviewDecisionsResult(ReviewOutcome):
+    due: list[DueDecision] = Field(description="Decisions due for review, by decision id.")
+    due_total: int
+    limit: int
+    offset: int
+    next_offset: int | None
+    revision: int | None = Field(description="Revision committed when signals changed.")
+    evaluated_at: datetime
+
+
+class AckReviewResult(OutputModel):
+    signal: ReviewSignal
+    revision: int
+
+
+class UpdateDecisionResult(OutputModel):
+    decision: Decision
+    previous_status: DecisionStatus
+    revision: int
+
+
+class Attempt(OutputModel):
+    id: str
+    kind: Literal["attempt"] = "attempt"
+    decision_id: str | None
+    workstream_id: str | None
+    title: str
+    description: str | None
+    evidence: list[str]
+    status: Literal["open", "ended"]
+    result: OutcomeResult | None
+    created_at: datetime
+    session_id: str | None
+    actor: str | None
+    client: str | None
+
+
+class Outcome(OutputModel):
+    id: str
+    attempt_id: str
+    result: OutcomeResult
+    summary: str | None
+    lesson: str | None
+    evidence: list[str]
+    recorded_at: datetime
+
+
+class RecordAttemptResult(OutputModel):
+    attempt: Attempt
+    revision: int
+
+
+class RecordOutcomeResult(OutputModel):
+    outcome: Outcome
+    attempt: Attempt
+    revision: int

@@ -1,0 +1,790 @@
+"""Decisions domain: record decisions whose rejected alternatives carry reopen rules, evaluate
+the rules against the facts they watch, and keep review signals in step with the breaches.
+
+Evaluation is one Cypher traversal per call (decisions/evaluate_reopen_rules); this module
+groups its rows per decision. A decision's breach set is the sorted set of its rules whose
+verdict is true (rules of one alternative are OR-ed, and any alternative's breach makes the
+decision due). A review signal is identified by (decision, breach set): acknowledging it
+keeps it quiet until the set changes; a set that clears entirely ends the episode.
+
+Signals are pushed: record_fact and govern_fact call ``push_signals`` in their own
+transaction for the decisions that watch the keys they changed.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from graphmem.core.errors import Conflict, NotFound
+from graphmem.core.ids import new_id
+from graphmem.core.models import canonical_json, iso
+from graphmem.decisions.models import (
+    AckReviewRequest,
+    AckReviewResult,
+    Alternative,
+    Attempt,
+    Decision,
+    Dependency,
+    Diagnostic,
+    DueDecision,
+    Evidence,
+    Outcome,
+    RecordAttemptRequest,
+    RecordAttemptResult,
+    RecordDecisionRequest,
+    RecordDecisionResult,
+    RecordOutcomeRequest,
+    RecordOutcomeResult,
+    ReviewDecisionsRequest,
+    ReviewDecisionsResult,
+    ReviewOutcome,
+    ReviewSignal,
+    RuleVerdict,
+    UpdateDecisionRequest,
+    UpdateDecisionResult,
+    VerdictCounts,
+)
+from graphmem.facts.models import owner_of
+from graphmem.history.chain import Audit, Change, Head, append_event, lock_head
+from graphmem.store import Store, Tx
+
+MAX_DIAGNOSTICS = 100
+STALE_BATCH = 1000
+TERMINAL = ("superseded", "reverted")
+_ID_SHAPE = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$")
+
+
+# --- evaluation ----------------------------------------------------------------------------------
+@dataclass
+class _DecisionVerdicts:
+    decision_id: str
+    project: str
+    title: str
+    status: str
+    review_after: str | None  # ISO 8601, as the evaluation query returns it
+    rows: list[dict[str, Any]] = field(default_factory=list)
+    has_signal: bool = False  # an open or acknowledged signal exists
+
+    def review_after_passed(self, now: datetime) -> bool:
+        return self.review_after is not None and datetime.fromisoformat(self.review_after) <= now
+
+    def breached(self) -> list[dict[str, Any]]:
+        return [row for row in self.rows if row["reason"] is None and row["verdict"] is True]
+
+    def coverage(self) -> list[str]:
+        return sorted({row["rule_id"] for row in self.breached()})
+
+
+@dataclass
+class Evaluation:
+    """The verdicts of one evaluation and what it did to the review signals."""
+
+    decisions: dict[str, _DecisionVerdicts]
+    signals: dict[str, ReviewSignal]  # the current signal of each breaching decision
+    opened: list[ReviewSignal]
+    cleared: int
+
+    def rows(self) -> list[dict[str, Any]]:
+        return [row for verdicts in self.decisions.values() for row in verdicts.rows]
+
+    def outcome(self) -> ReviewOutcome:
+        rows = self.rows()
+        verdicts = [_verdict(row) for row in rows]
+        counts = VerdictCounts(
+            true=verdicts.count("true"),
+            false=verdicts.count("false"),
+            unknown=verdicts.count("unknown"),
+        )
+        unknown = [row for row in rows if row["reason"] is not None]
+        return ReviewOutcome(
+            evaluated_decisions=len(self.decisions),
+            evaluated_rules=len(rows),
+            verdicts=counts,
+            diagnostics=[
+                Diagnostic(
+                    decision_id=row["decision_id"],
+                    rule_id=row["rule_id"],
+                    key=row["key"],
+                    reason=row["reason"],
+                )
+                for row in unknown[:MAX_DIAGNOSTICS]
+            ],
+            diagnostics_total=len(unknown),
+            signals_opened=self.opened,
+            signals_cleared=self.cleared,
+        )
+
+
+def _verdict(row: dict[str, Any]) -> str:
+    if row["reason"] is not None:
+        return "unknown"
+    return "true" if row["verdict"] else "false"
+
+
+def _evidence(check: dict[str, Any] | None, with_verdict: bool = False) -> Evidence | None:
+    if check is None:
+        return None
+    verdict = check["verdict"]
+    return Evidence(
+        fact_id=check["fact_id"],
+        value=json.loads(check["value_json"]),
+        observed_at=check["observed_at"],
+        valid_from=check["valid_from"],
+        source_class=check["source_class"],
+        verification_status=check["verification_status"],
+        verdict=(None if verdict is None else str(verdict).lower()) if with_verdict else None,  # type: ignore[arg-type]
+    )
+
+
+def rule_verdict(row: dict[str, Any]) -> RuleVerdict:
+    return RuleVerdict(
+        rule_id=row["rule_id"],
+        alternative_id=row["alternative_id"],
+        key=row["key"],
+        operator=row["operator"],
+        value=json.loads(row["operand_json"]),
+        unit=row["unit"],
+        verdict=_verdict(row),  # type: ignore[arg-type]
+        reason=row["reason"],
+        evidence=_evidence(row["evidence"]),
+        conflicting_evidence=[
+            e for e in (_evidence(c, with_verdict=True) for c in row["conflicting"]) if e
+        ],
+    )
+
+
+async def evaluate(
+    tx: Tx, head: Head, decision_ids: list[str], *, details: bool = False
+) -> Evaluation:
+    """Evaluate the decisions' rules at the transaction's time and sync their signals.
+
+    With ``details`` every rule carries its evidence; otherwise only breached rules do.
+    """
+    decisions: dict[str, _DecisionVerdicts] = {}
+    if decision_ids:
+        rows = await tx.run(
+            "decisions/evaluate_reopen_rules",
+            decision_ids=decision_ids,
+            now=head.now.isoformat(),
+            details=details,
+        )
+        for found in rows[0]["decisions"]:
+            decisions[found["decision_id"]] = _DecisionVerdicts(
+                found["decision_id"],
+                found["project"],
+                found["title"],
+                found["status"],
+                found["review_after"],
+                found["rules"],
+                found["has_signal"],
+            )
+    coverages = {decision_id: _coverage(v) for decision_id, v in decisions.items()}
+    entries = [
+        {
+            "decision_id": decision_id,
+            "coverage": " ".join(coverage),
+            "breached_rule_ids": coverage,
+            "signal_id": new_id(),
+        }
+        for decision_id, coverage in coverages.items()
+        if coverage or decisions[decision_id].has_signal  # nothing to sync for quiet ones
+    ]
+    return await _sync_signals(tx, head, entries, decisions)
+
+
+def _coverage(verdicts: _DecisionVerdicts) -> list[str]:
+    """The breach set that identifies a signal; none for a decision that is no longer live."""
+    if verdicts.status in TERMINAL:
+        return []
+    return verdicts.coverage()
+
+
+async def _sync_signals(
+    tx: Tx, head: Head, entries: list[dict[str, Any]], decisions: dict[str, _DecisionVerdicts]
+) -> Evaluation:
+    signals: dict[str, ReviewSignal] = {}
+    opened: list[ReviewSignal] = []
+    cleared = 0
+    if entries:
+        rows = await tx.run(
+            "decisions/sync_review_signals", entries=entries, now=head.now.isoformat()
+        )
+        for row in rows:
+            cleared += row["cleared"]
+            if row["signal"] is None:
+                continue
+            signal = ReviewSignal(**row["signal"])
+            signals[row["decision_id"]] = signal
+            if row["opening"]:
+                opened.append(signal)
+    return Evaluation(decisions, signals, opened, cleared)
+
+
+async def evaluate_listed(tx: Tx, head: Head, listed: list[dict[str, Any]]) -> Evaluation:
+    """Evaluate listed decisions (from decisions/list_live_decisions); those without
+    rules are counted too (they can still be due by review_after)."""
+    evaluation = await evaluate(tx, head, [row["id"] for row in listed])
+    for row in listed:
+        evaluation.decisions.setdefault(
+            row["id"],
+            _DecisionVerdicts(
+                row["id"], row["project"], row["title"], row["status"], row["review_after"]
+            ),
+        )
+    return evaluation
+
+
+async def push_signals(tx: Tx, head: Head, fact_ids: list[str]) -> Evaluation:
+    """Re-evaluate the decisions watching the keys of these facts (called by fact writes)."""
+    rows = await tx.run("decisions/list_decisions_watching_facts", fact_ids=fact_ids)
+    return await evaluate(tx, head, [row["id"] for row in rows])
+
+
+def signal_change(evaluation: Evaluation) -> dict[str, Any]:
+    """What an evaluation changed, for the history event of the write that ran it."""
+    return {
+        "signals_opened": [signal.signal_id for signal in evaluation.opened],
+        "signals_cleared": evaluation.cleared,
+    }
+
+
+# --- reading decisions ---------------------------------------------------------------------------
+async def load_decisions(
+    tx: Tx, head: Head, ids: list[str]
+) -> tuple[dict[str, Decision], Evaluation]:
+    """Decisions with the current verdict of every rule (evaluated, signals synced)."""
+    rows = await tx.run("decisions/get_decisions", ids=ids)
+    evaluation = await evaluate(tx, head, [row["decision"]["id"] for row in rows], details=True)
+    verdicts = {row["rule_id"]: rule_verdict(row) for row in evaluation.rows()}
+    return {row["decision"]["id"]: _decision(row, verdicts) for row in rows}, evaluation
+
+
+def _decision(row: dict[str, Any], verdicts: dict[str, RuleVerdict]) -> Decision:
+    node = row["decision"]
+    return Decision(
+        id=node["id"],
+        project=node["project"],
+        title=node["title"],
+        choice=node["choice"],
+        rationale=node.get("rationale"),
+        status=node["status"],
+        review_after=node.get("review_after"),
+        supersedes_decision_id=row["supersedes_decision_id"],
+        superseded_by_decision_id=row["superseded_by_decision_id"],
+        alternatives=[
+            Alternative(
+                id=alternative["id"],
+                title=alternative["title"],
+                why_rejected=alternative.get("why_rejected"),
+                rules=[
+                    verdicts[rule["rule_id"]]
+                    for rule in sorted(alternative["rules"], key=lambda r: r["position"])
+                ],
+            )
+            for alternative in row["alternatives"]
+        ],
+        depends_on=[Dependency(**dependency) for dependency in row["depends_on"]],
+        created_at=node["created_at"],
+        updated_at=node["updated_at"],
+        session_id=node.get("session_id"),
+        actor=node.get("actor"),
+        client=node.get("client"),
+    )
+
+
+async def _require_decision(tx: Tx, decision_id: str) -> dict[str, Any]:
+    rows = await tx.run("decisions/get_decisions", ids=[decision_id])
+    if not rows:
+        raise NotFound("decision", decision_id)
+    return rows[0]["decision"]
+
+
+# --- record_decision -----------------------------------------------------------------------------
+async def record_decision(
+    store: Store, tenant: str, request: RecordDecisionRequest
+) -> RecordDecisionResult:
+    decision_id = new_id()
+    scope = f"record_decision:{owner_of(request.project, None)}"
+    fingerprint = canonical_json(request.fingerprint())
+
+    async def work(tx: Tx) -> RecordDecisionResult:
+        head = await lock_head(tx)
+        if request.idempotency_key is not None:
+            replay = await _replayed(tx, head, scope, request.idempotency_key, fingerprint)
+            if replay is not None:
+                return replay
+        if request.supersedes_decision_id is not None:
+            older = await _require_decision(tx, request.supersedes_decision_id)
+            if older["status"] in TERMINAL:
+                raise Conflict(
+                    f"decision {older['id']!r} is {older['status']}; only a live decision "
+                    "can be superseded"
+                )
+        await _create(tx, head, decision_id, request)
+        loaded, evaluation = await load_decisions(tx, head, [decision_id])
+        decision = loaded[decision_id]
+        revision = await append_event(
+            tx,
+            head,
+            Change(
+                "record_decision",
+                "decision",
+                decision_id,
+                [decision_id, *filter(None, [request.supersedes_decision_id])],
+                {
+                    "project": request.project,
+                    "title": request.title,
+                    "choice": request.choice,
+                    "rules": sum(len(a.rules) for a in decision.alternatives),
+                    "supersedes_decision_id": request.supersedes_decision_id,
+                    **signal_change(evaluation),
+                },
+            ),
+            Audit(request.session_id, request.actor, request.client),
+        )
+        if request.idempotency_key is not None:
+            await tx.run(
+                "decisions/create_idempotency_record",
+                scope=scope,
+                key=request.idempotency_key,
+                decision_id=decision_id,
+                fingerprint=fingerprint,
+                revision=revision,
+                now=head.now.isoformat(),
+            )
+        return RecordDecisionResult(
+            decision=decision,
+            revision=revision,
+            idempotent_replay=False,
+            review_signals=evaluation.opened,
+        )
+
+    return await store.write_transaction("record_decision", tenant, work)
+
+
+async def _create(tx: Tx, head: Head, decision_id: str, request: RecordDecisionRequest) -> None:
+    now = head.now.isoformat()
+    owner = owner_of(request.project, None)
+    await tx.run(
+        "decisions/create_decision",
+        id=decision_id,
+        project=request.project,
+        title=request.title,
+        choice=request.choice,
+        rationale=request.rationale,
+        review_after=iso(request.review_after),
+        now=now,
+        session_id=request.session_id,
+        actor=request.actor,
+        client=request.client,
+    )
+    alternatives, rules = _alternatives_and_rules(request)
+    if alternatives:
+        await tx.run(
+            "decisions/create_alternatives", decision_id=decision_id, alternatives=alternatives
+        )
+    if rules:
+        await tx.run(
+            "decisions/link_reopen_rules",
+            decision_id=decision_id,
+            rules=rules,
+            owner=owner,
+            project=request.project,
+            now=now,
+        )
+    if request.depends_on:
+        fact_ids, keys = await _dependencies(tx, request.depends_on)
+        await tx.run(
+            "decisions/link_dependencies",
+            decision_id=decision_id,
+            fact_ids=fact_ids,
+            keys=[{"key": key, "key_id": new_id()} for key in keys],
+            owner=owner,
+            project=request.project,
+            now=now,
+        )
+    if request.supersedes_decision_id is not None:
+        await tx.run(
+            "decisions/link_superseded_decision",
+            newer_id=decision_id,
+            older_id=request.supersedes_decision_id,
+            reason=f"superseded by decision {decision_id}",
+            now=now,
+        )
+        await evaluate(tx, head, [request.supersedes_decision_id])  # clears its signals
+
+
+def _alternatives_and_rules(
+    request: RecordDecisionRequest,
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    alternatives: list[dict[str, Any]] = []
+    rules: dict[str, dict[str, Any]] = {}  # by rule id: a repeated rule is one rule
+    for position, alternative in enumerate(request.alternatives):
+        alternative_id = new_id()
+        alternatives.append(
+            {
+                "id": alternative_id,
+                "title": alternative.title,
+                "why_rejected": alternative.why_rejected,
+                "position": position,
+            }
+        )
+        for rule_position, rule_input in enumerate(alternative.reopen_when):
+            rule = rule_input.rule()
+            rule_id = rule.rule_id(alternative_id)
+            rules.setdefault(
+                rule_id,
+                {
+                    **rule.projection(),
+                    "rule_id": rule_id,
+                    "alternative_id": alternative_id,
+                    "position": rule_position,
+                    "key_id": new_id(),
+                },
+            )
+    return alternatives, list(rules.values())
+
+
+async def _dependencies(tx: Tx, refs: list[str]) -> tuple[list[str], list[str]]:
+    """Split depends_on into fact ids of the tenant and keys. A reference shaped like a
+    graphmem id must name a fact: a mistyped id is refused rather than read as a key."""
+    rows = await tx.run("decisions/list_existing_facts", refs=refs)
+    fact_ids = [row["id"] for row in rows]
+    keys = [ref for ref in refs if ref not in fact_ids]
+    for ref in keys:
+        if _ID_SHAPE.match(ref):
+            raise NotFound("fact", ref)
+    return fact_ids, keys
+
+
+async def _replayed(
+    tx: Tx, head: Head, scope: str, key: str, fingerprint: str
+) -> RecordDecisionResult | None:
+    rows = await tx.run("decisions/find_idempotency_record", scope=scope, key=key)
+    if not rows:
+        return None
+    if rows[0]["fingerprint"] != fingerprint:
+        raise Conflict(
+            "idempotency_key was already used for a different decision; use a new key for a "
+            "new decision, or repeat the original arguments to recover its result"
+        )
+    decision_id = rows[0]["decision_id"]
+    loaded, _ = await load_decisions(tx, head, [decision_id])
+    return RecordDecisionResult(
+        decision=loaded[decision_id],
+        revision=rows[0]["revision"],
+        idempotent_replay=True,
+        review_signals=[],
+    )
+
+
+# --- review_decisions ----------------------------------------------------------------------------
+async def review_decisions(
+    store: Store, tenant: str, request: ReviewDecisionsRequest
+) -> ReviewDecisionsResult:
+    """Evaluate the live decisions in scope; persist signal changes (one revision if any)."""
+
+    async def work(tx: Tx) -> ReviewDecisionsResult:
+        head = await lock_head(tx)
+        rows = await tx.run(
+            "decisions/list_live_decisions",
+            project=request.project,
+            decision_id=request.decision_id,
+        )
+        evaluation = await evaluate_listed(tx, head, rows[0]["decisions"])
+        revision = await _record_evaluation(tx, head, "review_decisions", evaluation)
+        due = _due(evaluation, head.now)
+        page = due[request.offset : request.offset + request.limit]
+        following = request.offset + request.limit
+        return ReviewDecisionsResult(
+            **evaluation.outcome().model_dump(),
+            due=page,
+            due_total=len(due),
+            limit=request.limit,
+            offset=request.offset,
+            next_offset=following if following < len(due) else None,
+            revision=revision,
+            evaluated_at=head.now,
+        )
+
+    return await store.write_transaction("review_decisions", tenant, work)
+
+
+async def _record_evaluation(tx: Tx, head: Head, op: str, evaluation: Evaluation) -> int | None:
+    """One history event when the evaluation opened or cleared signals; none otherwise."""
+    if not evaluation.opened and not evaluation.cleared:
+        return None
+    subjects = sorted({signal.decision_id for signal in evaluation.opened})
+    return await append_event(
+        tx,
+        head,
+        Change(
+            op,
+            "decision",
+            subjects[0] if subjects else "review_signals",
+            subjects,
+            signal_change(evaluation),
+        ),
+        Audit(),
+    )
+
+
+def _due(evaluation: Evaluation, now: datetime) -> list[DueDecision]:
+    """Decisions with a breach (their signal, open or acknowledged) or past review_after."""
+    due = []
+    for decision_id in sorted(evaluation.decisions):
+        verdicts = evaluation.decisions[decision_id]
+        breached = verdicts.breached()
+        stale = verdicts.review_after_passed(now)
+        if not breached and not stale:
+            continue
+        due.append(
+            DueDecision(
+                decision_id=decision_id,
+                project=verdicts.project,
+                title=verdicts.title,
+                status=verdicts.status,  # type: ignore[arg-type]
+                review_after_passed=stale,
+                signal=evaluation.signals.get(decision_id),
+                breached_rules=[rule_verdict(row) for row in breached],
+            )
+        )
+    return due
+
+
+# --- ack_review ----------------------------------------------------------------------------------
+async def ack_review(store: Store, tenant: str, request: AckReviewRequest) -> AckReviewResult:
+    async def work(tx: Tx) -> AckReviewResult:
+        head = await lock_head(tx)
+        rows = await tx.run("decisions/get_review_signal", id=request.signal_id)
+        if not rows:
+            raise NotFound("review signal", request.signal_id)
+        status = rows[0]["signal"]["status"]
+        if status != "open":
+            raise Conflict(
+                f"review signal {request.signal_id!r} is {status}; only an open signal can be "
+                "acknowledged"
+            )
+        updated = await tx.run(
+            "decisions/acknowledge_review_signal",
+            id=request.signal_id,
+            note=request.note,
+            actor=request.actor,
+            now=head.now.isoformat(),
+        )
+        signal = ReviewSignal(**updated[0]["signal"])
+        revision = await append_event(
+            tx,
+            head,
+            Change(
+                "ack_review",
+                "decision",
+                signal.decision_id,
+                [signal.decision_id, signal.signal_id],
+                {"signal_id": signal.signal_id, "note": request.note},
+            ),
+            Audit(request.session_id, request.actor, None),
+        )
+        return AckReviewResult(signal=signal, revision=revision)
+
+    return await store.write_transaction("ack_review", tenant, work)
+
+
+# --- update_decision -----------------------------------------------------------------------------
+async def update_decision(
+    store: Store, tenant: str, request: UpdateDecisionRequest
+) -> UpdateDecisionResult:
+    """Lifecycle: active, review_required and stale move freely among themselves; superseded
+    (with its successor linked) and reverted are final."""
+
+    async def work(tx: Tx) -> UpdateDecisionResult:
+        head = await lock_head(tx)
+        node = await _require_decision(tx, request.decision_id)
+        previous = node["status"]
+        if previous in TERMINAL:
+            raise Conflict(f"decision {request.decision_id!r} is {previous}, which is final")
+        if previous == request.status:
+            raise Conflict(f"decision {request.decision_id!r} is already {previous}")
+        now = head.now.isoformat()
+        if request.successor_decision_id is not None:
+            successor = await _require_decision(tx, request.successor_decision_id)
+            if successor["status"] in TERMINAL:
+                raise Conflict(f"successor decision {successor['id']!r} is {successor['status']}")
+            await tx.run(
+                "decisions/link_superseded_decision",
+                newer_id=request.successor_decision_id,
+                older_id=request.decision_id,
+                reason=request.reason,
+                now=now,
+            )
+        await tx.run(
+            "decisions/update_decision_status",
+            id=request.decision_id,
+            status=request.status,
+            reason=request.reason,
+            now=now,
+        )
+        loaded, evaluation = await load_decisions(tx, head, [request.decision_id])
+        revision = await append_event(
+            tx,
+            head,
+            Change(
+                "update_decision",
+                "decision",
+                request.decision_id,
+                [request.decision_id, *filter(None, [request.successor_decision_id])],
+                {
+                    "from": previous,
+                    "to": request.status,
+                    "successor_decision_id": request.successor_decision_id,
+                    "reason": request.reason,
+                    **signal_change(evaluation),
+                },
+            ),
+            Audit(request.session_id, request.actor, None),
+        )
+        return UpdateDecisionResult(
+            decision=loaded[request.decision_id], previous_status=previous, revision=revision
+        )
+
+    return await store.write_transaction("update_decision", tenant, work)
+
+
+# --- attempts and outcomes -----------------------------------------------------------------------
+def _attempt(node: dict[str, Any]) -> Attempt:
+    return Attempt(
+        id=node["id"],
+        decision_id=node.get("decision_id"),
+        workstream_id=node.get("workstream_id"),
+        title=node["title"],
+        description=node.get("description"),
+        evidence=node.get("evidence") or [],
+        status=node["status"],
+        result=node.get("result"),
+        created_at=node["created_at"],
+        session_id=node.get("session_id"),
+        actor=node.get("actor"),
+        client=node.get("client"),
+    )
+
+
+async def record_attempt(
+    store: Store, tenant: str, request: RecordAttemptRequest
+) -> RecordAttemptResult:
+    attempt_id = new_id()
+
+    async def work(tx: Tx) -> RecordAttemptResult:
+        head = await lock_head(tx)
+        rows = await tx.run(
+            "decisions/create_attempt",
+            id=attempt_id,
+            decision_id=request.decision_id,
+            workstream_id=request.workstream_id,
+            title=request.title,
+            description=request.description,
+            evidence=request.evidence,
+            now=head.now.isoformat(),
+            session_id=request.session_id,
+            actor=request.actor,
+            client=request.client,
+        )
+        if not rows:
+            if request.decision_id is not None:
+                raise NotFound("decision", request.decision_id)
+            raise NotFound("workstream", request.workstream_id or "")
+        subject = request.decision_id or request.workstream_id or ""
+        revision = await append_event(
+            tx,
+            head,
+            Change(
+                "record_attempt",
+                "attempt",
+                attempt_id,
+                [attempt_id, subject],
+                {"title": request.title, "subject_id": subject},
+            ),
+            Audit(request.session_id, request.actor, request.client),
+        )
+        return RecordAttemptResult(attempt=_attempt(rows[0]["attempt"]), revision=revision)
+
+    return await store.write_transaction("record_attempt", tenant, work)
+
+
+async def record_outcome(
+    store: Store, tenant: str, request: RecordOutcomeRequest
+) -> RecordOutcomeResult:
+    outcome_id = new_id()
+
+    async def work(tx: Tx) -> RecordOutcomeResult:
+        head = await lock_head(tx)
+        rows = await tx.run("decisions/get_attempt", id=request.attempt_id)
+        if not rows:
+            raise NotFound("attempt", request.attempt_id)
+        if rows[0]["attempt"]["status"] != "open":
+            raise Conflict(
+                f"attempt {request.attempt_id!r} already has an outcome; record a new "
+                "attempt for a new try"
+            )
+        created = await tx.run(
+            "decisions/create_outcome",
+            id=outcome_id,
+            attempt_id=request.attempt_id,
+            result=request.result,
+            summary=request.summary,
+            lesson=request.lesson,
+            evidence=request.evidence,
+            now=head.now.isoformat(),
+            session_id=request.session_id,
+            actor=request.actor,
+            client=request.client,
+        )
+        revision = await append_event(
+            tx,
+            head,
+            Change(
+                "record_outcome",
+                "attempt",
+                request.attempt_id,
+                [request.attempt_id, outcome_id],
+                {"result": request.result},
+            ),
+            Audit(request.session_id, request.actor, request.client),
+        )
+        node = created[0]["outcome"]
+        return RecordOutcomeResult(
+            outcome=Outcome(
+                id=node["id"],
+                attempt_id=node["attempt_id"],
+                result=node["result"],
+                summary=node.get("summary"),
+                lesson=node.get("lesson"),
+                evidence=node.get("evidence") or [],
+                recorded_at=node["recorded_at"],
+            ),
+            attempt=_attempt(created[0]["attempt"]),
+            revision=revision,
+        )
+
+    return await store.write_transaction("record_outcome", tenant, work)
+
+
+# --- maintain ------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class DecisionUpkeep:
+    stale_ids: list[str]
+    evaluation: Evaluation
+
+
+async def maintain_decisions(tx: Tx, head: Head) -> DecisionUpkeep:
+    """Inside maintain's transaction: decisions past review_after become stale, then every
+    live decision's rules are evaluated (facts may have lapsed since the last write)."""
+    rows = await tx.run(
+        "decisions/mark_stale_decisions", now=head.now.isoformat(), limit=STALE_BATCH
+    )
+    live = await tx.run("decisions/list_live_decisions", project=None, decision_id=None)
+    evaluation = await evaluate_listed(tx, head, live[0]["decisions"])
+    return DecisionUpkeep([row["id"] for row in rows], evaluation)

@@ -1,0 +1,107 @@
+"""current_state across facts and memories: one state key, resolved on both sides.
+
+Rules:
+- The facts side is graphmem/facts/service.py's resolution (the governed truth). The memories side
+  resolves the topic whose topic_key equals the state key: ``current`` when a version is
+  active, ``no_current`` when the topic exists but no version is (all stale, quarantined,
+  rejected or deleted), ``ambiguous`` when several projects hold an active version and no
+  project was given, ``not_found`` when no version exists.
+- With ``known_at`` (or else ``as_of``: memories have no valid time of their own) the active
+  version is the one whose [active_from, retired_at) holds that instant; versions created
+  later are not seen.
+- Quarantined versions are never current: a quarantined version has no active_from until
+  govern_memory releases it.
+- The overall status is the facts side's, unless the key names no fact: then it is the
+  memories side's, so a topic kept only as memories resolves like a fact key would.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from graphmem.facts import service as facts
+from graphmem.facts.models import CurrentState, CurrentStateRequest
+from graphmem.memories.models.memories import MemoryTopicState, TopicVersion
+from graphmem.memories.service import memory_record
+from graphmem.store import Store
+
+MAX_VERSIONS = 50
+MAX_PROJECTS = 20
+
+
+async def current_state(store: Store, tenant: str, request: CurrentStateRequest) -> CurrentState:
+    fact_side = await facts.current_state(store, tenant, request)
+    if request.origin_id is not None:
+        return fact_side  # memories belong to projects, not origins
+    topic = await resolve_topic(store, tenant, request)
+    update: dict[str, Any] = {"memory": topic}
+    if fact_side.status == "not_found" and topic.status != "not_found":
+        update.update(status=topic.status, project=topic.project, candidates=topic.candidates)
+    return fact_side.model_copy(update=update)
+
+
+async def resolve_topic(
+    store: Store, tenant: str, request: CurrentStateRequest
+) -> MemoryTopicState:
+    rows = await store.read(
+        "memories/get_topic_versions",
+        tenant,
+        key=request.state_key,
+        project=request.project,
+        limit=MAX_VERSIONS,
+        project_limit=MAX_PROJECTS,
+    )
+    at = request.known_at or request.as_of
+    slots = [(row["project"], _known(row["versions"], at)) for row in rows]
+    slots = [(project, versions) for project, versions in slots if versions]
+    if not slots:
+        return MemoryTopicState(status="not_found", project=None, current=None, history=[])
+    holding = [(p, v) for p, v in slots if _active(v, at) is not None]
+    if request.project is None and len(holding) > 1:
+        return MemoryTopicState(
+            status="ambiguous",
+            project=None,
+            current=None,
+            history=[],
+            candidates=[project for project, _ in holding],
+        )
+    project, versions = (holding or slots)[0]
+    current = _active(versions, at)
+    return MemoryTopicState(
+        status="current" if current is not None else "no_current",
+        project=project,
+        current=memory_record(current) if current is not None else None,
+        history=[_version(v) for v in versions if current is None or v["id"] != current["id"]],
+    )
+
+
+def _known(versions: list[dict[str, Any]], at: datetime | None) -> list[dict[str, Any]]:
+    """The versions that existed at ``at`` (all when no instant is given)."""
+    if at is None:
+        return versions
+    return [v for v in versions if v["created_at"] <= at]
+
+
+def _active(versions: list[dict[str, Any]], at: datetime | None) -> dict[str, Any] | None:
+    if at is None:
+        return next((v for v in versions if v["status"] == "active"), None)
+    moment = at.astimezone(UTC)
+    for version in versions:
+        start, end = version.get("active_from"), version.get("retired_at")
+        if start is not None and start <= moment and (end is None or end > moment):
+            return version
+    return None
+
+
+def _version(node: dict[str, Any]) -> TopicVersion:
+    return TopicVersion(
+        id=node["id"],
+        topic_version=node["topic_version"],
+        title=node["title"],
+        status=node["status"],
+        created_at=node["created_at"],
+        active_from=node.get("active_from"),
+        retired_at=node.get("retired_at"),
+        superseded_by=node.get("superseded_by"),
+    )

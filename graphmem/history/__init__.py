@@ -1,0 +1,1 @@
+"""History: the tenant's hash-chained event log, its head, and replay."""

@@ -1,0 +1,177 @@
+"""The append-only, hash-chained history every write appends to, in its own transaction.
+
+A tenant's events carry a gap-free ``revision`` (the tenant's concurrency token) and the hash
+of the event before them, so an edited or deleted event breaks the chain.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from graphmem.core.ids import new_id
+from graphmem.core.models import canonical_json
+from graphmem.history.models import ChainVerdict, EventRecord, ReplayRequest, ReplayResult
+from graphmem.store import Store, Tx
+
+GENESIS_HASH = "0" * 64
+
+
+@dataclass
+class Head:
+    """The locked chain head of one tenant within one write transaction. ``append_event``
+    advances it, so a transaction may append several events and they chain."""
+
+    revision: int
+    last_hash: str
+    now: datetime  # the transaction time of this write, taken after the lock
+
+
+@dataclass(frozen=True)
+class Audit:
+    session_id: str | None = None
+    actor: str | None = None
+    client: str | None = None
+
+
+async def lock_head(tx: Tx) -> Head:
+    """Serialise the tenant's writes; call first in every write transaction."""
+    rows = await tx.run("history/lock_head", lock_token=new_id())
+    if not rows:  # the tenant's first write
+        await tx.run("history/create_head", genesis_hash=GENESIS_HASH)
+        rows = await tx.run("history/lock_head", lock_token=new_id())
+    return Head(rows[0]["revision"], rows[0]["last_hash"], datetime.now(UTC))
+
+
+def event_hash(tenant: str, revision: int, op: str, at: str, payload: str, prev: str) -> str:
+    material = canonical_json(
+        {
+            "tenant": tenant,
+            "revision": revision,
+            "op": op,
+            "at": at,
+            "payload": payload,
+            "prev_hash": prev,
+        }
+    )
+    return hashlib.sha256(material.encode()).hexdigest()
+
+
+@dataclass(frozen=True)
+class Change:
+    """What one write did, as its history event records it."""
+
+    op: str  # the tool or maintenance step that wrote
+    aggregate_kind: str  # fact, decision, chunk, ...
+    aggregate_id: str
+    subject_ids: list[str]
+    payload: dict[str, Any]
+
+
+async def append_event(tx: Tx, head: Head, change: Change, audit: Audit) -> int:
+    """Append the event of this write; returns the revision it committed."""
+    revision = head.revision + 1
+    at = head.now.isoformat()
+    payload_json = canonical_json(
+        {
+            "aggregate_kind": change.aggregate_kind,
+            "aggregate_id": change.aggregate_id,
+            "subject_ids": change.subject_ids,
+            "payload": change.payload,
+        }
+    )
+    digest = event_hash(tx.tenant, revision, change.op, at, payload_json, head.last_hash)
+    await tx.run(
+        "history/append_event",
+        id=new_id(),
+        revision=revision,
+        op=change.op,
+        at=at,
+        aggregate_kind=change.aggregate_kind,
+        aggregate_id=change.aggregate_id,
+        subject_ids=change.subject_ids,
+        payload_json=payload_json,
+        session_id=audit.session_id,
+        actor=audit.actor,
+        client=audit.client,
+        prev_hash=head.last_hash,
+        hash=digest,
+    )
+    head.revision, head.last_hash = revision, digest
+    return revision
+
+
+MAX_CHAIN_CHECK = 1_000_000  # events verified per replay; beyond it the verdict says so
+
+
+async def replay(store: Store, tenant: str, request: ReplayRequest) -> ReplayResult:
+    """Events newest first, plus a verdict on the tenant's whole hash chain."""
+    rows = await store.read(
+        "history/list_events",
+        tenant,
+        aggregate_id=request.aggregate_id,
+        aggregate_kind=request.aggregate_kind,
+        since=request.since_ts.isoformat() if request.since_ts else None,
+        limit=request.limit,
+    )
+    events = [_event_record(row["event"]) for row in rows]
+    return ReplayResult(count=len(events), events=events, chain=await verify_chain(store, tenant))
+
+
+def _event_record(node: dict[str, Any]) -> EventRecord:
+    body = json.loads(node["payload_json"])
+    return EventRecord(
+        event_id=node["id"],
+        revision=node["revision"],
+        event_type=node["op"],
+        aggregate_kind=node.get("aggregate_kind"),
+        aggregate_id=node.get("aggregate_id"),
+        subject_ids=node.get("subject_ids") or [],
+        occurred_at=node["at"],
+        actor=node.get("actor"),
+        session_id=node.get("session_id"),
+        client=node.get("client"),
+        payload=body.get("payload", body),
+        prev_hash=node["prev_hash"],
+        hash=node["hash"],
+    )
+
+
+async def verify_chain(store: Store, tenant: str) -> ChainVerdict:
+    """Recompute every event's hash in revision order and check the links and the head."""
+    head = await store.read("history/get_head", tenant)
+    head_revision = head[0]["revision"] if head else 0
+    events = await store.read("history/list_chain", tenant, limit=MAX_CHAIN_CHECK)
+
+    def verdict(ok: bool, revision: int | None = None, reason: str | None = None) -> ChainVerdict:
+        return ChainVerdict(
+            verified=ok,
+            checked_events=len(events),
+            head_revision=head_revision,
+            first_break_revision=revision,
+            reason=reason,
+        )
+
+    prev_hash = GENESIS_HASH
+    for expected_revision, event in enumerate(events, start=1):
+        if event["revision"] != expected_revision:
+            return verdict(False, expected_revision, f"revision {expected_revision} is missing")
+        recomputed = event_hash(
+            tenant,
+            event["revision"],
+            event["op"],
+            event["at_text"],
+            event["payload_json"],
+            prev_hash,
+        )
+        if event["prev_hash"] != prev_hash:
+            return verdict(False, event["revision"], "does not link to the event before it")
+        if event["hash"] != recomputed:
+            return verdict(False, event["revision"], "its content does not match its hash")
+        prev_hash = event["hash"]
+    if len(events) != head_revision or (head and head[0]["last_hash"] != prev_hash):
+        return verdict(False, len(events) + 1, "events after the last one found are missing")
+    return verdict(True)

@@ -1,0 +1,53 @@
+"""The append-only history: events and the verdict on their hash chain."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from pydantic import AwareDatetime, Field
+
+from graphmem.core.models import Name, OutputModel, StrictModel
+
+CONTRACT_VERSION = "graphmem_history_v1"
+
+
+class ReplayRequest(StrictModel):
+    aggregate_id: Name | None = None
+    aggregate_kind: Name | None = None
+    limit: int = Field(default=100, ge=1, le=500)
+    since_ts: AwareDatetime | None = None
+
+
+class EventRecord(OutputModel):
+    event_id: str
+    revision: int = Field(description="The tenant's gap-free revision this event committed.")
+    event_type: str = Field(description="The tool or maintenance step that wrote it.")
+    aggregate_kind: str | None
+    aggregate_id: str | None
+    subject_ids: list[str] = Field(description="Every entity the write touched.")
+    occurred_at: datetime
+    actor: str | None
+    session_id: str | None
+    client: str | None
+    payload: dict[str, Any] = Field(description="What changed, as the write recorded it.")
+    prev_hash: str
+    hash: str
+
+
+class ChainVerdict(OutputModel):
+    verified: bool = Field(
+        description="True when every event recomputes to its stored hash "
+        "and links to the one before, with no revision missing."
+    )
+    checked_events: int
+    head_revision: int = Field(description="The tenant's latest revision.")
+    first_break_revision: int | None = Field(description="The first revision that fails.")
+    reason: str | None = Field(description="Why the chain does not verify.")
+
+
+class ReplayResult(OutputModel):
+    count: int
+    events: list[EventRecord] = Field(description="Newest first.")
+    contract_version: str = CONTRACT_VERSION
+    chain: ChainVerdict

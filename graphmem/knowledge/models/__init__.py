@@ -1,0 +1,1 @@
+"""Request and result models of the knowledge pipeline."""

@@ -1,0 +1,75 @@
+"""The knowledge pipeline: chunks of raw context, candidate claims, clarification questions,
+context packs, audit issues and the run history of every pipeline call."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated, Literal
+
+from pydantic import Field
+
+from graphmem.core.models import AuditText, Name, OutputModel, StrictModel
+
+ChunkState = Literal[
+    "no_enrich", "enrichable", "uncertain", "awaiting_human", "frozen", "stale", "archived"
+]
+Scope = Literal["memory", "bridge", "mapping", "validation", "export"]
+SENSITIVE_SCOPES: frozenset[str] = frozenset({"bridge", "mapping", "validation", "export"})
+Predicate = Literal[
+    "uses", "depends_on", "is", "requires", "produces", "validates", "contains", "replaces"
+]
+ClaimStatus = Literal["candidate", "promoted", "rejected"]
+RunStatus = Literal["success", "skipped", "blocked"]
+
+MAX_CHUNK_CHARS = 100_000
+Body = Annotated[str, Field(min_length=1, max_length=MAX_CHUNK_CHARS)]
+Title = Annotated[str, Field(min_length=1, max_length=500)]
+
+
+class AddContextChunkRequest(StrictModel):
+    project: Name
+    body: Body
+    title: Title | None = None
+    origin: AuditText | None = None
+    session_id: AuditText | None = None
+    workstream_id: Name | None = None
+    actor: AuditText | None = None
+    client: AuditText | None = None
+
+
+class Redaction(OutputModel):
+    kind: str = Field(description="What was found, e.g. aws_access_key, private_key.")
+    start: int = Field(description="Offset in the text as given.")
+    end: int
+
+
+class Chunk(OutputModel):
+    id: str
+    kind: Literal["chunk"] = "chunk"
+    project: str
+    title: str | None
+    body: str
+    origin: str | None
+    session_id: str | None
+    workstream_id: str | None
+    source_hash: str = Field(description="sha256 of the body as stored.")
+    state: ChunkState
+    quarantined: bool = Field(
+        description="Instruction-like content: kept, but excluded from packs and claims until "
+        "released through govern_memory."
+    )
+    materiality: float | None
+    uncertainty: float | None
+    signals: list[str]
+    created_at: datetime
+    updated_at: datetime
+
+
+class AddContextChunkResult(OutputModel):
+    chunk: Chunk
+    created: bool = Field(description="False when the same body was already in the project.")
+    redactions: list[Redaction] = Field(
+        description="Secrets replaced by [REDACTED:<kind>] before storing."
+    )
+    quarantine_reasons: list[str]
+    revision: int | None = Field(description="Revision committed, null when nothing was written.")

@@ -1,0 +1,1 @@
+"""Memories: curated notes with topic versions, recall, context bundles and the timeline."""

@@ -1,0 +1,495 @@
+"""context_bundle: a policy-bounded, source-attributed context bundle with a complete audit,
+optionally as the graph knew it at a past instant. Read-only and deterministic: the same graph
+and inputs give the same bundle and the same plan_hash.
+
+Time:
+- Without as_of_epoch the bundle reflects now: memories by their status (active: current;
+  stale with a successor: superseded; quarantined).
+- With as_of_epoch T (seconds, fractions allowed, never in the future) it reflects what the
+  graph knew and held true at T (transaction time): a memory counts when it was created by T
+  and active at T (active_from ≤ T, retired_at unset or after T); it is ``superseded`` at T
+  when it was retired by T by a successor created by T; it is quarantined at T when it was
+  created by T but not yet active (active_from unset or after T). Memories created after T
+  are audited ``not_yet_known``. Facts: each project key's fact that was active at T and not
+  lapsed at T (its transaction-time FactState). Workstreams and sessions: those created by T,
+  with their *current* fields (status, progress, next action, message counts); session
+  samples only from turns archived by T.
+- Rejected and deleted memories never appear, whatever T: governance removed them from every
+  bundle.
+
+Sections (channel, share of token_budget, item limit):
+  preferences (preferences, 9%, 20): preference memories, newest first;
+  failure_lessons (lessons, 7.5%, 4): bug-fix and lesson memories, by relevance;
+  current_truth (core, 19%, 6): the project's current facts, by relevance;
+  workstreams (workstreams, 7.5%, 5): active then paused, newest update first;
+  memory_index (memory_index, 25%, 50): every other memory, by relevance;
+  recent_sessions (sessions, 14%, 5): raw-archive sessions, newest first.
+The remaining 18% is a shared reserve. Relevance of memories is search's full-text (BM25)
+rank of the task in the project (graphmem/search/service.py, channel fulltext only, so it is
+deterministic); of facts, the number of task terms their key and value share. Relevant items
+come first (``relevance_selected``), then the rest newest first (``channel_default_selected``);
+superseded versions (include_superseded) come after the current ones of their section.
+
+Selection: sections are walked in the role's order (coder: core, lessons, preferences,
+workstreams, memory_index, sessions; reviewer: lessons, core, memory_index, preferences,
+workstreams, sessions; planner: workstreams, core, memory_index, preferences, lessons,
+sessions; researcher: memory_index, core, sessions, lessons, preferences, workstreams), items
+in section order. An item costs ceil((title + text characters + 1) / 4) tokens. It is dropped
+as quarantined_trust (quarantined then), superseded_excluded (superseded then, without
+include_superseded), stale_excluded (retired without a successor), branch_scope_mismatch (a
+branch was given and the memory names another), poisoning_gate (its text, re-screened now,
+reads as instructions to the agent), below_trust_floor (risk high: sessions, unreviewed raw
+conversation), channel_item_limit, channel_token_budget (neither its section's share nor the
+reserve holds it) or total_token_budget (the bundle's remaining tokens do not). The total
+never exceeds token_budget. Secrets the gate finds in a text are shown redacted.
+
+The plan_hash is the sha256 of the canonical JSON of the inputs (as_of normalised) and the
+policy (version, shares, limits, role order). No writes: the gate only drops.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import math
+import time
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from graphmem.core.errors import InvalidArgument
+from graphmem.core.gate import screen
+from graphmem.core.models import canonical_json
+from graphmem.facts.models import owner_of
+from graphmem.memories.models.recall import (
+    BUNDLE_SCHEMA_VERSION,
+    AuditEntry,
+    BundleAudit,
+    BundleItem,
+    BundleRequest,
+    ContextBundle,
+)
+from graphmem.memories.recall import clip, session_text, workstream_text
+from graphmem.search.lexical import STOP_WORDS, stem, words
+from graphmem.search.models import MAX_LIMIT, SearchRequest
+from graphmem.search.service import search
+from graphmem.store import Store
+from graphmem.workstreams.models import ListWorkstreamsRequest
+from graphmem.workstreams.service import list_workstreams
+
+POLICY_VERSION = "graphmem_bundle_v1"
+
+
+@dataclass(frozen=True)
+class Section:
+    name: str
+    channel: str
+    share: float
+    limit: int
+    text_chars: int
+
+
+SECTIONS = {
+    s.channel: s
+    for s in (
+        Section("preferences", "preferences", 0.09, 20, 400),
+        Section("failure_lessons", "lessons", 0.075, 4, 600),
+        Section("current_truth", "core", 0.19, 6, 300),
+        Section("workstreams", "workstreams", 0.075, 5, 300),
+        Section("memory_index", "memory_index", 0.25, 50, 160),
+        Section("recent_sessions", "sessions", 0.14, 5, 300),
+    )
+}
+ROLE_ORDER = {
+    "coder": ("core", "lessons", "preferences", "workstreams", "memory_index", "sessions"),
+    "reviewer": ("lessons", "core", "memory_index", "preferences", "workstreams", "sessions"),
+    "planner": ("workstreams", "core", "memory_index", "preferences", "lessons", "sessions"),
+    "researcher": ("memory_index", "core", "sessions", "lessons", "preferences", "workstreams"),
+}
+TITLE_CHARS = 120
+MEMORY_CAP = 1_000
+NOT_YET_KNOWN_CAP = 20
+FACT_KEY_CAP = 2_000
+SESSION_FETCH = 10
+WORKSTREAM_FETCH = 20
+SEARCH_TERMS = 64
+FAR_FUTURE = "9999-12-31T23:59:59Z"
+TRUSTED_SOURCES = frozenset({"human_confirmed", "production_verified"})
+
+
+@dataclass
+class Candidate:
+    stable_key: str
+    channel: str
+    title: str
+    text: str
+    canonical_ref: str
+    source_kind: str = "canonical"
+    validity: str = "current"
+    trust: str = "standard"
+    branch: str | None = None
+    relevant: bool = False
+    drop: str | None = None  # decided before the budget walk
+
+
+def token_estimate(title: str, text: str) -> int:
+    return math.ceil((len(title) + len(text) + 1) / 4)
+
+
+def section_budgets(token_budget: int) -> dict[str, int]:
+    return {s.name: math.floor(token_budget * s.share) for s in SECTIONS.values()}
+
+
+def plan_hash(request: BundleRequest, as_of: str | None) -> str:
+    body = {
+        "schema_version": BUNDLE_SCHEMA_VERSION,
+        "policy_version": POLICY_VERSION,
+        "task": request.task,
+        "project": request.project,
+        "branch": request.branch,
+        "role": request.role,
+        "risk": request.risk,
+        "token_budget": request.token_budget,
+        "as_of": as_of,
+        "include_superseded": request.include_superseded,
+        "sections": [[s.name, s.channel, s.share, s.limit] for s in SECTIONS.values()],
+        "order": list(ROLE_ORDER[request.role]),
+    }
+    return hashlib.sha256(canonical_json(body).encode()).hexdigest()
+
+
+def _instant(epoch: float | None) -> datetime | None:
+    if epoch is None:
+        return None
+    if epoch > time.time():
+        raise InvalidArgument("as_of_epoch", "must not be in the future")
+    return datetime.fromtimestamp(epoch, UTC)
+
+
+async def context_bundle(store: Store, tenant: str, request: BundleRequest) -> ContextBundle:
+    at = _instant(request.as_of_epoch)
+    as_of = at.isoformat() if at else None
+    memories, unknown, facts, workstreams, sessions = await asyncio.gather(
+        _memories(store, tenant, request, as_of),
+        _not_yet_known(store, tenant, request.project, as_of),
+        _facts(store, tenant, request, as_of),
+        _workstreams(store, tenant, request.project, at),
+        _sessions(store, tenant, request, as_of),
+    )
+    candidates = [*memories, *facts, *workstreams[0], *sessions]
+    selected, entries = _select(candidates, request)
+    entries += [*unknown, *workstreams[1]]
+    sections: dict[str, list[BundleItem]] = {s.name: [] for s in SECTIONS.values()}
+    for candidate in selected:
+        sections[SECTIONS[candidate.channel].name].append(_item(candidate, request.project))
+    digest = plan_hash(request, as_of)
+    chosen = sum(e.token_estimate for e in entries if e.selected)
+    return ContextBundle(
+        schema_version=BUNDLE_SCHEMA_VERSION,
+        plan_hash=digest,
+        task=request.task,
+        project=request.project,
+        branch=request.branch,
+        role=request.role,
+        risk=request.risk,
+        as_of=as_of,
+        include_superseded=request.include_superseded,
+        **sections,
+        audit=BundleAudit(
+            schema_version=BUNDLE_SCHEMA_VERSION,
+            policy_version=POLICY_VERSION,
+            plan_hash=digest,
+            as_of=as_of,
+            candidates_considered=len(entries),
+            selected_count=len(selected),
+            dropped_count=len(entries) - len(selected),
+            token_estimate=chosen,
+            token_budget=request.token_budget,
+            section_budgets=section_budgets(request.token_budget),
+            entries=entries,
+        ),
+    )
+
+
+def _item(c: Candidate, project: str) -> BundleItem:
+    return BundleItem(
+        stable_key=c.stable_key,
+        channel=c.channel,  # type: ignore[arg-type]
+        title=c.title,
+        text=c.text,
+        source_kind=c.source_kind,  # type: ignore[arg-type]
+        canonical_ref=c.canonical_ref,
+        validity=c.validity,  # type: ignore[arg-type]
+        trust=c.trust,  # type: ignore[arg-type]
+        project=project,
+        branch=c.branch,
+    )
+
+
+# --- memories --------------------------------------------------------------------------------
+def _memory_channel(memory_type: str) -> str:
+    if memory_type == "preference":
+        return "preferences"
+    return "lessons" if memory_type in ("bugfix", "lesson") else "memory_index"
+
+
+async def _relevance(store: Store, tenant: str, request: BundleRequest) -> dict[str, int]:
+    """Memory id -> full-text rank of the task in the project (current and stale versions)."""
+    ranked = await search(
+        store,
+        tenant,
+        SearchRequest(
+            query=" ".join(request.task.split()[:SEARCH_TERMS]),
+            project=request.project,
+            include_stale=True,
+            limit=MAX_LIMIT,
+            channels=["fulltext"],
+            raw_fallback=False,
+        ),
+    )
+    return {hit.id: rank for rank, hit in enumerate(ranked.results, start=1)}
+
+
+async def _memories(
+    store: Store, tenant: str, request: BundleRequest, as_of: str | None
+) -> list[Candidate]:
+    rows, ranks = await asyncio.gather(
+        store.read(
+            "memories/list_bundle_memories",
+            tenant,
+            project=request.project,
+            known_until=as_of or FAR_FUTURE,
+            at=as_of,
+            cap=MEMORY_CAP,
+            text_chars=max(s.text_chars for s in SECTIONS.values()),
+        ),
+        _relevance(store, tenant, request),
+    )
+    candidates = [_memory(row, request, ranks) for row in rows]
+    # Section order: relevant first by rank, then newest first; superseded after current.
+    position = {row["id"]: i for i, row in enumerate(rows)}  # rows are newest first
+
+    def order(c: Candidate) -> tuple[bool, bool, int]:
+        place = ranks[c.canonical_ref] if c.relevant else position[c.canonical_ref]
+        return (c.validity == "superseded", not c.relevant, place)
+
+    return sorted(candidates, key=order)
+
+
+def _memory(row: dict[str, Any], request: BundleRequest, ranks: dict[str, int]) -> Candidate:
+    channel = _memory_channel(row["type"])
+    candidate = Candidate(
+        stable_key=f"memory:{row['id']}",
+        channel=channel,
+        title=row["title"],
+        text=clip(row["text"], SECTIONS[channel].text_chars),
+        canonical_ref=row["id"],
+        branch=row["branch"],
+        relevant=channel != "preferences" and row["id"] in ranks,
+    )
+    if row["quarantined"]:
+        candidate.trust, candidate.drop = "quarantined", "quarantined_trust"
+    elif row["superseded"]:
+        candidate.validity = "superseded"
+        candidate.drop = None if request.include_superseded else "superseded_excluded"
+    elif not row["live"]:
+        candidate.validity, candidate.drop = "stale", "stale_excluded"
+    if candidate.drop is None and _other_branch(request.branch, row["branch"]):
+        candidate.drop = "branch_scope_mismatch"
+    return candidate
+
+
+def _other_branch(wanted: str | None, branch: str | None) -> bool:
+    return wanted is not None and branch is not None and branch != wanted
+
+
+async def _not_yet_known(
+    store: Store, tenant: str, project: str, as_of: str | None
+) -> list[AuditEntry]:
+    if as_of is None:
+        return []
+    rows = await store.read(
+        "memories/list_bundle_memories_after",
+        tenant,
+        project=project,
+        at=as_of,
+        cap=NOT_YET_KNOWN_CAP,
+    )
+    return [_unknown(f"memory:{row['id']}", _memory_channel(row["type"])) for row in rows]
+
+
+def _unknown(stable_key: str, channel: str) -> AuditEntry:
+    return AuditEntry(
+        stable_key=stable_key,
+        channel=channel,  # type: ignore[arg-type]
+        selected=False,
+        reason="not_yet_known",
+        token_estimate=0,
+    )
+
+
+# --- facts, workstreams, sessions ------------------------------------------------------------
+def task_terms(text: str) -> set[str]:
+    return {stem(w) for w in words(text) if w not in STOP_WORDS and len(w) > 1}
+
+
+async def _facts(
+    store: Store, tenant: str, request: BundleRequest, as_of: str | None
+) -> list[Candidate]:
+    common = {"owner": owner_of(request.project, None), "key_cap": FACT_KEY_CAP}
+    if as_of is None:
+        now = datetime.now(UTC).isoformat()
+        rows = await store.read("memories/list_bundle_current_facts", tenant, now=now, **common)
+    else:
+        rows = await store.read("memories/list_bundle_facts_at", tenant, at=as_of, **common)
+    wanted = task_terms(request.task)
+
+    def candidate(row: dict[str, Any]) -> Candidate:
+        trusted = (
+            row["source_class"] in TRUSTED_SOURCES or row["verification_status"] == "verified"
+        ) and row["contradiction_count"] == 0
+        text = f"{row['key']} = {row['value_json']}"
+        return Candidate(
+            stable_key=f"fact:{row['key']}",
+            channel="core",
+            title=row["key"],
+            text=clip(text, SECTIONS["core"].text_chars),
+            canonical_ref=row["id"],
+            trust="trusted" if trusted else "standard",
+            relevant=bool(wanted & task_terms(text)),
+        )
+
+    scored = [(len(wanted & task_terms(f"{r['key']} {r['value_json']}")), r) for r in rows]
+    scored.sort(key=lambda pair: (-pair[0], _descending(pair[1]["recorded_at"]), pair[1]["key"]))
+    return [candidate(row) for _, row in scored]
+
+
+def _descending(instant: str) -> tuple[float, str]:
+    return (-datetime.fromisoformat(instant).timestamp(), instant)
+
+
+async def _workstreams(
+    store: Store, tenant: str, project: str, at: datetime | None
+) -> tuple[list[Candidate], list[AuditEntry]]:
+    pages = await asyncio.gather(
+        *(
+            list_workstreams(
+                store,
+                tenant,
+                ListWorkstreamsRequest(project=project, status=status, limit=WORKSTREAM_FETCH),
+            )
+            for status in ("active", "paused")
+        )
+    )
+    known, unknown = [], []
+    for w in (w for page in pages for w in page.workstreams):
+        key = f"workstream:{w.id}"
+        if at is not None and (w.created_at is None or w.created_at > at):
+            unknown.append(_unknown(key, "workstreams"))
+            continue
+        text = clip(workstream_text(w), SECTIONS["workstreams"].text_chars)
+        known.append(Candidate(key, "workstreams", w.title, text, w.id))
+    return known, unknown
+
+
+async def _sessions(
+    store: Store, tenant: str, request: BundleRequest, as_of: str | None
+) -> list[Candidate]:
+    rows = await store.read(
+        "memories/list_bundle_sessions",
+        tenant,
+        project=request.project,
+        known_until=as_of or FAR_FUTURE,
+        limit=SESSION_FETCH,
+        sample_chars=SECTIONS["sessions"].text_chars,
+    )
+    return [
+        Candidate(
+            stable_key=f"session:{row['id']}",
+            channel="sessions",
+            title=row["session_ref"],
+            text=clip(
+                session_text(
+                    row["host"],
+                    row["first_ts"],
+                    row["last_ts"],
+                    row["message_count"],
+                    row["samples"],
+                ),
+                SECTIONS["sessions"].text_chars,
+            ),
+            canonical_ref=row["id"],
+            source_kind="graph_derived",
+            drop="below_trust_floor" if request.risk == "high" else None,
+        )
+        for row in rows
+    ]
+
+
+# --- selection -------------------------------------------------------------------------------
+@dataclass
+class _Budget:
+    sections: dict[str, int]
+    reserve: int
+    total_left: int
+
+
+def _select(
+    candidates: list[Candidate], request: BundleRequest
+) -> tuple[list[Candidate], list[AuditEntry]]:
+    shares = section_budgets(request.token_budget)
+    budget = _Budget(
+        {s.channel: shares[s.name] for s in SECTIONS.values()},
+        request.token_budget - sum(shares.values()),
+        request.token_budget,
+    )
+    counts = dict.fromkeys(SECTIONS, 0)
+    selected: list[Candidate] = []
+    entries: list[AuditEntry] = []
+    for channel in ROLE_ORDER[request.role]:
+        for candidate in (c for c in candidates if c.channel == channel):
+            _screen(candidate)
+            cost = token_estimate(candidate.title, candidate.text)
+            reason = candidate.drop or _fit(candidate, cost, counts, budget)
+            chosen = reason in ("relevance_selected", "channel_default_selected")
+            if chosen:
+                selected.append(candidate)
+                counts[channel] += 1
+            entries.append(
+                AuditEntry(
+                    stable_key=candidate.stable_key,
+                    channel=channel,  # type: ignore[arg-type]
+                    selected=chosen,
+                    reason=reason,  # type: ignore[arg-type]
+                    token_estimate=cost,
+                )
+            )
+    return selected, entries
+
+
+def _screen(candidate: Candidate) -> None:
+    """Re-screen at read time: instructions drop the item, secrets are shown redacted."""
+    if candidate.drop is not None:
+        return
+    title, text = screen(candidate.title), screen(candidate.text)
+    if title.quarantine_reasons or text.quarantine_reasons:
+        candidate.drop = "poisoning_gate"
+        return
+    candidate.title = clip(title.text, TITLE_CHARS)
+    candidate.text = text.text
+
+
+def _fit(candidate: Candidate, cost: int, counts: dict[str, int], budget: _Budget) -> str:
+    channel = candidate.channel
+    if counts[channel] >= SECTIONS[channel].limit:
+        return "channel_item_limit"
+    if cost <= budget.sections[channel]:
+        budget.sections[channel] -= cost
+    elif cost <= budget.reserve:
+        budget.reserve -= cost
+    elif cost > budget.total_left:
+        return "total_token_budget"
+    else:
+        return "channel_token_budget"
+    budget.total_left -= cost
+    return "relevance_selected" if candidate.relevant else "channel_default_selected"

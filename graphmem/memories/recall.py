@@ -1,0 +1,417 @@
+"""recall_user_context: a bounded, source-attributed context for one query in one project.
+
+Rules:
+- Scope: a non-blank query and an explicit project (there is no cwd mapping); read-only.
+- Sources (each candidate is an item {source_type, source_id, title, text, reason_codes}):
+  ``current_state``: each requested state key resolved in the project by the current_state
+  domain (graphmem/facts/service.py), text ``key = value``; a key whose status is not ``current``
+  (no_current, not_found, unresolved_conflict) is dropped with that status as its reason.
+  ``safe_claim``: the project's current facts whose claimed source is human_confirmed or
+  production_verified (not lapsed; an open contradiction drops one as unresolved_conflict),
+  newest first, at most 50 (keys read from the key-slot index, at most 2,000).
+  ``preference``: the project's preference memories, newest update first (the profile).
+  ``memory``: search's hybrid ranking (graphmem/search/service.py) of the query in the project,
+  the task intent's retrieval plan applied, 3 x limit hits, no raw-archive fallback.
+  ``workstream``: the project's active, then paused, workstreams, newest update first.
+  ``session``: the project's 5 newest raw-archive sessions with their first user turn.
+- Order of sources by task_intent: apply_preference puts preferences first; debug_failure puts
+  bug-fix and lesson memories first; otherwise current state, safe claims, preferences,
+  memories, workstreams, sessions.
+- Selection walks that order. A candidate is dropped as ``duplicate`` (the same memory, fact
+  key or text seen before), ``quarantined`` (a quarantined memory), ``poisoning_gate`` (its
+  text, re-screened now by graphmem/core/gate.py, reads as instructions to the agent),
+  ``sensitive_excluded`` (include_sensitive=false and its text holds a secret the gate
+  redacts, or the memory was saved with redactions; with include_sensitive the redacted text
+  is used: a secret is never shown in clear), ``limit_reached`` (limit items already) or
+  ``budget_exhausted`` (its line would take the context over budget_chars; later, shorter
+  items may still fit). Everything else is included.
+- Texts are cut to 500 characters and titles to 120. The context is one line per included
+  item, ``[source_type] title: text``; used_chars is its length, never above budget_chars.
+- The gate runs at read time and never writes: this is a read tool, so an unsafe text is only
+  dropped (and listed), never quarantined in the graph.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+from graphmem.archive.models import ListRawSessionsRequest
+from graphmem.archive.service import list_raw_sessions
+from graphmem.core.gate import screen
+from graphmem.core.models import canonical_json
+from graphmem.facts.models import CurrentStateRequest, owner_of
+from graphmem.facts.service import current_state
+from graphmem.memories.models.recall import (
+    CandidateCounts,
+    RecallDiagnostics,
+    RecallDropped,
+    RecallItem,
+    RecallRequest,
+    RecallResult,
+)
+from graphmem.search.embeddings import Embedder
+from graphmem.search.models import MAX_LIMIT, MAX_TOKEN_BUDGET, SearchRequest
+from graphmem.search.service import search
+from graphmem.store import Store
+from graphmem.workstreams.models import ListWorkstreamsRequest, Workstream
+from graphmem.workstreams.service import list_workstreams
+
+TEXT_CHARS = 500
+TITLE_CHARS = 120
+SAFE_CLASSES = ["human_confirmed", "production_verified"]
+SAFE_CLAIMS_LIMIT = 50
+FACT_KEY_CAP = 2_000
+WORKSTREAMS_PER_STATUS = 10
+RECENT_SESSIONS = 5
+SEARCH_TERMS = 64  # search refuses longer queries; recall ranks on the first 64 words
+FAILURE_TYPES = frozenset({"bugfix", "lesson"})
+
+
+@dataclass
+class Candidate:
+    source_type: str
+    source_id: str
+    title: str
+    text: str
+    reasons: list[str]
+    identity: str  # what makes two candidates the same thing: memory:<id>, fact:<key>, ...
+    drop: str | None = None  # decided before selection (quarantined, no_current, ...)
+    redacted: bool = False  # saved with redactions
+    group: str = field(default="")  # the source group the intent orders
+
+
+def clip(text: str, size: int) -> str:
+    folded = " ".join(text.split())
+    return folded if len(folded) <= size else folded[: size - 1].rstrip() + "…"
+
+
+async def recall_user_context(
+    store: Store, tenant: str, request: RecallRequest, embedder: Embedder | None = None
+) -> RecallResult:
+    groups = await _gather(store, tenant, request, embedder)
+    ordered = [c for name in _group_order(request.task_intent) for c in groups.get(name, [])]
+    included, dropped = _select(ordered, request)
+    context = "\n".join(_line(item) for item in included)
+    counts = CandidateCounts(
+        current_state=len(groups["current_state"]),
+        safe_claims=len(groups["safe_claim"]),
+        preferences=len(groups["preference"]),
+        memories=len(groups["failure_memory"]) + len(groups["memory"]),
+        workstreams=len(groups["workstream"]),
+        sessions=len(groups["session"]),
+        dropped=len(dropped),
+    )
+    return RecallResult(
+        query=request.query,
+        project=request.project,
+        task_intent=request.task_intent,
+        empty=not included,
+        context=context,
+        included=included,
+        dropped=dropped,
+        diagnostics=RecallDiagnostics(
+            limit=request.limit,
+            budget_chars=request.budget_chars,
+            used_chars=len(context),
+            candidate_counts=counts,
+        ),
+    )
+
+
+DEFAULT_ORDER = (
+    "current_state",
+    "safe_claim",
+    "preference",
+    "failure_memory",
+    "memory",
+    "workstream",
+    "session",
+)
+INTENT_LEADS = {"apply_preference": "preference", "debug_failure": "failure_memory"}
+
+
+def _group_order(intent: str | None) -> list[str]:
+    """The default order, with the intent's source group moved to the front."""
+    lead = INTENT_LEADS.get(intent or "")
+    return ([lead] if lead else []) + [group for group in DEFAULT_ORDER if group != lead]
+
+
+# --- sources ---------------------------------------------------------------------------------
+async def _gather(
+    store: Store, tenant: str, request: RecallRequest, embedder: Embedder | None
+) -> dict[str, list[Candidate]]:
+    states, claims, memories, workstreams, sessions = await asyncio.gather(
+        _current_states(store, tenant, request),
+        _safe_claims(store, tenant, request.project),
+        _memories(store, tenant, request, embedder),
+        _workstreams(store, tenant, request.project),
+        _sessions(store, tenant, request.project),
+    )
+    preferences, matches = memories
+    return {
+        "current_state": states,
+        "safe_claim": claims,
+        "preference": preferences,
+        "failure_memory": [c for c in matches if c.group == "failure_memory"],
+        "memory": [c for c in matches if c.group == "memory"],
+        "workstream": workstreams,
+        "session": sessions,
+    }
+
+
+async def _current_states(store: Store, tenant: str, request: RecallRequest) -> list[Candidate]:
+    keys = list(dict.fromkeys(request.state_keys))
+    states = await asyncio.gather(
+        *(
+            current_state(
+                store,
+                tenant,
+                CurrentStateRequest(state_key=key, project=request.project, history_limit=0),
+            )
+            for key in keys
+        )
+    )
+    candidates = []
+    for key, state in zip(keys, states, strict=True):
+        answer = state.answer
+        if state.status == "current" and answer is not None:
+            candidates.append(
+                Candidate(
+                    "current_state",
+                    answer.id,
+                    key,
+                    f"{key} = {canonical_json(answer.value)}",
+                    ["requested_state_key", f"source_class:{answer.source_class}"],
+                    f"fact:{key}",
+                )
+            )
+        else:
+            candidates.append(
+                Candidate("current_state", key, key, "", [], f"fact:{key}", drop=state.status)
+            )
+    return candidates
+
+
+async def _safe_claims(store: Store, tenant: str, project: str) -> list[Candidate]:
+    rows = await store.read(
+        "memories/list_recall_safe_claims",
+        tenant,
+        owner=owner_of(project, None),
+        classes=SAFE_CLASSES,
+        now=datetime.now(UTC).isoformat(),
+        key_cap=FACT_KEY_CAP,
+        limit=SAFE_CLAIMS_LIMIT,
+    )
+    return [
+        Candidate(
+            "safe_claim",
+            row["id"],
+            row["key"],
+            f"{row['key']} = {row['value_json']}",
+            ["safe_claim", f"source_class:{row['source_class']}"],
+            f"fact:{row['key']}",
+            drop="unresolved_conflict" if row["contradiction_count"] > 0 else None,
+        )
+        for row in rows
+    ]
+
+
+async def _memories(
+    store: Store, tenant: str, request: RecallRequest, embedder: Embedder | None
+) -> tuple[list[Candidate], list[Candidate]]:
+    profile = await search(
+        store,
+        tenant,
+        SearchRequest(
+            project=request.project,
+            type="preference",
+            include_quarantined=True,
+            limit=request.limit,
+        ),
+    )
+    ranked = await search(
+        store,
+        tenant,
+        SearchRequest(
+            query=" ".join(request.query.split()[:SEARCH_TERMS]),
+            project=request.project,
+            include_quarantined=True,
+            limit=min(3 * request.limit, MAX_LIMIT),
+            task_intent=request.task_intent,
+            token_budget=MAX_TOKEN_BUDGET,  # recall applies its own budget
+            include_superseded=False,
+            raw_fallback=False,
+        ),
+        embedder,
+    )
+    preference_ids = [hit.id for hit in profile.results]
+    match_ids = [hit.id for hit in ranked.results]
+    ids = list(dict.fromkeys(preference_ids + match_ids))
+    rows = await store.read("memories/get_recall_memories", tenant, ids=ids, text_chars=TEXT_CHARS)
+    found = {row["id"]: row for row in rows}
+    preferences = [
+        _memory(found[i], "preference", ["profile_preference"])
+        for i in preference_ids
+        if i in found
+    ]
+    matches = [
+        _memory(found[i], "memory", ["query_match", f"rank:{rank}", f"type:{found[i]['type']}"])
+        for rank, i in enumerate(match_ids, start=1)
+        if i in found
+    ]
+    return preferences, matches
+
+
+def _memory(row: dict[str, Any], source_type: str, reasons: list[str]) -> Candidate:
+    failure = source_type == "memory" and row["type"] in FAILURE_TYPES
+    return Candidate(
+        source_type,
+        row["id"],
+        row["title"],
+        row["text"],
+        reasons,
+        f"memory:{row['id']}",
+        drop="quarantined" if row["status"] == "quarantined" else None,
+        redacted=bool(row["redactions"]),
+        group="failure_memory" if failure else source_type,
+    )
+
+
+async def _workstreams(store: Store, tenant: str, project: str) -> list[Candidate]:
+    pages = await asyncio.gather(
+        *(
+            list_workstreams(
+                store,
+                tenant,
+                ListWorkstreamsRequest(
+                    project=project, status=status, limit=WORKSTREAMS_PER_STATUS
+                ),
+            )
+            for status in ("active", "paused")
+        )
+    )
+    return [
+        Candidate(
+            "workstream",
+            w.id,
+            w.title,
+            workstream_text(w),
+            [f"{w.status}_workstream"],
+            f"workstream:{w.id}",
+        )
+        for page in pages
+        for w in page.workstreams
+    ]
+
+
+def workstream_text(w: Workstream) -> str:
+    parts = [w.status]
+    if w.progress is not None:
+        parts.append(f"progress {w.progress}%")
+    if w.next_action:
+        parts.append(f"next: {w.next_action}")
+    if w.blockers:
+        parts.append("blockers: " + ", ".join(w.blockers))
+    return "; ".join(parts)
+
+
+async def _sessions(store: Store, tenant: str, project: str) -> list[Candidate]:
+    listed = await list_raw_sessions(
+        store,
+        tenant,
+        ListRawSessionsRequest(
+            project=project, latest=RECENT_SESSIONS, samples=1, sample_chars=TEXT_CHARS
+        ),
+    )
+    return [
+        Candidate(
+            "session",
+            s.session_id,
+            s.session_ref,
+            session_text(
+                s.host,
+                s.first_ts.isoformat(),
+                s.last_ts.isoformat(),
+                s.message_count,
+                s.user_message_samples,
+            ),
+            ["recent_session"],
+            f"session:{s.session_id}",
+        )
+        for s in listed.sessions
+    ]
+
+
+def session_text(
+    host: str, first_ts: str, last_ts: str, message_count: int, samples: list[str]
+) -> str:
+    text = f"{message_count} messages on {host}, {first_ts[:16]} to {last_ts[:16]}"
+    return text + (f"; first user turn: {samples[0]}" if samples else "")
+
+
+# --- selection -------------------------------------------------------------------------------
+def _line(item: RecallItem) -> str:
+    return f"[{item.source_type}] {item.title}: {item.text}"
+
+
+def _select(
+    candidates: list[Candidate], request: RecallRequest
+) -> tuple[list[RecallItem], list[RecallDropped]]:
+    included: list[RecallItem] = []
+    dropped: list[RecallDropped] = []
+    seen: set[str] = set()
+    used = 0
+    for candidate in candidates:
+        item, reason = _screened(candidate, request.include_sensitive)
+        if candidate.identity in seen or (item and _text_key(item) in seen):
+            reason = "duplicate"
+        seen.add(candidate.identity)
+        if reason is None and item is not None:
+            cost = len(_line(item)) + (1 if included else 0)  # the newline before it
+            if len(included) >= request.limit:
+                reason = "limit_reached"
+            elif used + cost > request.budget_chars:
+                reason = "budget_exhausted"
+            else:
+                included.append(item)
+                seen.add(_text_key(item))
+                used += cost
+                continue
+        dropped.append(
+            RecallDropped(
+                source_type=candidate.source_type,  # type: ignore[arg-type]
+                source_id=candidate.source_id,
+                label=clip(candidate.title, TITLE_CHARS),
+                reason_code=reason,  # type: ignore[arg-type]
+            )
+        )
+    return included, dropped
+
+
+def _text_key(item: RecallItem) -> str:
+    return "text:" + " ".join(f"{item.title} {item.text}".split()).casefold()
+
+
+def _screened(
+    candidate: Candidate, include_sensitive: bool
+) -> tuple[RecallItem | None, str | None]:
+    """The item as it may be shown, or the reason it may not."""
+    if candidate.drop is not None:
+        return None, candidate.drop
+    title, text = screen(candidate.title), screen(candidate.text)
+    if title.quarantine_reasons or text.quarantine_reasons:
+        return None, "poisoning_gate"
+    sensitive = candidate.redacted or bool(title.redactions or text.redactions)
+    if sensitive and not include_sensitive:
+        return None, "sensitive_excluded"
+    reasons = [*candidate.reasons, *(["redacted"] if sensitive else [])]
+    return RecallItem(
+        source_type=candidate.source_type,  # type: ignore[arg-type]
+        source_id=candidate.source_id,
+        title=clip(title.text, TITLE_CHARS),
+        text=clip(text.text, TEXT_CHARS),
+        reason_codes=reasons,
+    ), None

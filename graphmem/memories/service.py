@@ -1,0 +1,501 @@
+"""Curated memories: save (with topic versions), fetch by id, govern.
+
+Graph: ``(:Memory {tenant, id, project, type, title, content, topic_key, topic_version,
+branch, tags, files, status, version, created_at, updated_at, active_from, retired_at,
+superseded_by, status_reason, session_id, quarantine_reasons, redactions, access_count,
+last_accessed_at, lexical, embedding})``, ``(new)-[:SUPERSEDES]->(old)`` between versions of a
+topic, ``(memory)-[:IN_SESSION]->(:Session)`` when saved in one of the caller's archived
+sessions.
+
+Rules of save_memory:
+- Title and content pass the poisoning gate (graphmem/core/gate.py): secrets are replaced by
+  ``[REDACTED:<kind>]`` and reported; instruction-like text is stored with status
+  ``quarantined``: kept, out of search results (unless asked), bundles, recall and current
+  state, listed at once as an open ``quarantined_memory`` issue (list_memory_issues), released
+  or rejected only by govern_memory (which resolves the issue with the action taken).
+- ``topic_key`` makes versions: the same project and topic_key make version n+1. When the new
+  version is active it supersedes the topic's active version, which becomes ``stale`` (kept,
+  ``SUPERSEDES`` edge, ``superseded_by``, ``retired_at``). A quarantined new version displaces
+  nothing until it is released. When the topic's active version already holds the same type,
+  title, content (whitespace and case aside), branch, tags and files, nothing is written
+  (``unchanged``), so a retry is harmless.
+- Without a topic_key every save is a new memory.
+- One transaction: the memory, the supersession, one history event (aggregate "memory").
+- Markdown backup: when GRAPHMEM_MEMORY_BACKUP_DIR is set (and ``backup`` is not false), the
+  saved version is written to ``<dir>/<tenant digest>/<project>/<topic or id>/v<n>-<id>.md``
+  after the commit (a failed transaction leaves no file; a failed file write is reported and
+  does not undo the memory). Content is written as stored: secrets are already redacted.
+
+Rules of get_observations: ids of the caller's memories (or raw turns with source "raw"); any
+id that is missing, or another tenant's, makes the call not_found naming those ids. Returned
+memories count an access (access_count, last_accessed_at): usage metadata, not history.
+
+Rules of govern_memory (never touches the raw archive):
+- Actions: ``stale`` (active or quarantined → stale), ``reject`` (any but deleted →
+  rejected), ``delete`` (any → deleted; soft: kept for audit, never shown again by search,
+  bundles or recall), ``release`` (quarantined → active; it supersedes the topic's active
+  version when it is newer, else it is stale at once, superseded by the newer one).
+- ``dry_run`` (the default) reports each memory's current version and the status it would
+  get, writing nothing. A real run needs confirm_destructive=true, a reason and
+  expected_versions naming every id; if any memory's version differs (someone changed it
+  since the dry run) nothing is changed and the call is a conflict naming the ids.
+- A transition the status does not allow is invalid_state; unknown ids are not_found. Either
+  way nothing is changed. One transaction, one history event per memory.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from graphmem.core.errors import Conflict, InvalidState, NotFound
+from graphmem.core.gate import screen
+from graphmem.core.ids import new_id
+from graphmem.history.chain import Audit, Change, append_event, lock_head
+from graphmem.memories.models.memories import (
+    PREVIEW_CHARS,
+    BackupResult,
+    GetObservationsRequest,
+    GetObservationsResult,
+    GovernedMemory,
+    GovernMemoryRequest,
+    GovernMemoryResult,
+    MemoryRecord,
+    NextStep,
+    RawTurnDetail,
+    SaveMemoryRequest,
+    SaveMemoryResult,
+    SaveRedaction,
+)
+from graphmem.search.embeddings import Embedder
+from graphmem.search.lexical import lexical_text, tenant_prefix
+from graphmem.search.vectors import embed_texts
+from graphmem.store import Store, Tx
+
+# Allowed moves of govern_memory: action -> statuses it may start from, and where it leads.
+GOVERN_MOVES: dict[str, tuple[frozenset[str], str]] = {
+    "stale": (frozenset({"active", "quarantined"}), "stale"),
+    "reject": (frozenset({"active", "stale", "quarantined", "rejected"}), "rejected"),
+    "delete": (frozenset({"active", "stale", "quarantined", "rejected", "deleted"}), "deleted"),
+    "release": (frozenset({"quarantined"}), "active"),
+}
+
+
+def memory_record(node: dict[str, Any]) -> MemoryRecord:
+    return MemoryRecord(
+        id=node["id"],
+        project=node["project"],
+        type=node["type"],
+        title=node["title"],
+        content=node["content"],
+        topic_key=node.get("topic_key"),
+        topic_version=node.get("topic_version") or 1,
+        branch=node.get("branch"),
+        tags=list(node.get("tags") or []),
+        files=list(node.get("files") or []),
+        status=node["status"],
+        version=node["version"],
+        created_at=node["created_at"],
+        updated_at=node["updated_at"],
+        active_from=node.get("active_from"),
+        retired_at=node.get("retired_at"),
+        superseded_by=node.get("superseded_by"),
+        status_reason=node.get("status_reason"),
+        session_id=node.get("session_id"),
+        quarantine_reasons=list(node.get("quarantine_reasons") or []),
+        redactions=list(node.get("redactions") or []),
+        access_count=node.get("access_count") or 0,
+        last_accessed_at=node.get("last_accessed_at"),
+    )
+
+
+def preview(content: str, size: int = PREVIEW_CHARS) -> str:
+    return content if len(content) <= size else content[: size - 1].rstrip() + "…"
+
+
+def memory_lexical(tenant: str, memory: dict[str, Any]) -> str:
+    """Indexed form of a memory: the title counts twice, then type, topic, tags and content."""
+    title = memory["title"]
+    parts = [title, title, memory["type"], memory.get("topic_key") or ""]
+    return lexical_text(tenant, [*parts, *memory.get("tags", []), memory["content"]])
+
+
+def memory_embedding_text(memory: dict[str, Any]) -> str:
+    return f"{memory['type']}: {memory['title']}\n{memory['content']}"
+
+
+def _normalised(text: str) -> str:
+    return " ".join(text.split()).casefold()
+
+
+def _same_content(active: dict[str, Any], new: dict[str, Any]) -> bool:
+    return (
+        active["type"] == new["type"]
+        and _normalised(active["title"]) == _normalised(new["title"])
+        and _normalised(active["content"]) == _normalised(new["content"])
+        and active.get("branch") == new["branch"]
+        and sorted(active.get("tags") or []) == sorted(new["tags"])
+        and sorted(active.get("files") or []) == sorted(new["files"])
+    )
+
+
+@dataclass(frozen=True)
+class _Screened:
+    title: str
+    content: str
+    redactions: list[SaveRedaction]
+    quarantine_reasons: list[str]
+
+
+def _screen(request: SaveMemoryRequest) -> _Screened:
+    title, content = screen(request.title), screen(request.content)
+    redactions = [
+        *(
+            SaveRedaction(field="title", kind=r.kind, start=r.start, end=r.end)
+            for r in title.redactions
+        ),
+        *(
+            SaveRedaction(field="content", kind=r.kind, start=r.start, end=r.end)
+            for r in content.redactions
+        ),
+    ]
+    reasons = list(dict.fromkeys(title.quarantine_reasons + content.quarantine_reasons))
+    return _Screened(title.text, content.text, redactions, reasons)
+
+
+async def save_memory(
+    store: Store,
+    tenant: str,
+    request: SaveMemoryRequest,
+    embedder: Embedder | None = None,
+    backup_dir: Path | None = None,
+) -> SaveMemoryResult:
+    screened = _screen(request)
+    fields: dict[str, Any] = {
+        "project": request.project,
+        "type": request.type,
+        "title": screened.title,
+        "content": screened.content,
+        "topic_key": request.topic_key,
+        "branch": request.branch,
+        "tags": list(dict.fromkeys(request.tags)),
+        "files": list(dict.fromkeys(request.files)),
+        "status": "quarantined" if screened.quarantine_reasons else "active",
+        "session_id": request.session_id,
+        "quarantine_reasons": screened.quarantine_reasons,
+        "redactions": [r.kind for r in screened.redactions],
+    }
+    fields["lexical"] = memory_lexical(tenant, fields)
+    vectors = await embed_texts(embedder, [memory_embedding_text(fields)])
+    fields["embedding"] = vectors[0] if vectors else None
+    memory_id = new_id()
+
+    async def work(tx: Tx) -> SaveMemoryResult:
+        head = await lock_head(tx)
+        latest, active = 0, None
+        if request.topic_key is not None:
+            [topic] = await tx.run(
+                "memories/find_topic_head", project=request.project, topic_key=request.topic_key
+            )
+            latest, active = topic["latest_version"], topic["active"]
+        if active is not None and _same_content(active, fields):
+            return _result(memory_record(active), "unchanged", None, screened, None)
+        revision = head.revision + 1
+        [row] = await tx.run(
+            "memories/create_memory",
+            id=memory_id,
+            topic_version=latest + 1,
+            now=head.now.isoformat(),
+            revision=revision,
+            **fields,
+        )
+        if fields["status"] == "quarantined":
+            await tx.run(
+                "memories/open_quarantine_issue",
+                memory_id=memory_id,
+                id=new_id(),
+                details_json=json.dumps(
+                    {
+                        "reasons": screened.quarantine_reasons,
+                        "project": request.project,
+                        "topic_key": request.topic_key,
+                    }
+                ),
+                now=head.now.isoformat(),
+            )
+        superseded_id = None
+        if active is not None and fields["status"] == "active":
+            await tx.run(
+                "memories/supersede_memory",
+                new_id=memory_id,
+                old_id=active["id"],
+                now=head.now.isoformat(),
+                revision=revision,
+            )
+            superseded_id = active["id"]
+        committed = await append_event(
+            tx,
+            head,
+            Change(
+                "save_memory",
+                "memory",
+                memory_id,
+                [memory_id, *([superseded_id] if superseded_id else [])],
+                {
+                    "project": request.project,
+                    "type": request.type,
+                    "topic_key": request.topic_key,
+                    "topic_version": latest + 1,
+                    "status": fields["status"],
+                    "superseded_id": superseded_id,
+                    "redactions": fields["redactions"],
+                    "quarantine_reasons": screened.quarantine_reasons,
+                },
+            ),
+            Audit(request.session_id, request.actor, request.client),
+        )
+        operation = "new_version" if latest > 0 else "created"
+        return _result(memory_record(row["memory"]), operation, superseded_id, screened, committed)
+
+    result = await store.write_transaction("save_memory", tenant, work)
+    if result.revision is None:
+        return result
+    backup = write_backup(backup_dir, tenant, result.memory) if request.backup else None
+    return result.model_copy(update={"backup": backup or BackupResult(status="skipped")})
+
+
+def _result(
+    memory: MemoryRecord,
+    operation: str,
+    superseded_id: str | None,
+    screened: _Screened,
+    revision: int | None,
+) -> SaveMemoryResult:
+    return SaveMemoryResult(
+        memory=memory,
+        operation=operation,  # type: ignore[arg-type]
+        superseded_id=superseded_id,
+        quarantined=memory.status == "quarantined",
+        redactions=screened.redactions,
+        backup=BackupResult(status="skipped"),
+        revision=revision,
+        next_step=NextStep(
+            tool="get_observations",
+            source="memory",
+            ids=[memory.id],
+            reason="fetch the full memory later by id",
+        ),
+    )
+
+
+# --- markdown backup -------------------------------------------------------------------------
+_UNSAFE = re.compile(r"[^a-z0-9._-]+")
+
+
+def _slug(text: str, limit: int = 60) -> str:
+    return _UNSAFE.sub("-", text.lower()).strip("-.")[:limit] or "untitled"
+
+
+def backup_path(root: Path, tenant: str, memory: MemoryRecord) -> Path:
+    """Where a version's backup goes: one folder per tenant digest, project and topic."""
+    topic = _slug(memory.topic_key or memory.id)
+    name = f"v{memory.topic_version}-{memory.id}.md"
+    return root / tenant_prefix(tenant).rstrip("_") / _slug(memory.project) / topic / name
+
+
+def render_markdown(memory: MemoryRecord) -> str:
+    header = {
+        "id": memory.id,
+        "project": memory.project,
+        "type": memory.type,
+        "topic_key": memory.topic_key,
+        "topic_version": memory.topic_version,
+        "status": memory.status,
+        "branch": memory.branch,
+        "tags": memory.tags,
+        "files": memory.files,
+        "created_at": memory.created_at.isoformat(),
+    }
+    lines = ["---", *(f"{key}: {_yaml(value)}" for key, value in header.items()), "---", ""]
+    return "\n".join([*lines, f"# {memory.title}", "", memory.content, ""])
+
+
+def _yaml(value: object) -> str:
+    return json.dumps(value, ensure_ascii=False)  # JSON scalars and lists are valid YAML
+
+
+def write_backup(root: Path | None, tenant: str, memory: MemoryRecord) -> BackupResult:
+    if root is None:
+        return BackupResult(status="disabled")
+    path = backup_path(root, tenant, memory)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        temporary = path.with_suffix(".tmp")
+        temporary.write_text(render_markdown(memory), encoding="utf-8")
+        temporary.replace(path)  # atomic: a reader never sees half a file
+    except OSError as error:
+        return BackupResult(status="failed", path=str(path), error=str(error))
+    return BackupResult(status="saved", path=str(path))
+
+
+# --- get_observations ------------------------------------------------------------------------
+async def get_observations(
+    store: Store, tenant: str, request: GetObservationsRequest
+) -> GetObservationsResult:
+    ids = list(dict.fromkeys(request.ids))
+    if request.source == "raw":
+        rows = await store.read("archive/get_raw_turns", tenant, ids=ids)
+        turns = {row["id"]: RawTurnDetail.model_validate(row) for row in rows}
+        _require_all(ids, turns, "turn")
+        return GetObservationsResult(source="raw", details=[turns[i] for i in request.ids])
+
+    async def work(tx: Tx) -> dict[str, MemoryRecord]:
+        rows = await tx.run("memories/record_memory_access", ids=ids, now=_now_iso())
+        found = {row["memory"]["id"]: memory_record(row["memory"]) for row in rows}
+        _require_all(ids, found, "memory")  # raises: the access update rolls back
+        return found
+
+    found = await store.write_transaction("get_observations", tenant, work)
+    return GetObservationsResult(source="memory", details=[found[i] for i in request.ids])
+
+
+def _now_iso() -> str:
+    return datetime.now(UTC).isoformat()
+
+
+def _require_all(ids: list[str], found: dict[str, Any], kind: str) -> None:
+    missing = [i for i in ids if i not in found]
+    if missing:
+        raise NotFound(kind, ", ".join(missing))
+
+
+# --- govern_memory ---------------------------------------------------------------------------
+async def govern_memory(
+    store: Store, tenant: str, request: GovernMemoryRequest
+) -> GovernMemoryResult:
+    ids = list(dict.fromkeys(request.ids))
+    allowed_from, target = GOVERN_MOVES[request.action]
+
+    async def work(tx: Tx) -> GovernMemoryResult:
+        head = await lock_head(tx) if not request.dry_run else None
+        rows = await tx.run("memories/get_memories", ids=ids)
+        found = {row["memory"]["id"]: row["memory"] for row in rows}
+        _require_all(ids, found, "memory")
+        for memory_id in ids:
+            status = found[memory_id]["status"]
+            if status not in allowed_from:
+                raise InvalidState(
+                    "memory", memory_id, status, f"{request.action} needs {sorted(allowed_from)}"
+                )
+        if request.dry_run or head is None:
+            return _governed(request, [_preview(found[i], target) for i in ids], None)
+        expected = request.expected_versions or {}
+        changed = [i for i in ids if found[i]["version"] != expected[i]]
+        if changed:
+            raise Conflict(
+                "memories changed since they were read (version differs): "
+                + ", ".join(
+                    f"{i} is v{found[i]['version']}, expected v{expected[i]}" for i in changed
+                )
+            )
+        affected = [await _apply(tx, head, request, found[i], target) for i in ids]
+        return _governed(request, affected, head.revision)
+
+    return await store.write_transaction("govern_memory", tenant, work)
+
+
+def _preview(memory: dict[str, Any], target: str) -> GovernedMemory:
+    return GovernedMemory(
+        id=memory["id"],
+        title=memory["title"],
+        topic_key=memory.get("topic_key"),
+        version=memory["version"],
+        new_version=None,
+        previous_status=memory["status"],
+        new_status=target,  # type: ignore[arg-type]
+    )
+
+
+def _governed(
+    request: GovernMemoryRequest, affected: list[GovernedMemory], revision: int | None
+) -> GovernMemoryResult:
+    return GovernMemoryResult(
+        dry_run=request.dry_run,
+        action=request.action,
+        reason=request.reason,
+        affected=affected,
+        revision=revision,
+    )
+
+
+async def _apply(
+    tx: Tx, head: Any, request: GovernMemoryRequest, memory: dict[str, Any], target: str
+) -> GovernedMemory:
+    now = head.now.isoformat()
+    superseded_id, status = None, target
+    if request.action == "release" and memory.get("topic_key") is not None:
+        [topic] = await tx.run(
+            "memories/find_topic_head", project=memory["project"], topic_key=memory["topic_key"]
+        )
+        active = topic["active"]
+        if active is not None and active["topic_version"] > memory["topic_version"]:
+            status = "stale"  # a newer version already holds the topic
+        elif active is not None:
+            superseded_id = active["id"]
+    [row] = await tx.run(
+        "memories/set_memory_status",
+        id=memory["id"],
+        expected_version=memory["version"],
+        status=status,
+        reason=request.reason,
+        now=now,
+        revision=head.revision + 1,
+    )
+    if superseded_id is not None:
+        await tx.run(
+            "memories/supersede_memory",
+            new_id=memory["id"],
+            old_id=superseded_id,
+            now=now,
+            revision=head.revision + 1,
+        )
+    if memory["status"] == "quarantined":
+        await tx.run(
+            "memories/resolve_quarantine_issue",
+            memory_id=memory["id"],
+            resolution=f"governed: {request.action}",
+            now=now,
+        )
+    await append_event(
+        tx,
+        head,
+        Change(
+            "govern_memory",
+            "memory",
+            memory["id"],
+            [memory["id"], *([superseded_id] if superseded_id else [])],
+            {
+                "action": request.action,
+                "previous_status": memory["status"],
+                "new_status": status,
+                "reason": request.reason,
+                "superseded_id": superseded_id,
+            },
+        ),
+        Audit(request.session_id, request.actor, request.client),
+    )
+    new = row["memory"]
+    return GovernedMemory(
+        id=new["id"],
+        title=new["title"],
+        topic_key=new.get("topic_key"),
+        version=memory["version"],
+        new_version=new["version"],
+        previous_status=memory["status"],
+        new_status=new["status"],
+        superseded_id=superseded_id,
+    )

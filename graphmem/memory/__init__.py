@@ -1,1 +1,0 @@
-"""Memories and the raw archive: curated memories, workstreams, commits and raw turns."""

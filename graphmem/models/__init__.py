@@ -1,1 +1,0 @@
-"""Pydantic models of everything that crosses a boundary. Pure: no I/O."""

@@ -1,0 +1,1 @@
+"""Workstreams: named lines of work that chunks, sessions and commits belong to."""

@@ -1,0 +1,110 @@
+"""Workstreams: a project's high-level threads of work, with status, next action, blockers and
+progress (an integer percentage)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated, Literal
+
+from pydantic import Field, model_validator
+
+from graphmem.core.errors import InvalidArgument
+from graphmem.core.models import AuditText, Name, OutputModel, StrictModel
+
+WorkstreamStatus = Literal["active", "paused", "completed", "abandoned"]
+WORKSTREAM_STATUSES: tuple[WorkstreamStatus, ...] = ("active", "paused", "completed", "abandoned")
+
+WorkstreamTitle = Annotated[str, Field(min_length=1, max_length=500)]
+NextAction = Annotated[str, Field(min_length=1, max_length=2000)]
+Blocker = Annotated[str, Field(min_length=1, max_length=500)]
+Progress = Annotated[int, Field(ge=0, le=100)]
+MAX_BLOCKERS = 20
+MAX_WORKSTREAMS_PAGE = 200
+
+
+# --- inputs --------------------------------------------------------------------------------------
+class CreateWorkstreamRequest(StrictModel):
+    project: Name
+    title: WorkstreamTitle
+    status: WorkstreamStatus = "active"
+    next_action: NextAction | None = None
+    blockers: list[Blocker] = Field(default_factory=list, max_length=MAX_BLOCKERS)
+    progress: Progress | None = None
+    session_id: AuditText | None = None
+    actor: AuditText | None = None
+    client: AuditText | None = None
+
+
+class ListWorkstreamsRequest(StrictModel):
+    project: Name
+    status: WorkstreamStatus | None = None
+    limit: int = Field(default=20, ge=1, le=MAX_WORKSTREAMS_PAGE)
+    offset: int = Field(default=0, ge=0, le=100_000)
+
+
+class UpdateWorkstreamRequest(StrictModel):
+    id: Name
+    status: WorkstreamStatus | None = None
+    next_action: NextAction | None = None
+    blockers: list[Blocker] | None = Field(default=None, max_length=MAX_BLOCKERS)
+    progress: Progress | None = None
+    session_id: AuditText | None = None
+    actor: AuditText | None = None
+    client: AuditText | None = None
+
+    @model_validator(mode="after")
+    def _something_to_change(self) -> UpdateWorkstreamRequest:
+        if (self.status, self.next_action, self.blockers, self.progress) == (None,) * 4:
+            raise InvalidArgument(
+                "status", "give at least one of status, next_action, blockers, progress"
+            )
+        return self
+
+    def changes(self) -> dict[str, object]:
+        """The fields the caller set (omitted ones stay unchanged)."""
+        fields = ("status", "next_action", "blockers", "progress")
+        return {name: getattr(self, name) for name in fields if getattr(self, name) is not None}
+
+
+# --- outputs -------------------------------------------------------------------------------------
+class Workstream(OutputModel):
+    id: str
+    kind: Literal["workstream"] = "workstream"
+    project: str | None = Field(description="Null only for workstreams made outside the tools.")
+    title: str
+    status: str
+    progress: int | None = Field(description="Percent done, 0-100; null when not given.")
+    next_action: str | None
+    blockers: list[str]
+    created_at: datetime | None
+    updated_at: datetime | None
+    completed_at: datetime | None = Field(
+        description="When it last became completed; null while not completed."
+    )
+
+
+class CreateWorkstreamResult(OutputModel):
+    workstream: Workstream
+    revision: int
+
+
+class ListWorkstreamsResult(OutputModel):
+    project: str
+    status: WorkstreamStatus | None
+    workstreams: list[Workstream] = Field(description="Newest update first.")
+    count: int
+    limit: int
+    offset: int
+    has_more: bool
+    next_offset: int | None
+
+
+class UpdateWorkstreamResult(OutputModel):
+    id: str
+    updated: bool = Field(
+        description="true when a field changed; false when every given value was already set "
+        "(nothing written, revision null)."
+    )
+    changed: list[str] = Field(description="The fields whose value changed.")
+    workstream: Workstream
+    revision: int | None

@@ -1,0 +1,176 @@
+"""Workstreams: a project's high-level threads of work (create, list, update).
+
+Rules:
+- A workstream has a server-generated id (uuid7), a project, a title and a status: active
+  (the default), paused, completed or abandoned; any status may move to any other. It may
+  carry a next action, a bounded list of blockers and a progress: an integer percentage
+  0-100 (null when unknown; a number, not free text, so it can be compared and sorted).
+- ``workstreams`` lists one project's workstreams (project required), optionally of one
+  status, newest update first (ties by id), paginated by limit/offset.
+- ``update_workstream`` changes the given fields only (status, next_action, blockers,
+  progress; at least one, else invalid_argument). Blockers are replaced as a whole (``[]``
+  clears them). When every given value is already set nothing is written (``updated`` false,
+  revision null). completed_at is set when the status becomes completed and cleared when it
+  leaves completed. An unknown id, or another tenant's, is not_found.
+- Every write is one transaction appending one history event (aggregate kind "workstream").
+- The knowledge pipeline reads the same nodes (task packs, enrich_context, attempts): the
+  properties are id, project, title, status, next_action, blockers, progress, created_at,
+  updated_at, completed_at.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from graphmem.core.errors import NotFound
+from graphmem.core.ids import new_id
+from graphmem.history.chain import Audit, Change, append_event, lock_head
+from graphmem.store import Store, Tx
+from graphmem.workstreams.models import (
+    WORKSTREAM_STATUSES,
+    CreateWorkstreamRequest,
+    CreateWorkstreamResult,
+    ListWorkstreamsRequest,
+    ListWorkstreamsResult,
+    UpdateWorkstreamRequest,
+    UpdateWorkstreamResult,
+    Workstream,
+)
+
+
+def workstream(node: dict[str, Any]) -> Workstream:
+    return Workstream(
+        id=node["id"],
+        project=node.get("project"),
+        title=node.get("title") or node["id"],
+        status=node.get("status") or "active",
+        progress=node.get("progress"),
+        next_action=node.get("next_action"),
+        blockers=list(node.get("blockers") or []),
+        created_at=node.get("created_at"),
+        updated_at=node.get("updated_at"),
+        completed_at=node.get("completed_at"),
+    )
+
+
+async def create_workstream(
+    store: Store, tenant: str, request: CreateWorkstreamRequest
+) -> CreateWorkstreamResult:
+    workstream_id = new_id()
+
+    async def work(tx: Tx) -> CreateWorkstreamResult:
+        head = await lock_head(tx)
+        rows = await tx.run(
+            "workstreams/create_workstream",
+            id=workstream_id,
+            project=request.project,
+            title=request.title,
+            status=request.status,
+            next_action=request.next_action,
+            blockers=request.blockers,
+            progress=request.progress,
+            now=head.now.isoformat(),
+        )
+        revision = await append_event(
+            tx,
+            head,
+            Change(
+                "create_workstream",
+                "workstream",
+                workstream_id,
+                [workstream_id],
+                {"project": request.project, "title": request.title, "status": request.status},
+            ),
+            Audit(request.session_id, request.actor, request.client),
+        )
+        return CreateWorkstreamResult(
+            workstream=workstream(rows[0]["workstream"]), revision=revision
+        )
+
+    return await store.write_transaction("create_workstream", tenant, work)
+
+
+async def list_workstreams(
+    store: Store, tenant: str, request: ListWorkstreamsRequest
+) -> ListWorkstreamsResult:
+    rows = await store.read(
+        "workstreams/list_workstreams",
+        tenant,
+        project=request.project,
+        statuses=[request.status] if request.status else list(WORKSTREAM_STATUSES),
+        offset=request.offset,
+        limit=request.limit,
+    )
+    has_more = len(rows) > request.limit
+    page = [workstream(row["workstream"]) for row in rows[: request.limit]]
+    return ListWorkstreamsResult(
+        project=request.project,
+        status=request.status,
+        workstreams=page,
+        count=len(page),
+        limit=request.limit,
+        offset=request.offset,
+        has_more=has_more,
+        next_offset=request.offset + len(page) if has_more else None,
+    )
+
+
+async def update_workstream(
+    store: Store, tenant: str, request: UpdateWorkstreamRequest
+) -> UpdateWorkstreamResult:
+    async def work(tx: Tx) -> UpdateWorkstreamResult:
+        head = await lock_head(tx)
+        rows = await tx.run("workstreams/find_workstream", id=request.id)
+        if not rows:
+            raise NotFound("workstream", request.id)
+        current = rows[0]["workstream"]
+        changed = {
+            name: value
+            for name, value in request.changes().items()
+            if _current_value(current, name) != value
+        }
+        if not changed:
+            return UpdateWorkstreamResult(
+                id=request.id,
+                updated=False,
+                changed=[],
+                workstream=workstream(current),
+                revision=None,
+            )
+        updated = await tx.run(
+            "workstreams/update_workstream_fields",
+            id=request.id,
+            status=changed.get("status"),
+            next_action=changed.get("next_action"),
+            blockers=changed.get("blockers"),
+            progress=changed.get("progress"),
+            now=head.now.isoformat(),
+        )
+        revision = await append_event(
+            tx,
+            head,
+            Change(
+                "update_workstream",
+                "workstream",
+                request.id,
+                [request.id],
+                {"changed": changed, "previous_status": current.get("status")},
+            ),
+            Audit(request.session_id, request.actor, request.client),
+        )
+        return UpdateWorkstreamResult(
+            id=request.id,
+            updated=True,
+            changed=sorted(changed),
+            workstream=workstream(updated[0]["workstream"]),
+            revision=revision,
+        )
+
+    return await store.write_transaction("update_workstream", tenant, work)
+
+
+def _current_value(node: dict[str, Any], name: str) -> Any:
+    value = node.get(name)
+    if name == "blockers":
+        return list(value or [])
+    return value

@@ -1,0 +1,230 @@
+"""Credentials on the HTTP transport, end to end with a real MCP client over HTTP."""
+
+from __future__ import annotations
+
+import json
+import urllib.error
+import urllib.request
+import uuid
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastmcp import Client
+
+from graphmem.app.auth import issue_token, revoke_token
+from tests.app.helpers import HttpServer, clean_env, run_cli, serving_http
+from tests.neo4j_endpoint import Endpoint
+
+INITIALIZE = json.dumps(
+    {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "initialize",
+        "params": {
+            "protocolVersion": "2025-06-18",
+            "capabilities": {},
+            "clientInfo": {"name": "t", "version": "0"},
+        },
+    }
+).encode()
+
+
+@dataclass(frozen=True)
+class Principals:
+    server: HttpServer
+    tokens_file: Path
+    writer_a: str
+    reader_a: str
+    writer_b: str
+    tenant_a: str
+
+
+@pytest.fixture(scope="module")
+def principals(
+    neo4j_endpoint: Endpoint, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[Principals]:
+    tokens_file = tmp_path_factory.mktemp("auth") / "tokens.json"
+    tenant_a, tenant_b = (f"auth-{uuid.uuid4().hex[:8]}" for _ in range(2))
+    writer_a, _ = issue_token(tokens_file, tenant_a, ["read", "write"], "writer")
+    reader_a, _ = issue_token(tokens_file, tenant_a, ["read"], "reader")
+    writer_b, _ = issue_token(tokens_file, tenant_b, ["read", "write"])
+    env = clean_env(
+        **neo4j_endpoint.env(),
+        GRAPHMEM_TOKENS_FILE=str(tokens_file),
+        GRAPHMEM_MAX_REQUEST_BYTES="65536",
+    )
+    with serving_http(env) as server:
+        yield Principals(server, tokens_file, writer_a, reader_a, writer_b, tenant_a)
+
+
+def _post(url: str, body: bytes, headers: dict[str, str]) -> int:
+    request = urllib.request.Request(  # noqa: S310 (loopback test server)
+        url,
+        data=body,
+        method="POST",
+        headers={
+            "Content-Type": "application/json",
+            "Accept": "application/json, text/event-stream",
+            **headers,
+        },
+    )
+    try:
+        with urllib.request.urlopen(request, timeout=10) as response:  # noqa: S310
+            return response.status
+    except urllib.error.HTTPError as error:
+        return error.code
+
+
+async def _call(url: str, token: str, tool: str, **arguments: Any) -> Any:
+    async with Client(url, auth=token) as client:
+        return await client.call_tool(tool, arguments, raise_on_error=False)
+
+
+def test_no_token_is_401(principals: Principals) -> None:
+    assert _post(principals.server.url, INITIALIZE, {}) == 401
+    assert _post(principals.server.url, INITIALIZE, {"Authorization": "Bearer nope"}) == 401
+
+
+async def test_tenants_are_walls(principals: Principals) -> None:
+    url = principals.server.url
+    written = await _call(
+        url, principals.writer_a, "record_fact", project="p", key="secret", value="A only"
+    )
+    assert not written.is_error
+    seen = await _call(url, principals.writer_b, "current_state", state_key="secret", project="p")
+    assert seen.structured_content["status"] == "not_found"
+    governed = await _call(
+        url,
+        principals.writer_b,
+        "govern_fact",
+        fact_id=written.structured_content["id"],
+        action="invalidate",
+    )
+    assert json.loads(governed.content[0].text)["error"] == "not_found"
+    mine = await _call(url, principals.reader_a, "current_state", state_key="secret", project="p")
+    assert mine.structured_content["answer"]["value"] == "A only"
+
+
+async def test_read_only_tokens_cannot_write(principals: Principals) -> None:
+    refused = await _call(
+        principals.server.url, principals.reader_a, "record_fact", project="p", key="k", value=1
+    )
+    assert refused.is_error
+    payload = json.loads(refused.content[0].text)
+    assert payload["error"] == "permission_denied" and "'write' scope" in payload["message"]
+    async with Client(principals.server.url, auth=principals.reader_a) as client:
+        assert "record_fact" in {tool.name for tool in await client.list_tools()}
+
+
+async def test_revoked_token_is_refused(principals: Principals) -> None:
+    token, record = issue_token(principals.tokens_file, principals.tenant_a, ["read"])
+    ok = await _call(principals.server.url, token, "current_state", state_key="k")
+    assert not ok.is_error
+    revoke_token(principals.tokens_file, record.id)
+    assert _post(principals.server.url, INITIALIZE, {"Authorization": f"Bearer {token}"}) == 401
+
+
+def test_foreign_host_header_is_refused(principals: Principals) -> None:
+    headers = {"Authorization": f"Bearer {principals.writer_a}", "Host": "evil.example:80"}
+    assert _post(principals.server.url, INITIALIZE, headers) in (400, 403, 421)
+    origin = {"Authorization": f"Bearer {principals.writer_a}", "Origin": "https://evil.example"}
+    assert _post(principals.server.url, INITIALIZE, origin) in (400, 403)
+
+
+def test_oversized_request_is_413(principals: Principals) -> None:
+    body = json.dumps(
+        {"jsonrpc": "2.0", "id": 1, "method": "ping", "params": {"pad": "x" * 70_000}}
+    ).encode()
+    headers = {"Authorization": f"Bearer {principals.writer_a}"}
+    assert _post(principals.server.url, body, headers) == 413
+
+
+def test_tokens_are_stored_hashed(principals: Principals) -> None:
+    stored = principals.tokens_file.read_text()
+    assert principals.writer_a not in stored and principals.reader_a not in stored
+
+
+def test_token_cli_issue_list_revoke(tmp_path: Path) -> None:
+    env = clean_env(GRAPHMEM_TOKENS_FILE=str(tmp_path / "tokens.json"))
+    issued = run_cli("token", "issue", "--tenant", "acme", "--scopes", "read", env=env)
+    assert issued.returncode == 0, issued.stderr
+    token_id = issued.stdout.split(":")[0]
+    secret = issued.stdout.strip().splitlines()[-1].split()[-1]
+    assert secret.startswith("gm_") and secret not in (tmp_path / "tokens.json").read_text()
+    assert (tmp_path / "tokens.json").stat().st_mode & 0o077 == 0
+    listed = run_cli("token", "list", env=env)
+    assert f"{token_id}  acme  read  active" in listed.stdout
+    assert run_cli("token", "revoke", token_id, env=env).returncode == 0
+    assert "revoked" in run_cli("token", "list", env=env).stdout
+    bad = run_cli("token", "issue", "--tenant", "acme", "--scopes", "root", env=env)
+    assert bad.returncode == 1 and "--scopes must be among" in bad.stderr
+
+
+@pytest.fixture(scope="module")
+def jwt_server(
+    neo4j_endpoint: Endpoint, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[tuple[HttpServer, Any]]:
+    from fastmcp.server.auth.providers.jwt import RSAKeyPair
+
+    keys = RSAKeyPair.generate()
+    key_file = tmp_path_factory.mktemp("jwt") / "idp.pem"
+    key_file.write_text(keys.public_key)
+    env = clean_env(
+        **neo4j_endpoint.env(),
+        GRAPHMEM_JWT_PUBLIC_KEY_FILE=str(key_file),
+        GRAPHMEM_JWT_ISSUER="https://idp.example",
+        GRAPHMEM_JWT_AUDIENCE="graphmem",
+    )
+    with serving_http(env) as server:
+        yield server, keys
+
+
+async def test_jwt_principals(jwt_server: tuple[HttpServer, Any]) -> None:
+    server, keys = jwt_server
+    tenant = f"jwt-{uuid.uuid4().hex[:8]}"
+
+    def token(scopes: list[str], **claims: Any) -> str:
+        return keys.create_token(
+            subject="agent-7",
+            issuer="https://idp.example",
+            audience="graphmem",
+            scopes=scopes,
+            additional_claims=claims,
+        )
+
+    writer = token(["read", "write"], tenant=tenant)
+    written = await _call(server.url, writer, "record_fact", project="p", key="k", value=1)
+    assert not written.is_error
+    reader = token(["read"], tenant=tenant)
+    seen = await _call(server.url, reader, "current_state", state_key="k", project="p")
+    assert seen.structured_content["answer"]["value"] == 1
+    refused = await _call(server.url, reader, "record_fact", project="p", key="k", value=2)
+    assert json.loads(refused.content[0].text)["error"] == "permission_denied"
+    other = token(["read"], tenant=tenant + "-other")
+    hidden = await _call(server.url, other, "current_state", state_key="k", project="p")
+    assert hidden.structured_content["status"] == "not_found"
+    no_tenant = token(["read", "write"])
+    assert _post(server.url, INITIALIZE, {"Authorization": f"Bearer {no_tenant}"}) == 401
+    wrong_audience = keys.create_token(
+        issuer="https://idp.example", audience="someone-else", additional_claims={"tenant": tenant}
+    )
+    assert _post(server.url, INITIALIZE, {"Authorization": f"Bearer {wrong_audience}"}) == 401
+
+
+async def test_tokens_never_reach_the_logs(neo4j_endpoint: Endpoint, tmp_path: Path) -> None:
+    tokens_file = tmp_path / "tokens.json"
+    token, _ = issue_token(tokens_file, f"logs-{uuid.uuid4().hex[:8]}", ["read", "write"])
+    env = clean_env(
+        **neo4j_endpoint.env(), GRAPHMEM_TOKENS_FILE=str(tokens_file), GRAPHMEM_LOG_LEVEL="DEBUG"
+    )
+    log = tmp_path / "server.log"
+    with log.open("w") as sink, serving_http(env, stderr=sink) as server:
+        await _call(server.url, token, "record_fact", project="p", key="k", value=1)
+        await _call(server.url, token, "record_fact", project="p", key="k", value="x" * 300)
+        _post(server.url, INITIALIZE, {"Authorization": f"Bearer {token}x"})  # a refused one
+    text = log.read_text()
+    assert "record_fact" in text or "MCP" in text  # the log was written at DEBUG
+    assert token not in text and token[:12] not in text

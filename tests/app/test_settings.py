@@ -1,0 +1,61 @@
+from __future__ import annotations
+
+import hashlib
+
+import pytest
+from pydantic import ValidationError
+
+from graphmem.app.settings import Settings
+
+
+def test_neo4j_variables_use_their_conventional_names(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("NEO4J_URI", "neo4j://db.example:7687")
+    monkeypatch.setenv("NEO4J_USER", "reader")
+    monkeypatch.setenv("NEO4J_PASSWORD", "s3cret-pass")
+    monkeypatch.setenv("NEO4J_DATABASE", "graph")
+    settings = Settings()
+    assert settings.neo4j_uri == "neo4j://db.example:7687"
+    assert settings.neo4j_user == "reader"
+    assert settings.neo4j_database == "graph"
+    assert settings.neo4j_password is not None
+    assert "s3cret-pass" not in repr(settings)  # secrets never printed
+    assert not settings.uses_local_database
+
+
+def test_defaults_use_the_managed_local_database(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("NEO4J_URI", raising=False)
+    settings = Settings()
+    assert settings.uses_local_database
+    assert settings.host == "127.0.0.1"
+    assert settings.toolset == "core"
+
+
+def test_token_digests_parse_from_a_comma_list(monkeypatch: pytest.MonkeyPatch) -> None:
+    digests = [hashlib.sha256(t.encode()).hexdigest() for t in ("a", "b")]
+    monkeypatch.setenv("GRAPHMEM_HTTP_TOKEN_SHA256", f" {digests[0]} ,{digests[1].upper()}")
+    assert Settings().http_token_sha256 == digests
+
+
+@pytest.mark.parametrize(
+    ("variable", "value"),
+    [
+        ("GRAPHMEM_HTTP_TOKEN_SHA256", "not-a-digest"),
+        ("GRAPHMEM_TOOLSET", "everything"),
+        ("GRAPHMEM_PORT", "70000"),
+        ("GRAPHMEM_LOCAL_HEAP", "lots"),
+    ],
+)
+def test_bad_settings_are_refused(
+    monkeypatch: pytest.MonkeyPatch, variable: str, value: str
+) -> None:
+    monkeypatch.setenv(variable, value)
+    with pytest.raises(ValidationError):
+        Settings()
+
+
+def test_generated_local_passwords_never_look_like_options() -> None:
+    from graphmem.localdb.server import _random_password
+
+    passwords = [_random_password() for _ in range(500)]
+    assert all(p.isalnum() and len(p) == 32 for p in passwords)
+    assert len(set(passwords)) == 500

@@ -1,0 +1,96 @@
+"""The hash chain detects an edited or a deleted event.
+
+Tampering needs raw database access, which graphmem itself never offers: these tests use
+the Neo4j driver directly, as an attacker with database credentials would.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from typing import Any
+
+import neo4j
+import pytest
+from fastmcp import Client
+
+from tests.neo4j_endpoint import Endpoint
+from tests.support import call
+
+
+@pytest.fixture
+async def raw_driver(neo4j_endpoint: Endpoint) -> AsyncIterator[neo4j.AsyncDriver]:
+    driver = neo4j.AsyncGraphDatabase.driver(
+        neo4j_endpoint.uri, auth=(neo4j_endpoint.user, neo4j_endpoint.password)
+    )
+    yield driver
+    await driver.close()
+
+
+async def _three_writes(client: Client[Any]) -> None:
+    for value in range(3):
+        await call(client, "record_fact", project="p", key="k", value=value)
+    assert (await call(client, "replay_memory"))["chain"]["verified"] is True
+
+
+async def test_an_edited_event_breaks_the_chain(
+    client: Client[Any], raw_driver: neo4j.AsyncDriver, tenant: str
+) -> None:
+    await _three_writes(client)
+    await raw_driver.execute_query(
+        "MATCH (e:Event {tenant: $tenant, revision: 2}) "
+        "SET e.payload_json = replace(e.payload_json, 'project:p', 'project:x')",
+        tenant=tenant,
+    )
+    chain = (await call(client, "replay_memory"))["chain"]
+    assert chain["verified"] is False
+    assert chain["first_break_revision"] == 2
+    assert "does not match its hash" in chain["reason"]
+
+
+async def test_a_deleted_event_breaks_the_chain(
+    client: Client[Any], raw_driver: neo4j.AsyncDriver, tenant: str
+) -> None:
+    await _three_writes(client)
+    await raw_driver.execute_query(
+        "MATCH (e:Event {tenant: $tenant, revision: 2}) DETACH DELETE e", tenant=tenant
+    )
+    chain = (await call(client, "replay_memory"))["chain"]
+    assert chain["verified"] is False and chain["first_break_revision"] == 2
+    assert chain["reason"] == "revision 2 is missing"
+
+
+async def test_a_deleted_last_event_breaks_the_chain(
+    client: Client[Any], raw_driver: neo4j.AsyncDriver, tenant: str
+) -> None:
+    await _three_writes(client)
+    await raw_driver.execute_query(
+        "MATCH (e:Event {tenant: $tenant, revision: 3}) DETACH DELETE e", tenant=tenant
+    )
+    chain = (await call(client, "replay_memory"))["chain"]
+    assert chain["verified"] is False and chain["first_break_revision"] == 3
+
+
+async def test_a_rehashed_forgery_still_breaks_the_link(
+    client: Client[Any], raw_driver: neo4j.AsyncDriver, tenant: str
+) -> None:
+    """Rewriting an event and its own hash still breaks the next event's prev_hash."""
+    from graphmem.history.chain import event_hash
+
+    await _three_writes(client)
+    records, _, _ = await raw_driver.execute_query(
+        "MATCH (e:Event {tenant: $tenant, revision: 1}) RETURN e", tenant=tenant
+    )
+    event = records[0]["e"]
+    forged_payload = event["payload_json"].replace('"value_json":"0"', '"value_json":"99"')
+    forged_hash = event_hash(
+        tenant, 1, event["op"], event["at_text"], forged_payload, event["prev_hash"]
+    )
+    await raw_driver.execute_query(
+        "MATCH (e:Event {tenant: $tenant, revision: 1}) SET e.payload_json = $p, e.hash = $h",
+        tenant=tenant,
+        p=forged_payload,
+        h=forged_hash,
+    )
+    chain = (await call(client, "replay_memory"))["chain"]
+    assert chain["verified"] is False and chain["first_break_revision"] == 2
+    assert "does not link" in chain["reason"]

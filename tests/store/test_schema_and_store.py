@@ -1,0 +1,60 @@
+"""Schema application, the catalog against a real database, and store error translation."""
+
+from __future__ import annotations
+
+import pytest
+
+from graphmem.core.errors import StoreAuthFailed, StoreUnavailable
+from graphmem.store import Store
+from tests.neo4j_endpoint import Endpoint, free_port
+
+
+async def test_schema_applies_twice_without_change(store: Store) -> None:
+    first = await store.apply_schema()
+    second = await store.apply_schema()
+    assert first == second
+    assert first == [q.name for q in store.catalog.under("schema")]
+    constraints = await store.schema_state()
+    names = {row["name"] for row in constraints}
+    assert all(row["state"] == "ONLINE" for row in constraints)
+    assert {"fact_id_unique", "fact_key_owner_unique", "event_revision_unique"} <= names
+
+
+async def test_every_catalog_query_plans_on_the_real_database(store: Store) -> None:
+    for name in store.catalog.names():
+        if name.startswith("schema/") or name == "store/await_indexes":
+            continue
+        assert await store.explain(name)
+
+
+async def test_wrong_credentials_give_a_clear_error(neo4j_endpoint: Endpoint) -> None:
+    with pytest.raises(StoreAuthFailed, match="refused the credentials of user 'neo4j'"):
+        await Store.connect(neo4j_endpoint.uri, "neo4j", "wrong-password", connect_timeout=5)
+
+
+async def test_unreachable_uri_gives_a_clear_error() -> None:
+    uri = f"bolt://127.0.0.1:{free_port()}"
+    with pytest.raises(StoreUnavailable, match=f"cannot reach Neo4j at {uri}"):
+        await Store.connect(uri, "neo4j", "whatever", connect_timeout=1)
+
+
+async def test_malformed_uri_gives_a_clear_error() -> None:
+    with pytest.raises(StoreUnavailable, match="is not a valid Neo4j URI"):
+        await Store.connect("http://127.0.0.1:7687", "neo4j", "whatever", connect_timeout=1)
+
+
+async def test_store_calls_require_a_tenant(store: Store) -> None:
+    with pytest.raises(ValueError, match="tenant"):
+        await store.read(
+            "facts/get_current_state", "", key="k", project=None, history_limit=1, project_limit=1
+        )
+
+
+async def test_no_query_scans_a_whole_label(store: Store) -> None:
+    """Performance by construction: every lookup starts from an index, never a scan."""
+    exempt = {"store/delete_tenant_data"}  # test and purge utility, deliberately label-less
+    for name in store.catalog.names():
+        if name.startswith("schema/") or name == "store/await_indexes" or name in exempt:
+            continue
+        scans = [op for op in await store.explain(name) if "Scan" in op]
+        assert scans == [], f"{name} plans {scans}"
