@@ -2,6 +2,7 @@
 
 from graphmem.app.toolspec import Toolset, ToolSpec
 from graphmem.archive import tools as archive
+from graphmem.commits import tools as commits
 from graphmem.decisions import tools as decisions
 from graphmem.facts import tools as facts
 from graphmem.history import tools as history
@@ -9,6 +10,7 @@ from graphmem.impact import tools as impact
 from graphmem.knowledge.tools import audit, clarify, packs, pipeline
 from graphmem.knowledge.tools import chunks as knowledge
 from graphmem.memories.tools import memories, recall, timeline
+from graphmem.search import tools as search
 from graphmem.workstreams import tools as workstreams
 
 CATALOGUE: list[ToolSpec] = [
@@ -22,8 +24,10 @@ CATALOGUE: list[ToolSpec] = [
     *clarify.SPECS,
     *audit.SPECS,
     *workstreams.SPECS,
+    *commits.SPECS,
     *archive.SPECS,
     *memories.SPECS,
+    *search.SPECS,
     *timeline.SPECS,
     *recall.SPECS,
 ]
