@@ -32,14 +32,10 @@ class ToolSpec:
     writes: bool
     idempotent: bool
     destructive: bool
-    handler: Handler | None = None
+    handler: Handler
     available: Callable[[Services], bool] = lambda _: True  # e.g. only when configured
-    legacy_make: Callable[[Services], ToolFunction] | None = None  # TEMPORARY during refactor
 
     def make(self, services: Services) -> ToolFunction:
-        if self.handler is None:
-            assert self.legacy_make is not None
-            return self.legacy_make(services)
         return flat_tool(self.handler, services)
 
     def annotations(self) -> ToolAnnotations:

@@ -8,7 +8,7 @@ from typing import Annotated, Literal
 
 from pydantic import AwareDatetime, Field
 
-from graphmem.core.models import AuditText, Name, OutputModel, StrictModel
+from graphmem.core.models import Audit, Name, OutputModel, StrictModel
 
 Role = Literal["user", "assistant", "system", "tool"]
 
@@ -38,14 +38,23 @@ class TurnIn(StrictModel):
 
 
 class ArchiveTurnsRequest(StrictModel):
-    project: Name
-    session_ref: Name
-    host: Name
-    source_root: Name
-    turns: list[TurnIn] = Field(min_length=1, max_length=MAX_TURNS_PER_CALL)
-    session_id: AuditText | None = None
-    actor: AuditText | None = None
-    client: AuditText | None = None
+    project: Name = Field(description="Project the conversation belongs to.")
+    session_ref: Name = Field(
+        description="Your reference of the conversation (e.g. its session id)."
+    )
+    host: Name = Field(description="Machine or client the turns come from.")
+    source_root: Name = Field(
+        description="Where the transcript lives (a root folder or source name)."
+    )
+    turns: list[TurnIn] = Field(
+        min_length=1,
+        max_length=MAX_TURNS_PER_CALL,
+        description="1 to 500 turns: role, content (up to 100,000 characters; "
+        "2,000,000 per call), ts (ISO 8601 with offset).",
+    )
+    session_id: Audit = None
+    actor: Audit = None
+    client: Audit = None
 
 
 class RawSession(OutputModel):
@@ -94,16 +103,34 @@ class ArchiveTurnsResult(OutputModel):
 
 
 class SearchRawRequest(StrictModel):
-    query: SearchQuery
-    project: Name | None = None
-    session_id: Name | None = None
-    session_ref: Name | None = None
-    role: Role | None = None
-    since: AwareDatetime | None = None
-    until: AwareDatetime | None = None
-    include_quarantined: bool = True
-    limit: int = Field(default=20, ge=1, le=MAX_SEARCH_LIMIT)
-    offset: int = Field(default=0, ge=0, le=MAX_SEARCH_OFFSET)
+    query: SearchQuery = Field(
+        description="Words to find (up to 1,000 characters, 64 terms), read literally: "
+        "no Lucene syntax, operators and special characters are plain text."
+    )
+    project: Name | None = Field(default=None, description="Only this project (exact).")
+    session_id: Name | None = Field(
+        default=None, description="Only this session (server id from archive_turns)."
+    )
+    session_ref: Name | None = Field(
+        default=None, description="Only sessions with this caller reference."
+    )
+    role: Role | None = Field(default=None, description="Only turns of this role.")
+    since: AwareDatetime | None = Field(
+        default=None, description="Only turns at or after this instant."
+    )
+    until: AwareDatetime | None = Field(
+        default=None, description="Only turns at or before this instant."
+    )
+    include_quarantined: bool = Field(
+        default=True,
+        description="Return quarantined turns, flagged (default true); false hides.",
+    )
+    limit: int = Field(
+        default=20, ge=1, le=MAX_SEARCH_LIMIT, description="Hits per page (1 to 100)."
+    )
+    offset: int = Field(
+        default=0, ge=0, le=MAX_SEARCH_OFFSET, description="Hits to skip (up to 10,000)."
+    )
 
 
 class RawHit(OutputModel):
@@ -141,12 +168,28 @@ class SearchRawResult(OutputModel):
 
 
 class ListRawSessionsRequest(StrictModel):
-    since: AwareDatetime | None = None
-    until: AwareDatetime | None = None
-    project: Name | None = None
-    latest: int = Field(default=50, ge=1, le=MAX_LATEST)
-    samples: int = Field(default=0, ge=0, le=MAX_SAMPLES)
-    sample_chars: int = Field(default=200, ge=1, le=MAX_SAMPLE_CHARS)
+    since: AwareDatetime | None = Field(
+        default=None, description="Window start (inclusive); none: no start."
+    )
+    until: AwareDatetime | None = Field(
+        default=None, description="Window end (inclusive); none: no end."
+    )
+    project: Name | None = Field(default=None, description="Only this project (exact).")
+    latest: int = Field(
+        default=50, ge=1, le=MAX_LATEST, description="At most this many newest sessions (1-500)."
+    )
+    samples: int = Field(
+        default=0,
+        ge=0,
+        le=MAX_SAMPLES,
+        description="First in-window user turns to include per session (0-20).",
+    )
+    sample_chars: int = Field(
+        default=200,
+        ge=1,
+        le=MAX_SAMPLE_CHARS,
+        description="Cut each sample to this many characters.",
+    )
 
 
 class RawSessionSummary(OutputModel):

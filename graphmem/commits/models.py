@@ -7,7 +7,7 @@ from typing import Annotated, Literal
 
 from pydantic import AwareDatetime, Field
 
-from graphmem.core.models import AuditText, Name, OutputModel, StrictModel
+from graphmem.core.models import Audit, Name, OutputModel, StrictModel
 
 FullSha = Annotated[
     str,
@@ -37,28 +37,37 @@ MAX_SESSION_COMMITS_PAGE = 100
 
 # --- inputs --------------------------------------------------------------------------------------
 class RecordCommitRequest(StrictModel):
-    project: Name
-    sha: FullSha
-    message: CommitMessage
-    author: Author | None = None
-    committed_at: AwareDatetime | None = None
-    branch: Name | None = None
-    files: list[FilePath] = Field(default_factory=list, max_length=MAX_FILES)
-    session_id: Name | None = None
-    actor: AuditText | None = None
-    client: AuditText | None = None
+    project: Name = Field(description="The project (repository) of the commit.")
+    sha: FullSha = Field(description="Full hash: 40 hex (SHA-1) or 64 (SHA-256).")
+    message: CommitMessage = Field(description="The commit message.")
+    author: Author | None = Field(default=None, description="The commit author.")
+    committed_at: AwareDatetime | None = Field(
+        default=None, description="When it was committed (with offset)."
+    )
+    branch: Name | None = Field(default=None, description="The branch it was made on.")
+    files: list[FilePath] = Field(
+        default_factory=list, max_length=MAX_FILES, description="Paths the commit changed."
+    )
+    session_id: Name | None = Field(
+        default=None,
+        description="Link the commit to this session; links are never inferred.",
+    )
+    actor: Audit = None
+    client: Audit = None
 
 
 class LookupCommitRequest(StrictModel):
-    sha: ShaQuery
-    project: Name | None = None
+    sha: ShaQuery = Field(description="Full hash or at least 7 hex digits.")
+    project: Name | None = Field(default=None, description="Only this project.")
 
 
 class CommitsForSessionRequest(StrictModel):
-    session_id: Name
-    project: Name | None = None
-    limit: int = Field(default=20, ge=1, le=MAX_SESSION_COMMITS_PAGE)
-    offset: int = Field(default=0, ge=0, le=100_000)
+    session_id: Name = Field(description="The session whose commits to list.")
+    project: Name | None = Field(default=None, description="Only this project.")
+    limit: int = Field(
+        default=20, ge=1, le=MAX_SESSION_COMMITS_PAGE, description="Commits per page."
+    )
+    offset: int = Field(default=0, ge=0, le=100_000, description="Page start.")
 
 
 # --- outputs -------------------------------------------------------------------------------------

@@ -4,21 +4,17 @@ from __future__ import annotations
 
 import json
 from datetime import datetime
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from pydantic import (
     AfterValidator,
     AwareDatetime,
     BaseModel,
-    BeforeValidator,
     ConfigDict,
     Field,
-    GetJsonSchemaHandler,
     JsonValue,
     TypeAdapter,
 )
-from pydantic.json_schema import JsonSchemaValue
-from pydantic_core import CoreSchema
 
 MAX_JSON_BYTES = 64 * 1024
 MAX_JSON_DEPTH = 32
@@ -78,32 +74,18 @@ def _blank_to_none(value: Any) -> Any:
     return None if value == "" else value
 
 
-# The seed's rule for some optional arguments: an empty string behaves as absent.
-BlankAsNone = BeforeValidator(_blank_to_none)
+# The seed's rule for some optional arguments: an empty string behaves as absent. (An
+# AfterValidator: a before-validator would make strict JSON validation of the inner type
+# fail for values that are not JSON-native, such as instants.)
+BlankAsNone = AfterValidator(_blank_to_none)
 
 
 def _name_or_none(value: str | None) -> str | None:
-    return None if value is None else _NAME.validate_python(value)
+    return None if value is None or value == "" else _NAME.validate_python(value)
 
 
 _NAME: TypeAdapter[str] = TypeAdapter(Name)
 # An optional id that may arrive empty: bounded like a Name, empty is absent, else a Name.
-BlankableName = Annotated[
-    str | None, Field(max_length=200), BlankAsNone, AfterValidator(_name_or_none)
-]
-
-
-class _AdmitsEmptyString:
-    """Lists "" among a nullable type's JSON schema options (BlankAsNone reads it as absent)."""
-
-    def __get_pydantic_json_schema__(
-        self, schema: CoreSchema, handler: GetJsonSchemaHandler
-    ) -> JsonSchemaValue:
-        generated = handler(schema)
-        options = generated.get("anyOf", [])
-        options.insert(len(options) - 1, {"const": "", "type": "string"})
-        return generated
-
-
-# An optional instant that may arrive empty.
-BlankableInstant = Annotated[AwareDatetime | None, BlankAsNone, _AdmitsEmptyString()]
+BlankableName = Annotated[str | None, Field(max_length=200), AfterValidator(_name_or_none)]
+# An optional instant that may arrive empty (read "" as absent: `effective_at or now`).
+BlankableInstant = Annotated[AwareDatetime | Literal[""] | None, BlankAsNone]

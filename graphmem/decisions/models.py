@@ -9,7 +9,7 @@ from typing import Annotated, Any, Literal
 from pydantic import AwareDatetime, Field, JsonValue, model_validator
 
 from graphmem.core.errors import InvalidArgument
-from graphmem.core.models import AuditText, BoundedJson, Name, OutputModel, StrictModel
+from graphmem.core.models import Audit, BoundedJson, Name, OutputModel, StrictModel
 from graphmem.decisions.reopen_rules import Operator, Rule, Unit
 
 DecisionStatus = Literal["active", "review_required", "stale", "superseded", "reverted"]
@@ -28,6 +28,10 @@ MAX_ALTERNATIVES = 20
 MAX_RULES_PER_ALTERNATIVE = 20
 MAX_DEPENDENCIES = 50
 MAX_EVIDENCE_REFS = 20
+EvidenceRefs = Annotated[
+    list[EvidenceRef],
+    Field(max_length=MAX_EVIDENCE_REFS, description="References (URLs, paths, ids) to evidence."),
+]
 
 
 # --- inputs --------------------------------------------------------------------------------------
@@ -59,18 +63,38 @@ class AlternativeInput(StrictModel):
 
 
 class RecordDecisionRequest(StrictModel):
-    project: Name
-    title: Title
-    choice: LongText
-    rationale: LongText | None = None
-    alternatives: list[AlternativeInput] = Field(default_factory=list, max_length=MAX_ALTERNATIVES)
-    depends_on: list[Name] = Field(default_factory=list, max_length=MAX_DEPENDENCIES)
-    review_after: AwareDatetime | None = None
-    supersedes_decision_id: Name | None = None
-    idempotency_key: Name | None = None
-    session_id: AuditText | None = None
-    actor: AuditText | None = None
-    client: AuditText | None = None
+    project: Name = Field(description="Owning project; rules watch its keys.")
+    title: Title = Field(description="Short name of the decision.")
+    choice: LongText = Field(description="What was decided.")
+    rationale: LongText | None = Field(default=None, description="Why.")
+    alternatives: list[AlternativeInput] = Field(
+        default_factory=list,
+        max_length=MAX_ALTERNATIVES,
+        description="Rejected options, each with why_rejected and reopen_when rules "
+        "{key, operator, value, unit}: operators equals, not_equals, contains, "
+        "greater_than, less_than, gte, lte, between ([low, high], inclusive), in, "
+        "not_in; units ms, s, min, h, d, %. Rules of one alternative are OR-ed.",
+    )
+    depends_on: list[Name] = Field(
+        default_factory=list,
+        max_length=MAX_DEPENDENCIES,
+        description="Fact ids or keys (in this project) the decision rests on. An "
+        "entry shaped like an id must name an existing fact.",
+    )
+    review_after: AwareDatetime | None = Field(
+        default=None, description="After this instant maintain marks the decision stale."
+    )
+    supersedes_decision_id: Name | None = Field(
+        default=None, description="A live decision this one replaces (it becomes superseded)."
+    )
+    idempotency_key: Name | None = Field(
+        default=None,
+        description="Retry identity within the project: a retry with the same key "
+        "and arguments returns the first decision and writes nothing.",
+    )
+    session_id: Audit = None
+    actor: Audit = None
+    client: Audit = None
 
     @model_validator(mode="after")
     def _rules_valid(self) -> RecordDecisionRequest:
@@ -88,26 +112,31 @@ class RecordDecisionRequest(StrictModel):
 
 
 class ReviewDecisionsRequest(StrictModel):
-    project: Name | None = None
-    decision_id: Name | None = None
-    limit: int = Field(default=50, ge=1, le=200)
-    offset: int = Field(default=0, ge=0, le=100_000)
+    project: Name | None = Field(default=None, description="Only this project's decisions.")
+    decision_id: Name | None = Field(default=None, description="Only this decision.")
+    limit: int = Field(default=50, ge=1, le=200, description="Due decisions per page.")
+    offset: int = Field(default=0, ge=0, le=100_000, description="Page start.")
 
 
 class AckReviewRequest(StrictModel):
-    signal_id: Name
-    note: LongText
-    session_id: AuditText | None = None
-    actor: AuditText | None = None
+    signal_id: Name = Field(description="The open review signal.")
+    note: LongText = Field(description="What was reviewed and concluded.")
+    session_id: Audit = None
+    actor: Audit = None
 
 
 class UpdateDecisionRequest(StrictModel):
-    decision_id: Name
-    status: DecisionStatus
-    successor_decision_id: Name | None = None
-    reason: LongText | None = None
-    session_id: AuditText | None = None
-    actor: AuditText | None = None
+    decision_id: Name = Field(description="The decision to change.")
+    status: DecisionStatus = Field(
+        description="active, review_required and stale move freely among "
+        "themselves; superseded (needs successor_decision_id) and reverted are final."
+    )
+    successor_decision_id: Name | None = Field(
+        default=None, description="The live decision that replaces it."
+    )
+    reason: LongText | None = Field(default=None, description="Why; kept on the decision.")
+    session_id: Audit = None
+    actor: Audit = None
 
     @model_validator(mode="after")
     def _successor(self) -> UpdateDecisionRequest:
@@ -121,14 +150,16 @@ class UpdateDecisionRequest(StrictModel):
 
 
 class RecordAttemptRequest(StrictModel):
-    decision_id: Name | None = None
-    workstream_id: Name | None = None
-    title: Title
-    description: LongText | None = None
-    evidence: list[EvidenceRef] = Field(default_factory=list, max_length=MAX_EVIDENCE_REFS)
-    session_id: AuditText | None = None
-    actor: AuditText | None = None
-    client: AuditText | None = None
+    decision_id: Name | None = Field(default=None, description="The decision it was tried for.")
+    workstream_id: Name | None = Field(
+        default=None, description="Or the workstream it was tried for."
+    )
+    title: Title = Field(description="What was tried.")
+    description: LongText | None = Field(default=None, description="How.")
+    evidence: EvidenceRefs = Field(default_factory=list)
+    session_id: Audit = None
+    actor: Audit = None
+    client: Audit = None
 
     @model_validator(mode="after")
     def _one_subject(self) -> RecordAttemptRequest:
@@ -138,14 +169,14 @@ class RecordAttemptRequest(StrictModel):
 
 
 class RecordOutcomeRequest(StrictModel):
-    attempt_id: Name
-    result: OutcomeResult
-    summary: LongText | None = None
-    lesson: LongText | None = None
-    evidence: list[EvidenceRef] = Field(default_factory=list, max_length=MAX_EVIDENCE_REFS)
-    session_id: AuditText | None = None
-    actor: AuditText | None = None
-    client: AuditText | None = None
+    attempt_id: Name = Field(description="The attempt that ended.")
+    result: OutcomeResult = Field(description="succeeded, failed, partial or abandoned.")
+    summary: LongText | None = Field(default=None, description="What happened.")
+    lesson: LongText | None = Field(default=None, description="What to reuse or avoid.")
+    evidence: EvidenceRefs = Field(default_factory=list)
+    session_id: Audit = None
+    actor: Audit = None
+    client: Audit = None
 
 
 # --- outputs -------------------------------------------------------------------------------------

@@ -13,10 +13,16 @@ CONTRACT_VERSION = "graphmem_history_v1"
 
 
 class ReplayRequest(StrictModel):
-    aggregate_id: Name | None = None
-    aggregate_kind: Name | None = None
-    limit: int = Field(default=100, ge=1, le=500)
-    since_ts: AwareDatetime | None = None
+    aggregate_id: Name | None = Field(
+        default=None, description="Only events of this entity (or that touched it)."
+    )
+    aggregate_kind: Name | None = Field(
+        default=None, description="Only events of this kind of entity, e.g. fact."
+    )
+    limit: int = Field(default=100, ge=1, le=500, description="At most this many events.")
+    since_ts: AwareDatetime | None = Field(
+        default=None, description="Only events at or after this instant."
+    )
 
 
 class EventRecord(OutputModel):

@@ -4,12 +4,12 @@ bounded walk that explains a change's downstream impact."""
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import ConfigDict, Field, model_validator
 
 from graphmem.core.errors import InvalidArgument
-from graphmem.core.models import AuditText, Name, OutputModel, StrictModel
+from graphmem.core.models import Audit, BlankAsNone, Name, OutputModel, StrictModel
 
 SourceKind = Literal["chunk", "claim", "fact"]
 TargetKind = Literal["session", "snapshot", "mapping", "validation", "export", "fact", "decision"]
@@ -64,15 +64,30 @@ def depth_of(requested: str) -> DepthName:
 
 
 class LinkImpactRequest(StrictModel):
-    source_kind: SourceKind
-    source_ref: Name
-    target_kind: TargetKind
-    target_ref: Name
-    impact_type: ImpactType
-    score: float = Field(default=0.5, ge=0.0, le=1.0)
-    rationale: str | None = Field(default=None, max_length=2000)
-    session_id: AuditText | None = None
-    actor: AuditText | None = None
+    source_kind: SourceKind = Field(description="What has the impact: a chunk, claim or fact.")
+    source_ref: Name = Field(description="Id of the source chunk, claim or fact.")
+    target_kind: TargetKind = Field(
+        description="What is affected: a fact or decision (must exist), or an "
+        "external session, snapshot, mapping, validation or export named by its "
+        "reference."
+    )
+    target_ref: Name = Field(description="Id of the fact or decision, or the external reference.")
+    impact_type: ImpactType = Field(
+        description="informs, blocks, risks, invalidates or requires_review."
+    )
+    score: float = Field(
+        default=0.5,
+        ge=0.0,
+        le=1.0,
+        description="Strength 0-1 (default 0.5); explain_impact multiplies the "
+        "scores along a path.",
+    )
+    # The seed's rule for link_impact: an empty rationale behaves as absent.
+    rationale: Annotated[str | None, Field(max_length=2000), BlankAsNone] = Field(
+        default=None, description="Why the source affects the target."
+    )
+    session_id: Audit = None
+    actor: Audit = None
 
     @model_validator(mode="after")
     def _not_itself(self) -> LinkImpactRequest:
@@ -107,9 +122,16 @@ class LinkImpactResult(OutputModel):
 
 
 class ExplainImpactRequest(StrictModel):
-    source_kind: SourceKind = "fact"
-    source_ref: Name
-    depth: str = Field(default="standard", max_length=20)
+    source_kind: SourceKind = Field(
+        default="fact", description="chunk, claim or fact (default fact)."
+    )
+    source_ref: Name = Field(description="Id of the source chunk, claim or fact; required.")
+    depth: str = Field(
+        default="standard",
+        max_length=20,
+        description="quick walks 1 hop, standard 3, deep 5; unknown values behave "
+        "as standard (the result names the depth walked).",
+    )
 
 
 class ImpactHop(OutputModel):

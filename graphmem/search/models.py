@@ -31,24 +31,59 @@ SearchText = Annotated[str, Field(max_length=MAX_QUERY_CHARS)]
 
 
 class SearchRequest(StrictModel):
-    query: SearchText | None = None
-    project: Name | None = None
-    type: MemoryType | None = None
-    branch: Name | None = None
-    tags: list[Tag] = Field(default_factory=list, max_length=10)
-    include_stale: bool = False
-    include_quarantined: bool = False
-    limit: int = Field(default=20, ge=1, le=MAX_LIMIT)
-    offset: int = Field(default=0, ge=0, le=MAX_OFFSET)
-    task_intent: TaskIntent | None = None
-    role: Role | None = None
-    risk: Risk | None = None
-    token_budget: int | None = Field(default=None, ge=1, le=MAX_TOKEN_BUDGET)
-    include_superseded: bool | None = None
-    explain: bool = False
-    multi_hop: bool = False
-    channels: list[Channel] | None = Field(default=None, min_length=1, max_length=3)
-    raw_fallback: bool = True
+    query: SearchText | None = Field(
+        default=None,
+        description="What to find (up to 1,000 characters); none lists a project.",
+    )
+    project: Name | None = Field(default=None, description="Only this project.")
+    type: MemoryType | None = Field(default=None, description="Only this type.")
+    branch: Name | None = Field(
+        default=None, description="Only this branch (and memories without one)."
+    )
+    tags: list[Tag] = Field(
+        default_factory=list,
+        max_length=10,
+        description="Only memories with any of these tags.",
+    )
+    include_stale: bool = Field(
+        default=False, description="Also stale memories (older versions, governed stale)."
+    )
+    include_quarantined: bool = Field(
+        default=False, description="Also quarantined memories, flagged (never instructions)."
+    )
+    limit: int = Field(default=20, ge=1, le=MAX_LIMIT, description="Results per page.")
+    offset: int = Field(default=0, ge=0, le=MAX_OFFSET, description="Results to skip.")
+    task_intent: TaskIntent | None = Field(
+        default=None, description="Compiles a retrieval plan (needs project)."
+    )
+    role: Role | None = Field(default=None, description="Retrieval plan role (coder).")
+    risk: Risk | None = Field(
+        default=None, description="Retrieval plan risk (medium); high: no raw fallback."
+    )
+    token_budget: int | None = Field(
+        default=None,
+        ge=1,
+        le=MAX_TOKEN_BUDGET,
+        description="Retrieval plan budget (4000 tokens).",
+    )
+    include_superseded: bool | None = Field(
+        default=None, description="Retrieval plan: also superseded versions."
+    )
+    explain: bool = Field(
+        default=False, description="Add each hit's channel ranks and contributions."
+    )
+    multi_hop: bool = Field(
+        default=False, description="Second hop over names the best hits mention."
+    )
+    channels: list[Channel] | None = Field(
+        default=None,
+        min_length=1,
+        max_length=3,
+        description="Ranking channels to use (default: all available).",
+    )
+    raw_fallback: bool = Field(
+        default=True, description="Rank raw-archive turns when under 3 memories match."
+    )
 
     @property
     def has_query(self) -> bool:

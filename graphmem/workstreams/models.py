@@ -9,7 +9,7 @@ from typing import Annotated, Literal
 from pydantic import Field, model_validator
 
 from graphmem.core.errors import InvalidArgument
-from graphmem.core.models import AuditText, Name, OutputModel, StrictModel
+from graphmem.core.models import Audit, Name, OutputModel, StrictModel
 
 WorkstreamStatus = Literal["active", "paused", "completed", "abandoned"]
 WORKSTREAM_STATUSES: tuple[WorkstreamStatus, ...] = ("active", "paused", "completed", "abandoned")
@@ -24,33 +24,51 @@ MAX_WORKSTREAMS_PAGE = 200
 
 # --- inputs --------------------------------------------------------------------------------------
 class CreateWorkstreamRequest(StrictModel):
-    project: Name
-    title: WorkstreamTitle
-    status: WorkstreamStatus = "active"
-    next_action: NextAction | None = None
-    blockers: list[Blocker] = Field(default_factory=list, max_length=MAX_BLOCKERS)
-    progress: Progress | None = None
-    session_id: AuditText | None = None
-    actor: AuditText | None = None
-    client: AuditText | None = None
+    project: Name = Field(description="The project the workstream belongs to.")
+    title: WorkstreamTitle = Field(description="What the thread of work is.")
+    status: WorkstreamStatus = Field(
+        default="active", description="active (default), paused, completed, abandoned."
+    )
+    next_action: NextAction | None = Field(default=None, description="The next concrete step.")
+    blockers: list[Blocker] = Field(
+        default_factory=list,
+        max_length=MAX_BLOCKERS,
+        description="What currently blocks progress.",
+    )
+    progress: Progress | None = Field(default=None, description="Percent done, an integer 0-100.")
+    session_id: Audit = None
+    actor: Audit = None
+    client: Audit = None
 
 
 class ListWorkstreamsRequest(StrictModel):
-    project: Name
-    status: WorkstreamStatus | None = None
-    limit: int = Field(default=20, ge=1, le=MAX_WORKSTREAMS_PAGE)
-    offset: int = Field(default=0, ge=0, le=100_000)
+    project: Name = Field(description="The project whose workstreams to list.")
+    status: WorkstreamStatus | None = Field(
+        default=None, description="Only this status: active, paused, completed or abandoned."
+    )
+    limit: int = Field(
+        default=20, ge=1, le=MAX_WORKSTREAMS_PAGE, description="Workstreams per page."
+    )
+    offset: int = Field(default=0, ge=0, le=100_000, description="Page start.")
 
 
 class UpdateWorkstreamRequest(StrictModel):
-    id: Name
-    status: WorkstreamStatus | None = None
-    next_action: NextAction | None = None
-    blockers: list[Blocker] | None = Field(default=None, max_length=MAX_BLOCKERS)
-    progress: Progress | None = None
-    session_id: AuditText | None = None
-    actor: AuditText | None = None
-    client: AuditText | None = None
+    id: Name = Field(description="The workstream to change.")
+    status: WorkstreamStatus | None = Field(
+        default=None, description="New status: active, paused, completed or abandoned."
+    )
+    next_action: NextAction | None = Field(
+        default=None, description="New next action (replaces the old one)."
+    )
+    blockers: list[Blocker] | None = Field(
+        default=None,
+        max_length=MAX_BLOCKERS,
+        description="New blockers, replacing the old list as a whole; [] clears them.",
+    )
+    progress: Progress | None = Field(default=None, description="New progress, percent 0-100.")
+    session_id: Audit = None
+    actor: Audit = None
+    client: Audit = None
 
     @model_validator(mode="after")
     def _something_to_change(self) -> UpdateWorkstreamRequest:

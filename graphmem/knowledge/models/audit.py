@@ -7,7 +7,7 @@ from typing import Any, Literal
 
 from pydantic import Field
 
-from graphmem.core.models import AuditText, OutputModel, StrictModel
+from graphmem.core.models import Audit, OutputModel, StrictModel
 
 AUDIT_VERSION = "graphmem_audit_v1"
 IssueType = Literal[
@@ -34,11 +34,22 @@ MAX_STALE_SYNC_MINUTES = 10_080  # a week
 
 
 class AuditMemoryRequest(StrictModel):
-    repair: bool = True
-    stale_sync_minutes: int = Field(default=120, ge=1, le=MAX_STALE_SYNC_MINUTES)
-    session_id: AuditText | None = None
-    actor: AuditText | None = None
-    client: AuditText | None = None
+    repair: bool = Field(
+        default=True,
+        description="Apply the repairs (default). false: record what is found, "
+        "change nothing else.",
+    )
+    stale_sync_minutes: int = Field(
+        default=120,
+        ge=1,
+        le=MAX_STALE_SYNC_MINUTES,
+        description="Sync threshold in minutes (1 to 10,080): a current context pack "
+        "is stale when an item it includes changed more than this long after the "
+        "pack was made.",
+    )
+    session_id: Audit = None
+    actor: Audit = None
+    client: Audit = None
 
 
 class AuditRepairs(OutputModel):
@@ -111,8 +122,12 @@ class AuditMemoryResult(OutputModel):
 
 
 class ListMemoryIssuesRequest(StrictModel):
-    status: str = Field(default="open", max_length=50)
-    limit: int = Field(default=100, ge=1, le=500)
+    status: str = Field(
+        default="open",
+        max_length=50,
+        description="Issue status: open (default) or resolved; an unknown status matches nothing.",
+    )
+    limit: int = Field(default=100, ge=1, le=500, description="At most this many issues.")
 
 
 class MemoryIssue(OutputModel):

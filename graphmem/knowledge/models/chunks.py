@@ -8,7 +8,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field
 
-from graphmem.core.models import AuditText, Name, OutputModel, StrictModel
+from graphmem.core.models import Audit, AuditText, Name, OutputModel, StrictModel
 
 ChunkState = Literal[
     "no_enrich", "enrichable", "uncertain", "awaiting_human", "frozen", "stale", "archived"
@@ -27,14 +27,18 @@ Title = Annotated[str, Field(min_length=1, max_length=500)]
 
 
 class AddContextChunkRequest(StrictModel):
-    project: Name
-    body: Body
-    title: Title | None = None
-    origin: AuditText | None = None
-    session_id: AuditText | None = None
-    workstream_id: Name | None = None
-    actor: AuditText | None = None
-    client: AuditText | None = None
+    project: Name = Field(description="Owning project.")
+    body: Body = Field(description="The raw context, up to 100,000 characters.")
+    title: Title | None = Field(default=None, description="A short title.")
+    origin: AuditText | None = Field(
+        default=None, description="Where it came from (file, URL, tool)."
+    )
+    session_id: Audit = None
+    workstream_id: Name | None = Field(
+        default=None, description="An existing workstream it belongs to."
+    )
+    actor: Audit = None
+    client: Audit = None
 
 
 class Redaction(OutputModel):

@@ -8,7 +8,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field
 
-from graphmem.core.models import AuditText, Name, OutputModel, StrictModel
+from graphmem.core.models import Audit, Name, OutputModel, StrictModel
 from graphmem.knowledge.models.chunks import ChunkState, Redaction
 
 QuestionType = Literal["scope", "time", "semantics", "action", "downstream_use"]
@@ -19,11 +19,16 @@ AnswerText = Annotated[str, Field(min_length=1, max_length=MAX_ANSWER_CHARS)]
 
 
 class QueueClarificationRequest(StrictModel):
-    chunk_ref: Name
-    max_questions: int = Field(default=MAX_QUESTIONS, ge=1, le=MAX_QUESTIONS)
-    session_id: AuditText | None = None
-    actor: AuditText | None = None
-    client: AuditText | None = None
+    chunk_ref: Name = Field(description="Id of the chunk to ask about.")
+    max_questions: int = Field(
+        default=MAX_QUESTIONS,
+        ge=1,
+        le=MAX_QUESTIONS,
+        description="At most this many questions, highest priority first (1 to 5).",
+    )
+    session_id: Audit = None
+    actor: Audit = None
+    client: Audit = None
 
 
 class QueuedQuestion(OutputModel):
@@ -62,12 +67,19 @@ class QueueClarificationResult(OutputModel):
 
 
 class RecordHumanAnswerRequest(StrictModel):
-    chunk_ref: Name
-    answer_text: AnswerText
-    question_id: Name | None = None
-    session_id: AuditText | None = None
-    actor: AuditText | None = None
-    client: AuditText | None = None
+    chunk_ref: Name = Field(description="Id of the chunk the answer is about.")
+    answer_text: AnswerText = Field(
+        description="The human's answer (up to 20,000 characters). Appended to the "
+        "chunk body, so its source hash changes and it becomes assessable again."
+    )
+    question_id: Name | None = Field(
+        default=None,
+        description="Answer this one open question of the chunk; omit it (or null) "
+        "to answer all open questions of the chunk.",
+    )
+    session_id: Audit = None
+    actor: Audit = None
+    client: Audit = None
 
 
 class RecordHumanAnswerResult(OutputModel):

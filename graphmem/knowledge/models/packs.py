@@ -21,10 +21,29 @@ MAX_TOKEN_BUDGET = 100_000
 
 
 class BuildContextPackRequest(StrictModel):
-    pack_type: PackType = "executor"
-    target_ref: Name | None = None
-    session_id: AuditText | None = None
-    token_budget: int | None = Field(default=None, ge=-MAX_TOKEN_BUDGET, le=MAX_TOKEN_BUDGET)
+    pack_type: PackType = Field(
+        default="executor",
+        description="planner, reviewer, executor (default), bridge_checker or "
+        "handoff: sets the weight of facts, claims, questions and chunks.",
+    )
+    target_ref: Name | None = Field(
+        default=None,
+        description="Id of a workstream to scope the pack to (relevance to its title "
+        "and next action; its own chunks favoured). Absent: an unscoped pack.",
+    )
+    session_id: AuditText | None = Field(
+        default=None,
+        description="The session the pack is built for: one of your sessions (the "
+        "session id archive_turns returns); recorded on the pack and its history "
+        "event, grants nothing. Another's, or an unknown one, is not_found.",
+    )
+    token_budget: int | None = Field(
+        default=None,
+        ge=-MAX_TOKEN_BUDGET,
+        le=MAX_TOKEN_BUDGET,
+        description="Token budget of the body; unset or 0 means 4000, a negative "
+        "budget selects nothing. A line costs ceil((characters + 1) / 4).",
+    )
 
     @property
     def effective_budget(self) -> int:
@@ -95,7 +114,12 @@ class BuildContextPackResult(OutputModel):
 
 
 class EnrichContextRequest(StrictModel):
-    depth: EnrichDepth = "quick"
+    depth: EnrichDepth = Field(
+        default="quick",
+        description="quick (default): assess enrichable chunks and build packs; "
+        "standard: also extract claims and auto-promote the eligible ones; deep: "
+        "also walk the impact of recent facts.",
+    )
 
 
 class EnrichContextResult(OutputModel):

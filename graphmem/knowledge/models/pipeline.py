@@ -3,11 +3,11 @@ a candidate claim to a governed fact. Rules: graphmem/knowledge/heuristics.py.""
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import Field
 
-from graphmem.core.models import AuditText, Name, OutputModel, StrictModel
+from graphmem.core.models import Audit, Name, OutputModel, StrictModel
 from graphmem.knowledge.models.chunks import ChunkState, ClaimStatus, Predicate, Scope
 
 EnrichPolicy = Literal["manual", "auto"]
@@ -16,15 +16,20 @@ SkipReason = Literal["frozen", "same_unresolved_source"]
 BlockReason = Literal[
     "human_confirmation_required", "wrong_scope", "insufficient_evidence", "low_confidence"
 ]
+ChunkRef = Annotated[Name, Field(description="Id of the chunk (from add_context_chunk).")]
 
 
 # --- assess_context ------------------------------------------------------------------------------
 class AssessContextRequest(StrictModel):
-    chunk_ref: Name
-    force: bool = False
-    session_id: AuditText | None = None
-    actor: AuditText | None = None
-    client: AuditText | None = None
+    chunk_ref: ChunkRef
+    force: bool = Field(
+        default=False,
+        description="Re-assess a frozen chunk, or an awaiting_human chunk whose body "
+        "has not changed since it was queued; without it those return skip payloads.",
+    )
+    session_id: Audit = None
+    actor: Audit = None
+    client: Audit = None
 
 
 class AssessResult(OutputModel):
@@ -66,11 +71,14 @@ class AssessResult(OutputModel):
 
 # --- extract_candidate_claims --------------------------------------------------------------------
 class ExtractClaimsRequest(StrictModel):
-    chunk_ref: Name
-    scope_hint: Scope | None = None
-    session_id: AuditText | None = None
-    actor: AuditText | None = None
-    client: AuditText | None = None
+    chunk_ref: ChunkRef
+    scope_hint: Scope | None = Field(
+        default=None,
+        description="Overrides scope detection: memory, bridge, mapping, validation or export.",
+    )
+    session_id: Audit = None
+    actor: Audit = None
+    client: Audit = None
 
 
 class ClaimItem(OutputModel):
@@ -107,11 +115,17 @@ class ExtractResult(OutputModel):
 
 # --- promote_candidate ---------------------------------------------------------------------------
 class PromoteCandidateRequest(StrictModel):
-    claim_id: Name
-    mode: PromotionMode = "human_confirmed"
-    session_id: AuditText | None = None
-    actor: AuditText | None = None
-    client: AuditText | None = None
+    claim_id: Name = Field(description="Id of a candidate claim (from extract_candidate_claims).")
+    mode: PromotionMode = Field(
+        default="human_confirmed",
+        description="human_confirmed (default; after a human reviewed it), "
+        "multi_evidence (memory scope, 3+ evidence chunks, confidence >= 0.7), "
+        "imported (not for sensitive scopes). auto_layer1 is pipeline-internal and "
+        "refused here.",
+    )
+    session_id: Audit = None
+    actor: Audit = None
+    client: Audit = None
 
 
 class PromoteResult(OutputModel):

@@ -1,102 +1,51 @@
 """MCP tools of the self-repair audit: run it, list its issues. Thin: validate, call the
 domain, let the boundary map errors."""
 
-from typing import Annotated
-
-from pydantic import Field
-
 from graphmem.app.services import Services
-from graphmem.app.toolspec import ToolFunction, ToolSpec
-from graphmem.core.models import AuditText
+from graphmem.app.toolspec import ToolSpec
 from graphmem.knowledge import audit
 from graphmem.knowledge.models.audit import (
-    MAX_STALE_SYNC_MINUTES,
     AuditMemoryRequest,
     AuditMemoryResult,
     ListMemoryIssuesRequest,
     ListMemoryIssuesResult,
 )
 
-Audit = Annotated[AuditText | None, Field(description="Recorded for audit; grants nothing.")]
+
+async def audit_memory(services: Services, request: AuditMemoryRequest) -> AuditMemoryResult:
+    """Run the persistent self-repair audit over facts, claims, context packs and
+    quarantined content, and reconcile the drift it finds.
+
+    Use it periodically or after bulk changes; then list_memory_issues shows what stays
+    open. Checks (issue types): fact_key_slot_drift, claim_missing_evidence,
+    promoted_claim_missing_fact, fact_missing_provenance, contradiction_count_drift,
+    unresolved_contradiction, context_pack_missing_provenance, context_pack_stale,
+    context_pack_summary_drift, context_pack_task_drift, quarantined_content. With repair
+    true it backfills PROMOTED_TO provenance, repairs key slots (one CURRENT fact, extras
+    superseded), refreshes contradiction counts, re-materializes pack summaries and
+    retires or re-links packs (the five repairs counters). Contradictions between live
+    facts and quarantined content are only reported: govern_fact and govern_memory
+    settle them. Issues persist (one per type and subject), re-open when found again and
+    resolve when gone; a run entry and a history event are written when anything was
+    found new, resolved or repaired, so a second run finds nothing new. Each scan reads at
+    most 1,000 subjects per run from a cursor and continues next run. One transaction,
+    all-or-nothing. Findings are data, never errors.
+    """
+    return await audit.audit_memory(services.store, services.tenant(), request)
 
 
-def make_audit_memory(services: Services) -> ToolFunction:
-    async def audit_memory(
-        repair: Annotated[
-            bool,
-            Field(
-                description="Apply the repairs (default). false: record what is found, "
-                "change nothing else."
-            ),
-        ] = True,
-        stale_sync_minutes: Annotated[
-            int,
-            Field(
-                ge=1,
-                le=MAX_STALE_SYNC_MINUTES,
-                description="Sync threshold in minutes (1 to 10,080): a current context pack "
-                "is stale when an item it includes changed more than this long after the "
-                "pack was made.",
-            ),
-        ] = 120,
-        session_id: Audit = None,
-        actor: Audit = None,
-        client: Audit = None,
-    ) -> AuditMemoryResult:
-        """Run the persistent self-repair audit over facts, claims, context packs and
-        quarantined content, and reconcile the drift it finds.
+async def list_memory_issues(
+    services: Services, request: ListMemoryIssuesRequest
+) -> ListMemoryIssuesResult:
+    """List the issues audit_memory recorded, most recently detected first.
 
-        Use it periodically or after bulk changes; then list_memory_issues shows what stays
-        open. Checks (issue types): fact_key_slot_drift, claim_missing_evidence,
-        promoted_claim_missing_fact, fact_missing_provenance, contradiction_count_drift,
-        unresolved_contradiction, context_pack_missing_provenance, context_pack_stale,
-        context_pack_summary_drift, context_pack_task_drift, quarantined_content. With repair
-        true it backfills PROMOTED_TO provenance, repairs key slots (one CURRENT fact, extras
-        superseded), refreshes contradiction counts, re-materializes pack summaries and
-        retires or re-links packs (the five repairs counters). Contradictions between live
-        facts and quarantined content are only reported: govern_fact and govern_memory
-        settle them. Issues persist (one per type and subject), re-open when found again and
-        resolve when gone; a run entry and a history event are written when anything was
-        found new, resolved or repaired, so a second run finds nothing new. Each scan reads at
-        most 1,000 subjects per run from a cursor and continues next run. One transaction,
-        all-or-nothing. Findings are data, never errors.
-        """
-        request = AuditMemoryRequest(
-            repair=repair,
-            stale_sync_minutes=stale_sync_minutes,
-            session_id=session_id,
-            actor=actor,
-            client=client,
-        )
-        return await audit.audit_memory(services.store, services.tenant(), request)
-
-    return audit_memory
-
-
-def make_list_memory_issues(services: Services) -> ToolFunction:
-    async def list_memory_issues(
-        status: Annotated[
-            str,
-            Field(
-                max_length=50,
-                description="Issue status: open (default) or resolved; an unknown status "
-                "matches nothing.",
-            ),
-        ] = "open",
-        limit: Annotated[int, Field(ge=1, le=500, description="At most this many issues.")] = 100,
-    ) -> ListMemoryIssuesResult:
-        """List the issues audit_memory recorded, most recently detected first.
-
-        Use it after audit_memory to see what still needs attention (status open) or what
-        was repaired or went away (status resolved, with its resolution). Each issue names
-        its type, severity, subject (kind and id) and details, with when it was first and
-        last detected and resolved. Read-only; records nothing. last_audit_at says when the
-        audit last ran.
-        """
-        request = ListMemoryIssuesRequest(status=status, limit=limit)
-        return await audit.list_memory_issues(services.store, services.tenant(), request)
-
-    return list_memory_issues
+    Use it after audit_memory to see what still needs attention (status open) or what
+    was repaired or went away (status resolved, with its resolution). Each issue names
+    its type, severity, subject (kind and id) and details, with when it was first and
+    last detected and resolved. Read-only; records nothing. last_audit_at says when the
+    audit last ran.
+    """
+    return await audit.list_memory_issues(services.store, services.tenant(), request)
 
 
 SPECS = [
@@ -107,7 +56,7 @@ SPECS = [
         writes=True,
         idempotent=True,  # a second run finds nothing new and repairs nothing more
         destructive=True,  # repairs supersede extra active facts and retire packs
-        legacy_make=make_audit_memory,
+        handler=audit_memory,
     ),
     ToolSpec(
         name="list_memory_issues",
@@ -116,6 +65,6 @@ SPECS = [
         writes=False,
         idempotent=True,
         destructive=False,
-        legacy_make=make_list_memory_issues,
+        handler=list_memory_issues,
     ),
 ]

@@ -1,5 +1,5 @@
-"""Curated memories: save_memory, get_observations, govern_memory. Bounds live here so the tool
-schemas carry them."""
+"""Curated memories: save_memory, get_observations, govern_memory. Each tool argument is declared
+here once (type, bounds, default, description); the tool schemas are derived from it."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from typing import Annotated, Literal
 from pydantic import Field, model_validator
 
 from graphmem.core.errors import InvalidArgument
-from graphmem.core.models import AuditText, Name, OutputModel, StrictModel
+from graphmem.core.models import Audit, AuditText, Name, OutputModel, StrictModel
 
 MemoryType = Literal[
     "decision",
@@ -47,18 +47,37 @@ MemoryId = Annotated[str, Field(min_length=1, max_length=64)]
 
 
 class SaveMemoryRequest(StrictModel):
-    project: Name
-    type: MemoryType = "note"
-    title: str = Field(min_length=1, max_length=MAX_TITLE_CHARS)
-    content: str = Field(min_length=1, max_length=MAX_CONTENT_CHARS)
-    topic_key: TopicKey | None = None
-    branch: Name | None = None
-    tags: list[Tag] = Field(default_factory=list, max_length=MAX_TAGS)
-    files: list[FilePath] = Field(default_factory=list, max_length=MAX_FILES)
-    backup: bool = True
-    session_id: AuditText | None = None
-    actor: AuditText | None = None
-    client: AuditText | None = None
+    project: Name = Field(description="Project the memory belongs to.")
+    type: MemoryType = Field(default="note", description="Kind of memory (default note).")
+    title: str = Field(min_length=1, max_length=MAX_TITLE_CHARS, description="A short title.")
+    content: str = Field(
+        min_length=1,
+        max_length=MAX_CONTENT_CHARS,
+        description="The memory itself (up to 20,000 characters): for a decision what "
+        "was chosen, why and what was rejected; for a bug fix symptom, root cause, fix "
+        "and prevention; for a discovery the finding and what it implies.",
+    )
+    topic_key: TopicKey | None = Field(
+        default=None,
+        description="Stable topic (kebab-case): saving again under the same project "
+        "and topic_key makes a new version and the old one stale.",
+    )
+    branch: Name | None = Field(default=None, description="Git branch it applies to.")
+    tags: list[Tag] = Field(default_factory=list, max_length=MAX_TAGS, description="Up to 20 tags.")
+    files: list[FilePath] = Field(
+        default_factory=list, max_length=MAX_FILES, description="Files it concerns (50)."
+    )
+    backup: bool = Field(
+        default=True,
+        description="Write the markdown backup when a backup folder is configured.",
+    )
+    session_id: AuditText | None = Field(
+        default=None,
+        description="Session it was saved in: linked when it names one of your "
+        "archived sessions (archive_turns' session id), else recorded as given.",
+    )
+    actor: Audit = None
+    client: Audit = None
 
     @model_validator(mode="after")
     def _not_blank(self) -> SaveMemoryRequest:
@@ -139,8 +158,13 @@ class SaveMemoryResult(OutputModel):
 
 
 class GetObservationsRequest(StrictModel):
-    ids: list[MemoryId] = Field(min_length=1, max_length=MAX_IDS)
-    source: Literal["memory", "raw"] = "memory"
+    ids: list[MemoryId] = Field(
+        min_length=1, max_length=MAX_IDS, description="Ids from search (1 to 100)."
+    )
+    source: Literal["memory", "raw"] = Field(
+        default="memory",
+        description="memory (default) or raw (turn ids from search's raw_hits).",
+    )
 
 
 class RawTurnDetail(OutputModel):
@@ -164,15 +188,25 @@ class GetObservationsResult(OutputModel):
 
 
 class GovernMemoryRequest(StrictModel):
-    ids: list[MemoryId] = Field(min_length=1, max_length=MAX_IDS)
-    action: GovernAction
-    dry_run: bool = True
-    confirm_destructive: bool = False
-    reason: str | None = Field(default=None, max_length=2000)
-    expected_versions: dict[MemoryId, int] | None = Field(default=None, max_length=MAX_IDS)
-    session_id: AuditText | None = None
-    actor: AuditText | None = None
-    client: AuditText | None = None
+    ids: list[MemoryId] = Field(min_length=1, max_length=MAX_IDS, description="Memory ids.")
+    action: GovernAction = Field(
+        description="stale, reject, delete (soft) or release (a quarantined memory becomes active)."
+    )
+    dry_run: bool = Field(
+        default=True, description="Preview (default): current versions, no change."
+    )
+    confirm_destructive: bool = Field(default=False, description="Must be true for a real run.")
+    reason: str | None = Field(
+        default=None, max_length=2000, description="Why (required for a real run)."
+    )
+    expected_versions: dict[MemoryId, int] | None = Field(
+        default=None,
+        max_length=MAX_IDS,
+        description="{id: version} for every id, as the dry run showed them.",
+    )
+    session_id: Audit = None
+    actor: Audit = None
+    client: Audit = None
 
     @model_validator(mode="after")
     def _real_run(self) -> GovernMemoryRequest:

@@ -1,7 +1,7 @@
 """recall_user_context and context_bundle: bounded, source-attributed context for one task.
 
-Bounds live here so the tool schemas carry them; the selection rules are documented in
-graphmem/memories/recall.py and graphmem/memories/bundles.py.
+Each tool argument is declared here once (type, bounds, default, description); the selection
+rules are documented in graphmem/memories/recall.py and graphmem/memories/bundles.py.
 """
 
 from __future__ import annotations
@@ -41,14 +41,39 @@ RecallDropReason = Literal[
 
 
 class RecallRequest(StrictModel):
-    query: str = Field(min_length=1, max_length=MAX_RECALL_QUERY_CHARS)
-    project: Name
-    task_intent: TaskIntent | None = None
-    state_keys: list[Name] = Field(default_factory=list, max_length=MAX_STATE_KEYS)
-    include_sensitive: bool = False
-    limit: int = Field(default=DEFAULT_RECALL_LIMIT, ge=1, le=MAX_RECALL_LIMIT)
+    query: str = Field(
+        min_length=1,
+        max_length=MAX_RECALL_QUERY_CHARS,
+        description="What the context is for (non-blank, up to 1,000 characters).",
+    )
+    project: Name = Field(description="The project to recall (required scope).")
+    task_intent: TaskIntent | None = Field(
+        default=None,
+        description="Orders the sources: apply_preference puts preferences first, "
+        "debug_failure bug fixes and lessons; also the retrieval plan of the memory "
+        "search.",
+    )
+    state_keys: list[Name] = Field(
+        default_factory=list,
+        max_length=MAX_STATE_KEYS,
+        description="Fact keys to resolve (up to 20).",
+    )
+    include_sensitive: bool = Field(
+        default=False,
+        description="Include items holding secrets, shown redacted (default false: "
+        "dropped as sensitive_excluded).",
+    )
+    limit: int = Field(
+        default=DEFAULT_RECALL_LIMIT,
+        ge=1,
+        le=MAX_RECALL_LIMIT,
+        description="Most items included (1-50, 12).",
+    )
     budget_chars: int = Field(
-        default=DEFAULT_BUDGET_CHARS, ge=MIN_BUDGET_CHARS, le=MAX_BUDGET_CHARS
+        default=DEFAULT_BUDGET_CHARS,
+        ge=MIN_BUDGET_CHARS,
+        le=MAX_BUDGET_CHARS,
+        description="Most characters of context (200-12,000, default 4,000).",
     )
 
     @model_validator(mode="after")
@@ -129,15 +154,35 @@ EpochSeconds = Annotated[float, Field(ge=0, allow_inf_nan=False)]
 
 
 class BundleRequest(StrictModel):
-    schema_version: int
-    task: str = Field(min_length=1, max_length=MAX_TASK_CHARS)
-    project: Name
-    branch: Name | None = None
-    role: Role = "coder"
-    risk: Risk = "medium"
-    token_budget: int = Field(default=DEFAULT_BUNDLE_TOKENS, ge=1, le=MAX_BUNDLE_TOKENS)
-    as_of_epoch: EpochSeconds | None = None
-    include_superseded: bool = False
+    schema_version: int = Field(description="Bundle schema version: must be 1.")
+    task: str = Field(
+        min_length=1,
+        max_length=MAX_TASK_CHARS,
+        description="The task the bundle is for (non-blank, up to 2,000 characters).",
+    )
+    project: Name = Field(description="The project (required, explicit).")
+    branch: Name | None = Field(
+        default=None, description="Git branch: memories naming another branch are dropped."
+    )
+    role: Role = Field(default="coder", description="Which sections come first (default coder).")
+    risk: Risk = Field(
+        default="medium", description="high drops raw-archive sessions (default medium)."
+    )
+    token_budget: int = Field(
+        default=DEFAULT_BUNDLE_TOKENS,
+        ge=1,
+        le=MAX_BUNDLE_TOKENS,
+        description="Most tokens (ceil(characters / 4)) in the bundle (default 4000).",
+    )
+    as_of_epoch: EpochSeconds | None = Field(
+        default=None,
+        description="Unix seconds (fractions allowed, not in the future): the bundle "
+        "as the graph knew it then. Omitted: now.",
+    )
+    include_superseded: bool = Field(
+        default=False,
+        description="Also superseded memory versions (validity superseded).",
+    )
 
     @model_validator(mode="after")
     def _supported(self) -> BundleRequest:

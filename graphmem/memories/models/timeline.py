@@ -1,5 +1,6 @@
 """timeline (chronological context around one memory or turn) and timeline_report (a project's
-Markdown report). Bounds live here so the tool schemas carry them."""
+Markdown report). Each tool argument is declared here once (type, bounds, default, description);
+the tool schemas are derived from it."""
 
 from __future__ import annotations
 
@@ -25,13 +26,34 @@ TimelineQuery = Annotated[str, Field(max_length=MAX_QUERY_CHARS)]
 
 
 class TimelineRequest(StrictModel):
-    anchor: MemoryId | None = None
-    query: TimelineQuery | None = None
-    source: TimelineSource = "memory"
-    depth_before: Depth = DEFAULT_DEPTH
-    depth_after: Depth = DEFAULT_DEPTH
-    project: Name | None = None
-    include_stale: bool = True
+    anchor: MemoryId | None = Field(
+        default=None,
+        description="Id of the centre: a memory id (source memory) or a turn id "
+        "(source raw). Takes precedence over query.",
+    )
+    query: TimelineQuery | None = Field(
+        default=None,
+        description="Without anchor: the best hit of this query is the centre.",
+    )
+    source: TimelineSource = Field(
+        default="memory",
+        description="memory (default): curated memories; raw: archived turns.",
+    )
+    depth_before: Depth = Field(
+        default=DEFAULT_DEPTH,
+        description=f"Items before the centre (0-{MAX_DEPTH}, default 5).",
+    )
+    depth_after: Depth = Field(
+        default=DEFAULT_DEPTH,
+        description=f"Items after the centre (0-{MAX_DEPTH}, default 5).",
+    )
+    project: Name | None = Field(
+        default=None, description="Only look for the anchor (or hit) in this project."
+    )
+    include_stale: bool = Field(
+        default=True,
+        description="Memories: also stale versions (default true: history).",
+    )
 
 
 class TimelineMemory(OutputModel):
@@ -76,8 +98,11 @@ class TimelineResult(OutputModel):
 
 
 class TimelineReportRequest(StrictModel):
-    project: Name
-    full: bool = False
+    project: Name = Field(description="The project to report on (exact name).")
+    full: bool = Field(
+        default=False,
+        description="Add the monthly breakdown and the 200 newest memories.",
+    )
 
 
 class StatusCounts(OutputModel):

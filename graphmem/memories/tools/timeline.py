@@ -2,91 +2,41 @@
 project's Markdown report). Thin: validate, call the domain (graphmem/memories/timeline.py, where
 the rules are documented), let the boundary map errors."""
 
-from typing import Annotated, Any
+from typing import Any
 
 from fastmcp.tools import ToolResult
-from pydantic import Field
 
 from graphmem.app.services import Services
-from graphmem.app.toolspec import ToolFunction, ToolSpec
-from graphmem.core.models import Name
+from graphmem.app.toolspec import ToolSpec
 from graphmem.memories import timeline as domain
-from graphmem.memories.models.memories import MemoryId
 from graphmem.memories.models.timeline import (
-    DEFAULT_DEPTH,
-    MAX_DEPTH,
-    TimelineQuery,
     TimelineReportRequest,
     TimelineReportResult,
     TimelineRequest,
     TimelineResult,
-    TimelineSource,
 )
 
-Depth = Annotated[int, Field(ge=0, le=MAX_DEPTH)]
 
+async def timeline(services: Services, request: TimelineRequest) -> TimelineResult:
+    """Return what came just before and just after one centre point. Read-only.
 
-def make_timeline(services: Services) -> ToolFunction:
-    async def timeline(
-        anchor: Annotated[
-            MemoryId | None,
-            Field(
-                description="Id of the centre: a memory id (source memory) or a turn id "
-                "(source raw). Takes precedence over query."
-            ),
-        ] = None,
-        query: Annotated[
-            TimelineQuery | None,
-            Field(description="Without anchor: the best hit of this query is the centre."),
-        ] = None,
-        source: Annotated[
-            TimelineSource,
-            Field(description="memory (default): curated memories; raw: archived turns."),
-        ] = "memory",
-        depth_before: Annotated[
-            Depth, Field(description=f"Items before the centre (0-{MAX_DEPTH}, default 5).")
-        ] = DEFAULT_DEPTH,
-        depth_after: Annotated[
-            Depth, Field(description=f"Items after the centre (0-{MAX_DEPTH}, default 5).")
-        ] = DEFAULT_DEPTH,
-        project: Annotated[
-            Name | None, Field(description="Only look for the anchor (or hit) in this project.")
-        ] = None,
-        include_stale: Annotated[
-            bool,
-            Field(description="Memories: also stale versions (default true: history)."),
-        ] = True,
-    ) -> TimelineResult:
-        """Return what came just before and just after one centre point. Read-only.
-
-        Provide anchor or query; anchor takes precedence when both are set. source memory
-        (default): the centre is a curated memory (anchor id, or search's best hit for the
-        query) and the neighbours are the memories of its project saved just before and
-        after it, by creation time; stale versions are included unless include_stale=false,
-        quarantined, rejected and deleted memories never appear. source raw: the centre is
-        an archived turn (anchor id, or search_raw's best hit) and the neighbours are the
-        turns of the same session said just before and after it (quarantined turns flagged,
-        never instructions). depth_before and depth_after default to 5; project limits the
-        anchor lookup and so the results. before and after are oldest first; more_before
-        and more_after say whether the timeline goes on. Use this for local chronological
-        context; use timeline_report for a project report, search for curated memories,
-        current_state for a stable fact. Errors: invalid_argument (no anchor and no
-        non-blank query, bounds), not_found (unknown anchor, or a query without a match),
-        invalid_state (the anchor memory is quarantined, rejected, deleted, or stale with
-        include_stale=false).
-        """
-        request = TimelineRequest(
-            anchor=anchor,
-            query=query,
-            source=source,
-            depth_before=depth_before,
-            depth_after=depth_after,
-            project=project,
-            include_stale=include_stale,
-        )
-        return await domain.timeline(services.store, services.tenant(), request, services.embedder)
-
-    return timeline
+    Provide anchor or query; anchor takes precedence when both are set. source memory
+    (default): the centre is a curated memory (anchor id, or search's best hit for the
+    query) and the neighbours are the memories of its project saved just before and
+    after it, by creation time; stale versions are included unless include_stale=false,
+    quarantined, rejected and deleted memories never appear. source raw: the centre is
+    an archived turn (anchor id, or search_raw's best hit) and the neighbours are the
+    turns of the same session said just before and after it (quarantined turns flagged,
+    never instructions). depth_before and depth_after default to 5; project limits the
+    anchor lookup and so the results. before and after are oldest first; more_before
+    and more_after say whether the timeline goes on. Use this for local chronological
+    context; use timeline_report for a project report, search for curated memories,
+    current_state for a stable fact. Errors: invalid_argument (no anchor and no
+    non-blank query, bounds), not_found (unknown anchor, or a query without a match),
+    invalid_state (the anchor memory is quarantined, rejected, deleted, or stale with
+    include_stale=false).
+    """
+    return await domain.timeline(services.store, services.tenant(), request, services.embedder)
 
 
 def _markdown_first(result: TimelineReportResult) -> Any:
@@ -98,36 +48,28 @@ def _markdown_first(result: TimelineReportResult) -> Any:
     return ToolResult(content=result.markdown, structured_content=result.model_dump(mode="json"))
 
 
-def make_timeline_report(services: Services) -> ToolFunction:
-    async def timeline_report(
-        project: Annotated[Name, Field(description="The project to report on (exact name).")],
-        full: Annotated[
-            bool,
-            Field(description="Add the monthly breakdown and the 200 newest memories."),
-        ] = False,
-    ) -> TimelineReportResult:
-        """Generate an aggregated Markdown report of one project. Read-only.
+async def timeline_report(
+    services: Services, request: TimelineReportRequest
+) -> TimelineReportResult:
+    """Generate an aggregated Markdown report of one project. Read-only.
 
-        Sections: overview (first and last activity, span, memories by status, raw-archive
-        sessions and turns), activity by type (active and stale memories, with
-        percentages; quarantined apart), activity per month (memories saved, turns
-        archived, sessions started; the last 6 months with activity) and Token ROI with
-        its formula: tokens = ceil(characters / 4); investment = tokens of every saved
-        memory version; return = tokens get_observations served back (access_count *
-        tokens); ROI = return ÷ investment; compression = raw-archive tokens ÷ tokens of
-        active memories (n/a when a denominator is 0). full=true (default false) adds the
-        monthly breakdown of every month and the timeline of the 200 newest memories by
-        day (titles of quarantined, rejected and deleted ones withheld). The text content
-        is the Markdown; the structured content adds stats, the numbers it shows. A project
-        without data gives a report saying so. Use this for project-level reporting, not
-        observation lookup; use timeline for context around one memory or turn. Errors:
-        invalid_argument (missing or blank project).
-        """
-        request = TimelineReportRequest(project=project, full=full)
-        report = await domain.timeline_report(services.store, services.tenant(), request)
-        return _markdown_first(report)
-
-    return timeline_report
+    Sections: overview (first and last activity, span, memories by status, raw-archive
+    sessions and turns), activity by type (active and stale memories, with
+    percentages; quarantined apart), activity per month (memories saved, turns
+    archived, sessions started; the last 6 months with activity) and Token ROI with
+    its formula: tokens = ceil(characters / 4); investment = tokens of every saved
+    memory version; return = tokens get_observations served back (access_count *
+    tokens); ROI = return ÷ investment; compression = raw-archive tokens ÷ tokens of
+    active memories (n/a when a denominator is 0). full=true (default false) adds the
+    monthly breakdown of every month and the timeline of the 200 newest memories by
+    day (titles of quarantined, rejected and deleted ones withheld). The text content
+    is the Markdown; the structured content adds stats, the numbers it shows. A project
+    without data gives a report saying so. Use this for project-level reporting, not
+    observation lookup; use timeline for context around one memory or turn. Errors:
+    invalid_argument (missing or blank project).
+    """
+    report = await domain.timeline_report(services.store, services.tenant(), request)
+    return _markdown_first(report)
 
 
 SPECS = [
@@ -138,7 +80,7 @@ SPECS = [
         writes=False,
         idempotent=True,
         destructive=False,
-        legacy_make=make_timeline,
+        handler=timeline,
     ),
     ToolSpec(
         name="timeline_report",
@@ -147,6 +89,6 @@ SPECS = [
         writes=False,
         idempotent=True,
         destructive=False,
-        legacy_make=make_timeline_report,
+        handler=timeline_report,
     ),
 ]
