@@ -81,11 +81,12 @@ from graphmem.archive.models import (
 from graphmem.core.errors import InvalidArgument
 from graphmem.core.gate import screen
 from graphmem.core.ids import new_id
-from graphmem.history.chain import Audit, Change, append_event, lock_head
+from graphmem.history.chain import Audit, Change
+from graphmem.history.write_path import Write, write
 from graphmem.search.embeddings import Embedder
 from graphmem.search.lexical import lexical_text, lucene_query
 from graphmem.search.vectors import embed_texts
-from graphmem.store import Store, Tx
+from graphmem.store import Store
 
 EMPTY_HASH = "0" * 64
 EARLIEST = datetime(1, 1, 1, tzinfo=UTC)
@@ -172,9 +173,8 @@ async def archive_turns(
         candidate["embedding"] = vector
     session_id = new_id()
 
-    async def work(tx: Tx) -> ArchiveTurnsResult:
-        head = await lock_head(tx)
-        [merged] = await tx.run(
+    async def work(w: Write) -> ArchiveTurnsResult:
+        [merged] = await w.run(
             "archive/merge_raw_session",
             id=session_id,
             project=request.project,
@@ -182,13 +182,13 @@ async def archive_turns(
             host=request.host,
             session_ref=request.session_ref,
             empty_hash=EMPTY_HASH,
-            now=head.now.isoformat(),
+            now=w.now_iso,
         )
         sid = merged["id"]
         existing: set[int] = set()
         if not merged["created"]:
             keys = [{k: c[k] for k in ("index", "role", "ts", "content_hash")} for c in candidates]
-            rows = await tx.run("archive/find_archived_turns", session_id=sid, keys=keys)
+            rows = await w.run("archive/find_archived_turns", session_id=sid, keys=keys)
             existing = {row["index"] for row in rows}
         new = sorted(
             (c for c in candidates if c["index"] not in existing),
@@ -196,7 +196,7 @@ async def archive_turns(
         )
         duplicates = len(request.turns) - len(new)
         if not new:
-            [row] = await tx.run("archive/get_raw_session", session_id=sid)
+            [row] = await w.run("archive/get_raw_session", session_id=sid)
             return ArchiveTurnsResult(
                 session=_session(row["session"]),
                 session_created=False,
@@ -207,10 +207,10 @@ async def archive_turns(
                 revision=None,
             )
         base = merged["message_count"]
-        await tx.run(
+        await w.run(
             "archive/create_archived_turns",
             session_id=sid,
-            now=head.now.isoformat(),
+            now=w.now_iso,
             turns=[
                 {
                     "id": c["id"],
@@ -227,23 +227,21 @@ async def archive_turns(
                 for n, c in enumerate(new)
             ],
         )
-        await tx.run("archive/link_raw_turn_sequence", session_id=sid, from_ts=new[0]["ts"])
+        await w.run("archive/link_raw_turn_sequence", session_id=sid, from_ts=new[0]["ts"])
         content_hash = fold_hash(
             merged["content_hash"],
             [turn_digest(c["role"], c["ts"], c["content_hash"]) for c in new],
         )
-        [row] = await tx.run(
+        [row] = await w.run(
             "archive/update_raw_session",
             session_id=sid,
             first_ts=new[0]["ts"],
             last_ts=max(new, key=lambda c: c["at"])["ts"],
             stored=len(new),
             content_hash=content_hash,
-            now=head.now.isoformat(),
+            now=w.now_iso,
         )
-        revision = await append_event(
-            tx,
-            head,
+        revision = await w.event(
             Change(
                 "archive_turns",
                 "session",
@@ -261,8 +259,7 @@ async def archive_turns(
                     "redactions": [r.kind for r in redactions],
                     "quarantined": len([c for c in new if c["quarantined"]]),
                 },
-            ),
-            Audit(request.session_id, request.actor, request.client),
+            )
         )
         return ArchiveTurnsResult(
             session=_session(row["session"]),
@@ -274,7 +271,7 @@ async def archive_turns(
             revision=revision,
         )
 
-    return await store.write_transaction("archive_turns", tenant, work)
+    return await write(store, tenant, "archive_turns", work, audit=Audit.of(request))
 
 
 # --- search_raw ------------------------------------------------------------------------------

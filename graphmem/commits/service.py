@@ -45,8 +45,9 @@ from graphmem.commits.models import (
 )
 from graphmem.core.errors import Conflict, NotFound
 from graphmem.core.gate import screen
-from graphmem.history.chain import Audit, Change, append_event, lock_head
-from graphmem.store import Store, Tx
+from graphmem.history.chain import Audit, Change
+from graphmem.history.write_path import Write, write
+from graphmem.store import Store
 
 SHORT_SHA = 7
 _COMPARED = ("message", "author", "committed_at", "branch", "files")
@@ -103,10 +104,9 @@ async def record_commit(
     }
     redactions = [redaction.kind for redaction in screened.redactions]
 
-    async def work(tx: Tx) -> RecordCommitResult:
-        head = await lock_head(tx)
+    async def work(w: Write) -> RecordCommitResult:
         key = {"project": request.project, "sha": sha}
-        found = await tx.run("commits/find_commit", **key)
+        found = await w.run("commits/find_commit", **key)
         created = not found
         if found:
             differ = _differences(found[0]["commit"], given)
@@ -117,7 +117,7 @@ async def record_commit(
                 )
             row = found[0]
         else:
-            created_rows = await tx.run(
+            created_rows = await w.run(
                 "commits/create_commit",
                 **key,
                 short_sha=sha[:SHORT_SHA],
@@ -129,7 +129,7 @@ async def record_commit(
                 committed_at=request.committed_at.isoformat() if request.committed_at else None,
                 branch=request.branch,
                 files=request.files,
-                now=head.now.isoformat(),
+                now=w.now_iso,
             )
             row = {"commit": created_rows[0]["commit"], "sessions": []}
         known = {link["session_id"] for link in row["sessions"]}
@@ -144,17 +144,15 @@ async def record_commit(
             )
         if linked:
             row = (
-                await tx.run(
+                await w.run(
                     "commits/link_commit_session",
                     **key,
                     session_id=request.session_id,
-                    now=head.now.isoformat(),
-                    revision=head.revision + 1,  # the event appended below
+                    now=w.now_iso,
+                    revision=w.next_revision,  # the event appended below
                 )
             )[0]
-        revision = await append_event(
-            tx,
-            head,
+        revision = await w.event(
             Change(
                 "record_commit",
                 "commit",
@@ -168,8 +166,7 @@ async def record_commit(
                     "redactions": redactions,
                     "quarantine_reasons": screened.quarantine_reasons,
                 },
-            ),
-            Audit(request.session_id, request.actor, request.client),
+            )
         )
         return RecordCommitResult(
             commit=_with_links(row),
@@ -179,7 +176,7 @@ async def record_commit(
             revision=revision,
         )
 
-    return await store.write_transaction("record_commit", tenant, work)
+    return await write(store, tenant, "record_commit", work, audit=Audit.of(request))
 
 
 async def lookup_commit(

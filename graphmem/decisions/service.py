@@ -49,8 +49,9 @@ from graphmem.decisions.models import (
     VerdictCounts,
 )
 from graphmem.facts.models import owner_of
-from graphmem.history.chain import Audit, Change, Head, append_event, lock_head
-from graphmem.store import Store, Tx
+from graphmem.history.chain import Audit, Change
+from graphmem.history.write_path import Idempotency, IdempotencyRecord, Write, write
+from graphmem.store import Store
 
 MAX_DIAGNOSTICS = 100
 STALE_BATCH = 1000
@@ -157,19 +158,17 @@ def rule_verdict(row: dict[str, Any]) -> RuleVerdict:
     )
 
 
-async def evaluate(
-    tx: Tx, head: Head, decision_ids: list[str], *, details: bool = False
-) -> Evaluation:
+async def evaluate(w: Write, decision_ids: list[str], *, details: bool = False) -> Evaluation:
     """Evaluate the decisions' rules at the transaction's time and sync their signals.
 
     With ``details`` every rule carries its evidence; otherwise only breached rules do.
     """
     decisions: dict[str, _DecisionVerdicts] = {}
     if decision_ids:
-        rows = await tx.run(
+        rows = await w.run(
             "decisions/evaluate_reopen_rules",
             decision_ids=decision_ids,
-            now=head.now.isoformat(),
+            now=w.now_iso,
             details=details,
         )
         for found in rows[0]["decisions"]:
@@ -193,7 +192,7 @@ async def evaluate(
         for decision_id, coverage in coverages.items()
         if coverage or decisions[decision_id].has_signal  # nothing to sync for quiet ones
     ]
-    return await _sync_signals(tx, head, entries, decisions)
+    return await _sync_signals(w, entries, decisions)
 
 
 def _coverage(verdicts: _DecisionVerdicts) -> list[str]:
@@ -204,15 +203,13 @@ def _coverage(verdicts: _DecisionVerdicts) -> list[str]:
 
 
 async def _sync_signals(
-    tx: Tx, head: Head, entries: list[dict[str, Any]], decisions: dict[str, _DecisionVerdicts]
+    w: Write, entries: list[dict[str, Any]], decisions: dict[str, _DecisionVerdicts]
 ) -> Evaluation:
     signals: dict[str, ReviewSignal] = {}
     opened: list[ReviewSignal] = []
     cleared = 0
     if entries:
-        rows = await tx.run(
-            "decisions/sync_review_signals", entries=entries, now=head.now.isoformat()
-        )
+        rows = await w.run("decisions/sync_review_signals", entries=entries, now=w.now_iso)
         for row in rows:
             cleared += row["cleared"]
             if row["signal"] is None:
@@ -224,10 +221,10 @@ async def _sync_signals(
     return Evaluation(decisions, signals, opened, cleared)
 
 
-async def evaluate_listed(tx: Tx, head: Head, listed: list[dict[str, Any]]) -> Evaluation:
+async def evaluate_listed(w: Write, listed: list[dict[str, Any]]) -> Evaluation:
     """Evaluate listed decisions (from decisions/list_live_decisions); those without
     rules are counted too (they can still be due by review_after)."""
-    evaluation = await evaluate(tx, head, [row["id"] for row in listed])
+    evaluation = await evaluate(w, [row["id"] for row in listed])
     for row in listed:
         evaluation.decisions.setdefault(
             row["id"],
@@ -238,10 +235,10 @@ async def evaluate_listed(tx: Tx, head: Head, listed: list[dict[str, Any]]) -> E
     return evaluation
 
 
-async def push_signals(tx: Tx, head: Head, fact_ids: list[str]) -> Evaluation:
+async def push_signals(w: Write, fact_ids: list[str]) -> Evaluation:
     """Re-evaluate the decisions watching the keys of these facts (called by fact writes)."""
-    rows = await tx.run("decisions/list_decisions_watching_facts", fact_ids=fact_ids)
-    return await evaluate(tx, head, [row["id"] for row in rows])
+    rows = await w.run("decisions/list_decisions_watching_facts", fact_ids=fact_ids)
+    return await evaluate(w, [row["id"] for row in rows])
 
 
 def signal_change(evaluation: Evaluation) -> dict[str, Any]:
@@ -253,12 +250,10 @@ def signal_change(evaluation: Evaluation) -> dict[str, Any]:
 
 
 # --- reading decisions ---------------------------------------------------------------------------
-async def load_decisions(
-    tx: Tx, head: Head, ids: list[str]
-) -> tuple[dict[str, Decision], Evaluation]:
+async def load_decisions(w: Write, ids: list[str]) -> tuple[dict[str, Decision], Evaluation]:
     """Decisions with the current verdict of every rule (evaluated, signals synced)."""
-    rows = await tx.run("decisions/get_decisions", ids=ids)
-    evaluation = await evaluate(tx, head, [row["decision"]["id"] for row in rows], details=True)
+    rows = await w.run("decisions/get_decisions", ids=ids)
+    evaluation = await evaluate(w, [row["decision"]["id"] for row in rows], details=True)
     verdicts = {row["rule_id"]: rule_verdict(row) for row in evaluation.rows()}
     return {row["decision"]["id"]: _decision(row, verdicts) for row in rows}, evaluation
 
@@ -296,8 +291,8 @@ def _decision(row: dict[str, Any], verdicts: dict[str, RuleVerdict]) -> Decision
     )
 
 
-async def _require_decision(tx: Tx, decision_id: str) -> dict[str, Any]:
-    rows = await tx.run("decisions/get_decisions", ids=[decision_id])
+async def _require_decision(w: Write, decision_id: str) -> dict[str, Any]:
+    rows = await w.run("decisions/get_decisions", ids=[decision_id])
     if not rows:
         raise NotFound("decision", decision_id)
     return rows[0]["decision"]
@@ -308,28 +303,19 @@ async def record_decision(
     store: Store, tenant: str, request: RecordDecisionRequest
 ) -> RecordDecisionResult:
     decision_id = new_id()
-    scope = f"record_decision:{owner_of(request.project, None)}"
-    fingerprint = canonical_json(request.fingerprint())
 
-    async def work(tx: Tx) -> RecordDecisionResult:
-        head = await lock_head(tx)
-        if request.idempotency_key is not None:
-            replay = await _replayed(tx, head, scope, request.idempotency_key, fingerprint)
-            if replay is not None:
-                return replay
+    async def work(w: Write) -> RecordDecisionResult:
         if request.supersedes_decision_id is not None:
-            older = await _require_decision(tx, request.supersedes_decision_id)
+            older = await _require_decision(w, request.supersedes_decision_id)
             if older["status"] in TERMINAL:
                 raise Conflict(
                     f"decision {older['id']!r} is {older['status']}; only a live decision "
                     "can be superseded"
                 )
-        await _create(tx, head, decision_id, request)
-        loaded, evaluation = await load_decisions(tx, head, [decision_id])
+        await _create(w, decision_id, request)
+        loaded, evaluation = await load_decisions(w, [decision_id])
         decision = loaded[decision_id]
-        revision = await append_event(
-            tx,
-            head,
+        revision = await w.event(
             Change(
                 "record_decision",
                 "decision",
@@ -343,19 +329,8 @@ async def record_decision(
                     "supersedes_decision_id": request.supersedes_decision_id,
                     **signal_change(evaluation),
                 },
-            ),
-            Audit(request.session_id, request.actor, request.client),
-        )
-        if request.idempotency_key is not None:
-            await tx.run(
-                "decisions/create_idempotency_record",
-                scope=scope,
-                key=request.idempotency_key,
-                decision_id=decision_id,
-                fingerprint=fingerprint,
-                revision=revision,
-                now=head.now.isoformat(),
             )
+        )
         return RecordDecisionResult(
             decision=decision,
             revision=revision,
@@ -363,13 +338,24 @@ async def record_decision(
             review_signals=evaluation.opened,
         )
 
-    return await store.write_transaction("record_decision", tenant, work)
+    keyed = None
+    if request.idempotency_key is not None:
+        keyed = Idempotency(
+            scope=f"record_decision:{owner_of(request.project, None)}",
+            key=request.idempotency_key,
+            fingerprint=canonical_json(request.fingerprint()),
+            remember=lambda result: IdempotencyRecord(result.decision.id, result.revision),
+            replay=_replayed_decision,
+        )
+    return await write(
+        store, tenant, "record_decision", work, audit=Audit.of(request), idempotency=keyed
+    )
 
 
-async def _create(tx: Tx, head: Head, decision_id: str, request: RecordDecisionRequest) -> None:
-    now = head.now.isoformat()
+async def _create(w: Write, decision_id: str, request: RecordDecisionRequest) -> None:
+    now = w.now_iso
     owner = owner_of(request.project, None)
-    await tx.run(
+    await w.run(
         "decisions/create_decision",
         id=decision_id,
         project=request.project,
@@ -384,11 +370,11 @@ async def _create(tx: Tx, head: Head, decision_id: str, request: RecordDecisionR
     )
     alternatives, rules = _alternatives_and_rules(request)
     if alternatives:
-        await tx.run(
+        await w.run(
             "decisions/create_alternatives", decision_id=decision_id, alternatives=alternatives
         )
     if rules:
-        await tx.run(
+        await w.run(
             "decisions/link_reopen_rules",
             decision_id=decision_id,
             rules=rules,
@@ -397,8 +383,8 @@ async def _create(tx: Tx, head: Head, decision_id: str, request: RecordDecisionR
             now=now,
         )
     if request.depends_on:
-        fact_ids, keys = await _dependencies(tx, request.depends_on)
-        await tx.run(
+        fact_ids, keys = await _dependencies(w, request.depends_on)
+        await w.run(
             "decisions/link_dependencies",
             decision_id=decision_id,
             fact_ids=fact_ids,
@@ -408,14 +394,14 @@ async def _create(tx: Tx, head: Head, decision_id: str, request: RecordDecisionR
             now=now,
         )
     if request.supersedes_decision_id is not None:
-        await tx.run(
+        await w.run(
             "decisions/link_superseded_decision",
             newer_id=decision_id,
             older_id=request.supersedes_decision_id,
             reason=f"superseded by decision {decision_id}",
             now=now,
         )
-        await evaluate(tx, head, [request.supersedes_decision_id])  # clears its signals
+        await evaluate(w, [request.supersedes_decision_id])  # clears its signals
 
 
 def _alternatives_and_rules(
@@ -449,10 +435,10 @@ def _alternatives_and_rules(
     return alternatives, list(rules.values())
 
 
-async def _dependencies(tx: Tx, refs: list[str]) -> tuple[list[str], list[str]]:
+async def _dependencies(w: Write, refs: list[str]) -> tuple[list[str], list[str]]:
     """Split depends_on into fact ids of the tenant and keys. A reference shaped like a
     graphmem id must name a fact: a mistyped id is refused rather than read as a key."""
-    rows = await tx.run("decisions/list_existing_facts", refs=refs)
+    rows = await w.run("decisions/list_existing_facts", refs=refs)
     fact_ids = [row["id"] for row in rows]
     keys = [ref for ref in refs if ref not in fact_ids]
     for ref in keys:
@@ -461,22 +447,12 @@ async def _dependencies(tx: Tx, refs: list[str]) -> tuple[list[str], list[str]]:
     return fact_ids, keys
 
 
-async def _replayed(
-    tx: Tx, head: Head, scope: str, key: str, fingerprint: str
-) -> RecordDecisionResult | None:
-    rows = await tx.run("decisions/find_idempotency_record", scope=scope, key=key)
-    if not rows:
-        return None
-    if rows[0]["fingerprint"] != fingerprint:
-        raise Conflict(
-            "idempotency_key was already used for a different decision; use a new key for a "
-            "new decision, or repeat the original arguments to recover its result"
-        )
-    decision_id = rows[0]["decision_id"]
-    loaded, _ = await load_decisions(tx, head, [decision_id])
+async def _replayed_decision(w: Write, earlier: IdempotencyRecord) -> RecordDecisionResult:
+    """The first write's result, with the decision as it is stored now."""
+    loaded, _ = await load_decisions(w, [earlier.entity_id])
     return RecordDecisionResult(
-        decision=loaded[decision_id],
-        revision=rows[0]["revision"],
+        decision=loaded[earlier.entity_id],
+        revision=earlier.revision,
         idempotent_replay=True,
         review_signals=[],
     )
@@ -488,16 +464,15 @@ async def review_decisions(
 ) -> ReviewDecisionsResult:
     """Evaluate the live decisions in scope; persist signal changes (one revision if any)."""
 
-    async def work(tx: Tx) -> ReviewDecisionsResult:
-        head = await lock_head(tx)
-        rows = await tx.run(
+    async def work(w: Write) -> ReviewDecisionsResult:
+        rows = await w.run(
             "decisions/list_live_decisions",
             project=request.project,
             decision_id=request.decision_id,
         )
-        evaluation = await evaluate_listed(tx, head, rows[0]["decisions"])
-        revision = await _record_evaluation(tx, head, "review_decisions", evaluation)
-        due = _due(evaluation, head.now)
+        evaluation = await evaluate_listed(w, rows[0]["decisions"])
+        revision = await _record_evaluation(w, "review_decisions", evaluation)
+        due = _due(evaluation, w.now)
         page = due[request.offset : request.offset + request.limit]
         following = request.offset + request.limit
         return ReviewDecisionsResult(
@@ -508,28 +483,25 @@ async def review_decisions(
             offset=request.offset,
             next_offset=following if following < len(due) else None,
             revision=revision,
-            evaluated_at=head.now,
+            evaluated_at=w.now,
         )
 
-    return await store.write_transaction("review_decisions", tenant, work)
+    return await write(store, tenant, "review_decisions", work)
 
 
-async def _record_evaluation(tx: Tx, head: Head, op: str, evaluation: Evaluation) -> int | None:
+async def _record_evaluation(w: Write, op: str, evaluation: Evaluation) -> int | None:
     """One history event when the evaluation opened or cleared signals; none otherwise."""
     if not evaluation.opened and not evaluation.cleared:
         return None
     subjects = sorted({signal.decision_id for signal in evaluation.opened})
-    return await append_event(
-        tx,
-        head,
+    return await w.event(
         Change(
             op,
             "decision",
             subjects[0] if subjects else "review_signals",
             subjects,
             signal_change(evaluation),
-        ),
-        Audit(),
+        )
     )
 
 
@@ -558,9 +530,8 @@ def _due(evaluation: Evaluation, now: datetime) -> list[DueDecision]:
 
 # --- ack_review ----------------------------------------------------------------------------------
 async def ack_review(store: Store, tenant: str, request: AckReviewRequest) -> AckReviewResult:
-    async def work(tx: Tx) -> AckReviewResult:
-        head = await lock_head(tx)
-        rows = await tx.run("decisions/get_review_signal", id=request.signal_id)
+    async def work(w: Write) -> AckReviewResult:
+        rows = await w.run("decisions/get_review_signal", id=request.signal_id)
         if not rows:
             raise NotFound("review signal", request.signal_id)
         status = rows[0]["signal"]["status"]
@@ -569,29 +540,26 @@ async def ack_review(store: Store, tenant: str, request: AckReviewRequest) -> Ac
                 f"review signal {request.signal_id!r} is {status}; only an open signal can be "
                 "acknowledged"
             )
-        updated = await tx.run(
+        updated = await w.run(
             "decisions/acknowledge_review_signal",
             id=request.signal_id,
             note=request.note,
             actor=request.actor,
-            now=head.now.isoformat(),
+            now=w.now_iso,
         )
         signal = ReviewSignal(**updated[0]["signal"])
-        revision = await append_event(
-            tx,
-            head,
+        revision = await w.event(
             Change(
                 "ack_review",
                 "decision",
                 signal.decision_id,
                 [signal.decision_id, signal.signal_id],
                 {"signal_id": signal.signal_id, "note": request.note},
-            ),
-            Audit(request.session_id, request.actor, None),
+            )
         )
         return AckReviewResult(signal=signal, revision=revision)
 
-    return await store.write_transaction("ack_review", tenant, work)
+    return await write(store, tenant, "ack_review", work, audit=Audit.of(request))
 
 
 # --- update_decision -----------------------------------------------------------------------------
@@ -601,37 +569,34 @@ async def update_decision(
     """Lifecycle: active, review_required and stale move freely among themselves; superseded
     (with its successor linked) and reverted are final."""
 
-    async def work(tx: Tx) -> UpdateDecisionResult:
-        head = await lock_head(tx)
-        node = await _require_decision(tx, request.decision_id)
+    async def work(w: Write) -> UpdateDecisionResult:
+        node = await _require_decision(w, request.decision_id)
         previous = node["status"]
         if previous in TERMINAL:
             raise Conflict(f"decision {request.decision_id!r} is {previous}, which is final")
         if previous == request.status:
             raise Conflict(f"decision {request.decision_id!r} is already {previous}")
-        now = head.now.isoformat()
+        now = w.now_iso
         if request.successor_decision_id is not None:
-            successor = await _require_decision(tx, request.successor_decision_id)
+            successor = await _require_decision(w, request.successor_decision_id)
             if successor["status"] in TERMINAL:
                 raise Conflict(f"successor decision {successor['id']!r} is {successor['status']}")
-            await tx.run(
+            await w.run(
                 "decisions/link_superseded_decision",
                 newer_id=request.successor_decision_id,
                 older_id=request.decision_id,
                 reason=request.reason,
                 now=now,
             )
-        await tx.run(
+        await w.run(
             "decisions/update_decision_status",
             id=request.decision_id,
             status=request.status,
             reason=request.reason,
             now=now,
         )
-        loaded, evaluation = await load_decisions(tx, head, [request.decision_id])
-        revision = await append_event(
-            tx,
-            head,
+        loaded, evaluation = await load_decisions(w, [request.decision_id])
+        revision = await w.event(
             Change(
                 "update_decision",
                 "decision",
@@ -644,14 +609,13 @@ async def update_decision(
                     "reason": request.reason,
                     **signal_change(evaluation),
                 },
-            ),
-            Audit(request.session_id, request.actor, None),
+            )
         )
         return UpdateDecisionResult(
             decision=loaded[request.decision_id], previous_status=previous, revision=revision
         )
 
-    return await store.write_transaction("update_decision", tenant, work)
+    return await write(store, tenant, "update_decision", work, audit=Audit.of(request))
 
 
 # --- attempts and outcomes -----------------------------------------------------------------------
@@ -677,9 +641,8 @@ async def record_attempt(
 ) -> RecordAttemptResult:
     attempt_id = new_id()
 
-    async def work(tx: Tx) -> RecordAttemptResult:
-        head = await lock_head(tx)
-        rows = await tx.run(
+    async def work(w: Write) -> RecordAttemptResult:
+        rows = await w.run(
             "decisions/create_attempt",
             id=attempt_id,
             decision_id=request.decision_id,
@@ -687,7 +650,7 @@ async def record_attempt(
             title=request.title,
             description=request.description,
             evidence=request.evidence,
-            now=head.now.isoformat(),
+            now=w.now_iso,
             session_id=request.session_id,
             actor=request.actor,
             client=request.client,
@@ -697,21 +660,18 @@ async def record_attempt(
                 raise NotFound("decision", request.decision_id)
             raise NotFound("workstream", request.workstream_id or "")
         subject = request.decision_id or request.workstream_id or ""
-        revision = await append_event(
-            tx,
-            head,
+        revision = await w.event(
             Change(
                 "record_attempt",
                 "attempt",
                 attempt_id,
                 [attempt_id, subject],
                 {"title": request.title, "subject_id": subject},
-            ),
-            Audit(request.session_id, request.actor, request.client),
+            )
         )
         return RecordAttemptResult(attempt=_attempt(rows[0]["attempt"]), revision=revision)
 
-    return await store.write_transaction("record_attempt", tenant, work)
+    return await write(store, tenant, "record_attempt", work, audit=Audit.of(request))
 
 
 async def record_outcome(
@@ -719,9 +679,8 @@ async def record_outcome(
 ) -> RecordOutcomeResult:
     outcome_id = new_id()
 
-    async def work(tx: Tx) -> RecordOutcomeResult:
-        head = await lock_head(tx)
-        rows = await tx.run("decisions/get_attempt", id=request.attempt_id)
+    async def work(w: Write) -> RecordOutcomeResult:
+        rows = await w.run("decisions/get_attempt", id=request.attempt_id)
         if not rows:
             raise NotFound("attempt", request.attempt_id)
         if rows[0]["attempt"]["status"] != "open":
@@ -729,7 +688,7 @@ async def record_outcome(
                 f"attempt {request.attempt_id!r} already has an outcome; record a new "
                 "attempt for a new try"
             )
-        created = await tx.run(
+        created = await w.run(
             "decisions/create_outcome",
             id=outcome_id,
             attempt_id=request.attempt_id,
@@ -737,22 +696,19 @@ async def record_outcome(
             summary=request.summary,
             lesson=request.lesson,
             evidence=request.evidence,
-            now=head.now.isoformat(),
+            now=w.now_iso,
             session_id=request.session_id,
             actor=request.actor,
             client=request.client,
         )
-        revision = await append_event(
-            tx,
-            head,
+        revision = await w.event(
             Change(
                 "record_outcome",
                 "attempt",
                 request.attempt_id,
                 [request.attempt_id, outcome_id],
                 {"result": request.result},
-            ),
-            Audit(request.session_id, request.actor, request.client),
+            )
         )
         node = created[0]["outcome"]
         return RecordOutcomeResult(
@@ -769,7 +725,7 @@ async def record_outcome(
             revision=revision,
         )
 
-    return await store.write_transaction("record_outcome", tenant, work)
+    return await write(store, tenant, "record_outcome", work, audit=Audit.of(request))
 
 
 # --- maintain ------------------------------------------------------------------------------------
@@ -779,12 +735,10 @@ class DecisionUpkeep:
     evaluation: Evaluation
 
 
-async def maintain_decisions(tx: Tx, head: Head) -> DecisionUpkeep:
+async def maintain_decisions(w: Write) -> DecisionUpkeep:
     """Inside maintain's transaction: decisions past review_after become stale, then every
     live decision's rules are evaluated (facts may have lapsed since the last write)."""
-    rows = await tx.run(
-        "decisions/mark_stale_decisions", now=head.now.isoformat(), limit=STALE_BATCH
-    )
-    live = await tx.run("decisions/list_live_decisions", project=None, decision_id=None)
-    evaluation = await evaluate_listed(tx, head, live[0]["decisions"])
+    rows = await w.run("decisions/mark_stale_decisions", now=w.now_iso, limit=STALE_BATCH)
+    live = await w.run("decisions/list_live_decisions", project=None, decision_id=None)
+    evaluation = await evaluate_listed(w, live[0]["decisions"])
     return DecisionUpkeep([row["id"] for row in rows], evaluation)

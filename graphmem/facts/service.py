@@ -46,8 +46,9 @@ from graphmem.facts.models import (
 )
 from graphmem.facts.rows import parse_fact
 from graphmem.facts.verification import Attestation, TrustedVerifiers, check_attestation
-from graphmem.history.chain import Audit, Change, Head, append_event, lock_head
-from graphmem.store import Store, Tx
+from graphmem.history.chain import Audit, Change
+from graphmem.history.write_path import Idempotency, IdempotencyRecord, Write, write
+from graphmem.store import Store
 
 MAX_OWNERS_PER_KEY = 50  # bounds an ambiguous answer's candidate list
 EXPIRY_BATCH = 1000  # facts expired per maintain call; a second call continues
@@ -70,20 +71,11 @@ def _iso(value: datetime | None) -> str | None:
 # --- record_fact ---------------------------------------------------------------------------------
 async def record_fact(store: Store, tenant: str, request: RecordFactRequest) -> RecordFactResult:
     fact_id = new_id()
-    fingerprint = canonical_json(request.fingerprint())
-    scope = f"record_fact:{request.owner}"
 
-    async def work(tx: Tx) -> RecordFactResult:
-        head = await lock_head(tx)
-        if request.idempotency_key is not None:
-            replay = await _replayed(tx, scope, request.idempotency_key, fingerprint)
-            if replay is not None:
-                return replay
-        recorded = await record_in_transaction(tx, head, request, fact_id)
+    async def work(w: Write) -> RecordFactResult:
+        recorded = await record_in_transaction(w, request, fact_id)
         superseded_id, pushed = recorded.superseded_id, recorded.signals
-        revision = await append_event(
-            tx,
-            head,
+        revision = await w.event(
             Change(
                 "record_fact",
                 "fact",
@@ -96,20 +88,8 @@ async def record_fact(store: Store, tenant: str, request: RecordFactRequest) -> 
                     "superseded_id": superseded_id,
                     **decisions.signal_change(pushed),
                 },
-            ),
-            Audit(request.session_id, request.actor, request.client),
-        )
-        if request.idempotency_key is not None:
-            await tx.run(
-                "facts/create_idempotency_record",
-                scope=scope,
-                key=request.idempotency_key,
-                fact_id=fact_id,
-                fingerprint=fingerprint,
-                superseded_id=superseded_id,
-                revision=revision,
-                now=head.now.isoformat(),
             )
+        )
         return RecordFactResult(
             **recorded.fact.model_dump(),
             superseded_id=superseded_id,
@@ -118,7 +98,33 @@ async def record_fact(store: Store, tenant: str, request: RecordFactRequest) -> 
             review_signals=pushed.opened,
         )
 
-    return await store.write_transaction("record_fact", tenant, work)
+    keyed = None
+    if request.idempotency_key is not None:
+        keyed = Idempotency(
+            scope=f"record_fact:{request.owner}",
+            key=request.idempotency_key,
+            fingerprint=canonical_json(request.fingerprint()),
+            remember=_remembered_fact,
+            replay=_replayed_fact,
+        )
+    return await write(
+        store, tenant, "record_fact", work, audit=Audit.of(request), idempotency=keyed
+    )
+
+
+def _remembered_fact(result: RecordFactResult) -> IdempotencyRecord:
+    return IdempotencyRecord(result.id, result.revision, {"superseded_id": result.superseded_id})
+
+
+async def _replayed_fact(w: Write, earlier: IdempotencyRecord) -> RecordFactResult:
+    """The first write's result, with the fact as it is stored now."""
+    rows = await w.run("facts/get_facts", ids=[earlier.entity_id])
+    return RecordFactResult(
+        **parse_fact(rows[0]["fact"]).model_dump(),
+        superseded_id=earlier.details.get("superseded_id"),
+        revision=earlier.revision,
+        idempotent_replay=True,
+    )
 
 
 @dataclass(frozen=True)
@@ -128,40 +134,19 @@ class Recorded:
     signals: decisions.Evaluation  # review signals the write pushed
 
 
-async def record_in_transaction(
-    tx: Tx, head: Head, request: RecordFactRequest, fact_id: str
-) -> Recorded:
+async def record_in_transaction(w: Write, request: RecordFactRequest, fact_id: str) -> Recorded:
     """Write one fact (superseding its key's current fact) and push review signals, inside a
     caller's locked transaction; the caller appends the history event. Used by record_fact
     and by the areas that create facts from other things (promoted claims)."""
-    rows = await tx.run("facts/record_fact", **_record_params(request, fact_id, head))
+    rows = await w.run("facts/record_fact", **_record_params(request, fact_id, w.now))
     superseded_id = rows[0]["superseded_id"]
-    pushed = await decisions.push_signals(tx, head, [fact_id])
+    pushed = await decisions.push_signals(w, [fact_id])
     return Recorded(parse_fact(rows[0]["fact"]), superseded_id, pushed)
 
 
-async def _replayed(tx: Tx, scope: str, key: str, fingerprint: str) -> RecordFactResult | None:
-    rows = await tx.run("facts/find_idempotency_record", scope=scope, key=key)
-    if not rows:
-        return None
-    record = rows[0]
-    if record["fingerprint"] != fingerprint:
-        raise Conflict(
-            "idempotency_key was already used for a different write; use a new key for a "
-            "new write, or repeat the original arguments to recover its result"
-        )
-    fact = parse_fact(record["fact"])
-    return RecordFactResult(
-        **fact.model_dump(),
-        superseded_id=record["superseded_id"],
-        revision=record["revision"],
-        idempotent_replay=True,
-    )
-
-
-def _record_params(request: RecordFactRequest, fact_id: str, head: Head) -> dict[str, Any]:
+def _record_params(request: RecordFactRequest, fact_id: str, now: datetime) -> dict[str, Any]:
     source_class, source_raw = request.provenance
-    observed_at = request.observed_at or head.now
+    observed_at = request.observed_at or now
     return {
         "id": fact_id,
         "key_id": new_id(),
@@ -180,7 +165,7 @@ def _record_params(request: RecordFactRequest, fact_id: str, head: Head) -> dict
         "valid_to": _iso(request.valid_to),
         "expires_at": _iso(request.expires_at),
         "effective_until": _iso(boundary(request.valid_to, request.expires_at)),
-        "now": head.now.isoformat(),
+        "now": now.isoformat(),
         "session_id": request.session_id,
         "actor": request.actor,
         "client": request.client,
@@ -408,19 +393,16 @@ def _history_entry(view: _View, reference: datetime) -> HistoryEntry:
 
 # --- govern_fact ---------------------------------------------------------------------------------
 async def govern_fact(store: Store, tenant: str, request: GovernFactRequest) -> GovernFactResult:
-    async def work(tx: Tx) -> GovernFactResult:
-        head = await lock_head(tx)
-        effective_at = request.effective_at or head.now
-        fact, target = await _load_pair(tx, request)
-        governance = _Governance(tx, head, fact, target, effective_at, request.rationale)
+    async def work(w: Write) -> GovernFactResult:
+        effective_at = request.effective_at or w.now
+        fact, target = await _load_pair(w, request)
+        governance = _Governance(w, fact, target, effective_at, request.rationale)
         changed = await _GOVERNORS[request.action](governance)
-        now = head.now.isoformat()
-        await tx.run("facts/snapshot_fact_states", ids=changed, now=now)
-        await tx.run("facts/refresh_contradiction_counts", ids=changed, now=now)
-        pushed = await decisions.push_signals(tx, head, changed)
-        revision = await append_event(
-            tx,
-            head,
+        now = w.now_iso
+        await w.run("facts/snapshot_fact_states", ids=changed, now=now)
+        await w.run("facts/refresh_contradiction_counts", ids=changed, now=now)
+        pushed = await decisions.push_signals(w, changed)
+        revision = await w.event(
             Change(
                 "govern_fact",
                 "fact",
@@ -434,10 +416,9 @@ async def govern_fact(store: Store, tenant: str, request: GovernFactRequest) -> 
                     "before": {"status": fact.status},
                     **decisions.signal_change(pushed),
                 },
-            ),
-            Audit(request.session_id, request.actor, None),
+            )
         )
-        rows = await tx.run("facts/get_facts", ids=[request.fact_id])
+        rows = await w.run("facts/get_facts", ids=[request.fact_id])
         return GovernFactResult(
             fact_id=request.fact_id,
             action=request.action,
@@ -449,12 +430,12 @@ async def govern_fact(store: Store, tenant: str, request: GovernFactRequest) -> 
             review_signals=pushed.opened,
         )
 
-    return await store.write_transaction("govern_fact", tenant, work)
+    return await write(store, tenant, "govern_fact", work, audit=Audit.of(request))
 
 
-async def _load_pair(tx: Tx, request: GovernFactRequest) -> tuple[Fact, Fact | None]:
+async def _load_pair(w: Write, request: GovernFactRequest) -> tuple[Fact, Fact | None]:
     ids = [request.fact_id, *([request.target_fact_id] if request.target_fact_id else [])]
-    rows = await tx.run("facts/get_facts", ids=ids)
+    rows = await w.run("facts/get_facts", ids=ids)
     found = {row["fact"]["id"]: parse_fact(row["fact"]) for row in rows}
     if request.fact_id not in found:
         raise NotFound("fact", request.fact_id)
@@ -468,8 +449,7 @@ async def _load_pair(tx: Tx, request: GovernFactRequest) -> tuple[Fact, Fact | N
 class _Governance:
     """One govern_fact call inside its transaction."""
 
-    tx: Tx
-    head: Head
+    w: Write
     fact: Fact
     target: Fact | None
     effective_at: datetime
@@ -487,7 +467,7 @@ def _ending_window(fact: Fact, effective_at: datetime) -> datetime:
     return effective_at if current is None or effective_at < current else current
 
 
-async def _update(tx: Tx, head: Head, fact: Fact, **fields: Any) -> None:
+async def _update(w: Write, fact: Fact, **fields: Any) -> None:
     merged: dict[str, Any] = {
         "status": fact.status,
         "valid_to": fact.temporal.valid_to,
@@ -499,10 +479,10 @@ async def _update(tx: Tx, head: Head, fact: Fact, **fields: Any) -> None:
     merged.update(fields)
     merged["set_superseded_at"] = "superseded_at" in fields
     merged["effective_until"] = boundary(merged["valid_to"], merged["expires_at"])
-    await tx.run(
+    await w.run(
         "facts/update_fact",
         id=fact.id,
-        now=head.now.isoformat(),
+        now=w.now_iso,
         **{
             name: _iso(value) if isinstance(value, datetime) else value
             for name, value in merged.items()
@@ -511,20 +491,20 @@ async def _update(tx: Tx, head: Head, fact: Fact, **fields: Any) -> None:
 
 
 async def _supersede(g: _Governance) -> list[str]:
-    tx, head, fact, target, effective_at = g.tx, g.head, g.fact, g.target, g.effective_at
+    w, fact, target, effective_at = g.w, g.fact, g.target, g.effective_at
     assert target is not None
     if fact.status != "active":
         raise Conflict(f"fact {fact.id!r} is {fact.status}; only an active fact can be superseded")
     if target.status != "active":
         raise Conflict(f"target fact {target.id!r} is {target.status}; a successor must be active")
     valid_to = _ending_window(fact, effective_at)
-    await _update(tx, head, fact, status="superseded", valid_to=valid_to, superseded_at=head.now)
-    await tx.run("facts/release_current", id=fact.id, now=head.now.isoformat())
-    await tx.run(
+    await _update(w, fact, status="superseded", valid_to=valid_to, superseded_at=w.now)
+    await w.run("facts/release_current", id=fact.id, now=w.now_iso)
+    await w.run(
         "facts/link_supersedes",
         newer_id=target.id,
         older_id=fact.id,
-        now=head.now.isoformat(),
+        now=w.now_iso,
         effective_at=effective_at.isoformat(),
         rationale=g.rationale,
     )
@@ -532,17 +512,17 @@ async def _supersede(g: _Governance) -> list[str]:
 
 
 async def _contradict(g: _Governance) -> list[str]:
-    tx, head, fact, target, effective_at = g.tx, g.head, g.fact, g.target, g.effective_at
+    w, fact, target, effective_at = g.w, g.fact, g.target, g.effective_at
     assert target is not None
-    rows = await tx.run("facts/count_contradictions_between", fact_id=fact.id, target_id=target.id)
+    rows = await w.run("facts/count_contradictions_between", fact_id=fact.id, target_id=target.id)
     if rows and rows[0]["existing"]:
         raise Conflict(f"facts {fact.id!r} and {target.id!r} are already linked as contradicting")
-    await _update(tx, head, fact, verification_status="contradicted")
-    await tx.run(
+    await _update(w, fact, verification_status="contradicted")
+    await w.run(
         "facts/link_contradicts",
         fact_id=fact.id,
         target_id=target.id,
-        now=head.now.isoformat(),
+        now=w.now_iso,
         effective_at=effective_at.isoformat(),
         rationale=g.rationale,
     )
@@ -550,27 +530,26 @@ async def _contradict(g: _Governance) -> list[str]:
 
 
 async def _invalidate(g: _Governance) -> list[str]:
-    tx, head, fact, effective_at = g.tx, g.head, g.fact, g.effective_at
+    w, fact, effective_at = g.w, g.fact, g.effective_at
     if fact.status == "invalidated":
         raise Conflict(f"fact {fact.id!r} is already invalidated")
     valid_to = _ending_window(fact, effective_at)
-    await _update(tx, head, fact, status="invalidated", valid_to=valid_to, invalidated_at=head.now)
-    await tx.run("facts/release_current", id=fact.id, now=head.now.isoformat())
+    await _update(w, fact, status="invalidated", valid_to=valid_to, invalidated_at=w.now)
+    await w.run("facts/release_current", id=fact.id, now=w.now_iso)
     return [fact.id]
 
 
 async def _revalidate(g: _Governance) -> list[str]:
     """Clear the validity end and successor links; the fact becomes its key's current fact,
     and the fact that was current there is superseded by it."""
-    tx, head, fact, effective_at = g.tx, g.head, g.fact, g.effective_at
+    w, fact, effective_at = g.w, g.fact, g.effective_at
     if fact.status == "active":
         raise Conflict(f"fact {fact.id!r} is already active")
     verification = (
         "unverified" if fact.verification_status == "expired" else fact.verification_status
     )
     await _update(
-        tx,
-        head,
+        w,
         fact,
         status="active",
         valid_to=None,
@@ -579,15 +558,15 @@ async def _revalidate(g: _Governance) -> list[str]:
         superseded_at=None,
         verification_status=verification,
     )
-    now = head.now.isoformat()
-    await tx.run("facts/clear_successor_links", id=fact.id, now=now)
-    rows = await tx.run("facts/make_current", id=fact.id, now=now)
+    now = w.now_iso
+    await w.run("facts/clear_successor_links", id=fact.id, now=now)
+    rows = await w.run("facts/make_current", id=fact.id, now=now)
     displaced_id = rows[0]["displaced_id"] if rows else None
     if displaced_id is None:
         return [fact.id]
-    displaced = (await tx.run("facts/get_facts", ids=[displaced_id]))[0]["fact"]
-    await _update(tx, head, parse_fact(displaced), status="superseded", superseded_at=head.now)
-    await tx.run(
+    displaced = (await w.run("facts/get_facts", ids=[displaced_id]))[0]["fact"]
+    await _update(w, parse_fact(displaced), status="superseded", superseded_at=w.now)
+    await w.run(
         "facts/link_supersedes",
         newer_id=fact.id,
         older_id=displaced_id,
@@ -612,18 +591,15 @@ async def maintain(store: Store, tenant: str) -> MaintainResult:
     stale, then evaluate every live decision's reopen rules. One transaction; one history
     revision when something changed. Repeating it changes nothing more."""
 
-    async def work(tx: Tx) -> MaintainResult:
-        head = await lock_head(tx)
-        rows = await tx.run("facts/expire_facts", now=head.now.isoformat(), limit=EXPIRY_BATCH)
+    async def work(w: Write) -> MaintainResult:
+        rows = await w.run("facts/expire_facts", now=w.now_iso, limit=EXPIRY_BATCH)
         ids = [row["id"] for row in rows]
-        upkeep = await decisions.maintain_decisions(tx, head)
+        upkeep = await decisions.maintain_decisions(w)
         evaluation = upkeep.evaluation
         revision = None
         if ids or upkeep.stale_ids or evaluation.opened or evaluation.cleared:
             subjects = ids + upkeep.stale_ids
-            revision = await append_event(
-                tx,
-                head,
+            revision = await w.event(
                 Change(
                     "maintain",
                     "fact" if ids else "decision",
@@ -634,8 +610,7 @@ async def maintain(store: Store, tenant: str) -> MaintainResult:
                         "stale_decisions": len(upkeep.stale_ids),
                         **decisions.signal_change(evaluation),
                     },
-                ),
-                Audit(),
+                )
             )
         return MaintainResult(
             expired_facts=len(ids),
@@ -644,10 +619,10 @@ async def maintain(store: Store, tenant: str) -> MaintainResult:
             stale_decision_ids=upkeep.stale_ids[:100],
             review=evaluation.outcome(),
             revision=revision,
-            ran_at=head.now,
+            ran_at=w.now,
         )
 
-    return await store.write_transaction("maintain", tenant, work)
+    return await write(store, tenant, "maintain", work)
 
 
 # --- verification --------------------------------------------------------------------------------
@@ -657,9 +632,8 @@ async def verify_fact(
     """Check the attestation against the fact as stored, under the tenant's write lock, and
     store it; a refusal rolls the transaction back, so nothing is written."""
 
-    async def work(tx: Tx) -> VerifyFactResult:
-        head = await lock_head(tx)
-        rows = await tx.run("facts/get_facts", ids=[fact_id])
+    async def work(w: Write) -> VerifyFactResult:
+        rows = await w.run("facts/get_facts", ids=[fact_id])
         if not rows:
             raise NotFound("fact", fact_id)
         fact = parse_fact(rows[0]["fact"])
@@ -667,15 +641,13 @@ async def verify_fact(
         record = attestation.model_dump(
             mode="json", exclude={"signature", "schema_version", "fact_id"}
         )
-        updated = await tx.run(
+        updated = await w.run(
             "facts/mark_fact_verified",
             id=fact_id,
-            now=head.now.isoformat(),
+            now=w.now_iso,
             verification_json=json.dumps(record),
         )
-        revision = await append_event(
-            tx,
-            head,
+        revision = await w.event(
             Change(
                 "verify_fact",
                 "fact",
@@ -685,9 +657,8 @@ async def verify_fact(
                     "verifier_identity": attestation.verifier_identity,
                     "fact_digest": attestation.fact_digest,
                 },
-            ),
-            Audit(),
+            )
         )
         return VerifyFactResult(fact=parse_fact(updated[0]["fact"]), revision=revision)
 
-    return await store.write_transaction("verify_fact", tenant, work)
+    return await write(store, tenant, "verify_fact", work)

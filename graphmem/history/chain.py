@@ -32,9 +32,20 @@ class Head:
 
 @dataclass(frozen=True)
 class Audit:
+    """Who wrote, as the caller says (recorded for audit; grants nothing)."""
+
     session_id: str | None = None
     actor: str | None = None
     client: str | None = None
+
+    @classmethod
+    def of(cls, request: object) -> Audit:
+        """The audit fields a request carries (each optional on the request model)."""
+        return cls(
+            getattr(request, "session_id", None),
+            getattr(request, "actor", None),
+            getattr(request, "client", None),
+        )
 
 
 async def lock_head(tx: Tx) -> Head:

@@ -44,7 +44,8 @@ from typing import Any, get_args
 
 from graphmem.core.errors import NotFound
 from graphmem.core.ids import new_id
-from graphmem.history.chain import Audit, Change, append_event, lock_head
+from graphmem.history.chain import Audit, Change
+from graphmem.history.write_path import Write, write
 from graphmem.impact.models import (
     DEPTHS,
     KIND_ORDER,
@@ -61,7 +62,7 @@ from graphmem.impact.models import (
     depth_of,
     node_name,
 )
-from graphmem.store import Store, Tx
+from graphmem.store import Store
 
 # Derived edges: the impact type and score they carry (EVIDENCED_BY: the claim's confidence
 # when it has one in [0, 1]).
@@ -92,27 +93,24 @@ async def link_impact(store: Store, tenant: str, request: LinkImpactRequest) -> 
         "external": request.external,
     }
 
-    async def work(tx: Tx) -> LinkImpactResult:
-        head = await lock_head(tx)
-        found = (await tx.run("impact/find_impact_endpoints", **ends))[0]
+    async def work(w: Write) -> LinkImpactResult:
+        found = (await w.run("impact/find_impact_endpoints", **ends))[0]
         if not found["source_found"]:
             raise NotFound(request.source_kind, request.source_ref)
         if not found["target_found"]:
             raise NotFound(request.target_kind, request.target_ref)
         row = (
-            await tx.run(
+            await w.run(
                 "impact/link_impact",
                 **ends,
                 impact_type=request.impact_type,
                 score=request.score,
                 rationale=request.rationale,
                 edge_id=edge_id,
-                now=head.now.isoformat(),
+                now=w.now_iso,
             )
         )[0]
-        revision = await append_event(
-            tx,
-            head,
+        revision = await w.event(
             Change(
                 "link_impact",
                 "impact",
@@ -126,8 +124,7 @@ async def link_impact(store: Store, tenant: str, request: LinkImpactRequest) -> 
                     "rationale": request.rationale,
                     "created": row["created"],
                 },
-            ),
-            Audit(request.session_id, request.actor, None),
+            )
         )
         return LinkImpactResult(
             edge_id=row["edge_id"],
@@ -142,7 +139,7 @@ async def link_impact(store: Store, tenant: str, request: LinkImpactRequest) -> 
             revision=revision,
         )
 
-    return await store.write_transaction("link_impact", tenant, work)
+    return await write(store, tenant, "link_impact", work, audit=Audit.of(request))
 
 
 # --- explain_impact ------------------------------------------------------------------------------

@@ -28,7 +28,8 @@ from __future__ import annotations
 from typing import Any
 
 from graphmem.core.ids import new_id
-from graphmem.history.chain import Audit, Change, Head, append_event, lock_head
+from graphmem.history.chain import Audit, Change
+from graphmem.history.write_path import Write, write
 from graphmem.knowledge.chunks import load_chunk
 from graphmem.knowledge.heuristics import decide_state, markers, materiality, uncertainty
 from graphmem.knowledge.lifecycle import record_run
@@ -38,19 +39,17 @@ from graphmem.knowledge.models.pipeline import (
     EnrichPolicy,
     SkipReason,
 )
-from graphmem.store import Store, Tx
+from graphmem.store import Store
 
 TOOL = "assess_context"
 
 
 async def assess_in_tx(
-    tx: Tx,
-    head: Head,
+    w: Write,
     chunk_id: str,
     force: bool,
     policy: EnrichPolicy,
     *,
-    audit: Audit | None = None,
     tool: str = TOOL,
 ) -> AssessResult:
     """Assess one chunk inside the caller's locked transaction (see the module rules).
@@ -58,14 +57,14 @@ async def assess_in_tx(
     Raises NotFound for an unknown chunk; skip paths return a result (should_skip true) and
     still record their run entry. History events chain: ``append_event`` advances ``head``.
     """
-    node = await load_chunk(tx, chunk_id)
+    node = await load_chunk(w, chunk_id)
     state = node["state"]
     found = markers(node["body"])
     quarantined = bool(node.get("quarantined", False))
     skip = _skip_reason(node, force)
     if skip is not None:
         status = "blocked" if skip == "frozen" else "skipped"
-        await record_run(tx, head, tool, "chunk", chunk_id, status, skip)
+        await record_run(w, tool, "chunk", chunk_id, status, skip)
         return AssessResult(
             chunk_id=chunk_id,
             state=state,
@@ -88,14 +87,14 @@ async def assess_in_tx(
     annotations = [
         {"id": new_id(), "kind": kind, "marker": marker} for kind, marker in decision.annotations
     ]
-    await tx.run(
+    await w.run(
         "knowledge/update_chunk_assessment",
         id=chunk_id,
         state=decision.final,
         signals=found,
         entered_awaiting=decision.changed and decision.final == "awaiting_human",
         annotations=annotations,
-        now=head.now.isoformat(),
+        now=w.now_iso,
         **scores,
     )
     counters: dict[str, Any] = {
@@ -105,9 +104,7 @@ async def assess_in_tx(
     }
     revision = None
     if decision.changed:
-        revision = await append_event(
-            tx,
-            head,
+        revision = await w.event(
             Change(
                 tool,
                 "chunk",
@@ -124,11 +121,10 @@ async def assess_in_tx(
                     "annotations": [note["kind"] for note in annotations],
                     **scores,
                 },
-            ),
-            audit or Audit(),
+            )
         )
     reason = ",".join(decision.notes) or None
-    await record_run(tx, head, tool, "chunk", chunk_id, "success", reason, counters)
+    await record_run(w, tool, "chunk", chunk_id, "success", reason, counters)
     return AssessResult(
         chunk_id=chunk_id,
         state=decision.final,
@@ -161,15 +157,12 @@ def _skip_reason(node: dict[str, Any], force: bool) -> SkipReason | None:
 async def assess_context(
     store: Store, tenant: str, request: AssessContextRequest, policy: EnrichPolicy
 ) -> AssessResult:
-    async def work(tx: Tx) -> AssessResult:
-        head = await lock_head(tx)
+    async def work(w: Write) -> AssessResult:
         return await assess_in_tx(
-            tx,
-            head,
+            w,
             request.chunk_ref,
             request.force,
             policy,
-            audit=Audit(request.session_id, request.actor, request.client),
         )
 
-    return await store.write_transaction(TOOL, tenant, work)
+    return await write(store, tenant, TOOL, work, audit=Audit.of(request))

@@ -88,7 +88,8 @@ from typing import Any, get_args
 
 from graphmem.core.ids import new_id
 from graphmem.decisions import service as decisions
-from graphmem.history.chain import Audit, Change, Head, append_event, lock_head
+from graphmem.history.chain import Audit, Change
+from graphmem.history.write_path import Write, write
 from graphmem.knowledge.lifecycle import record_run
 from graphmem.knowledge.models.audit import (
     AuditCheck,
@@ -104,7 +105,7 @@ from graphmem.knowledge.models.audit import (
     Severity,
     SubjectKind,
 )
-from graphmem.store import Store, Tx
+from graphmem.store import Store
 
 AUDIT_BATCH = 1_000  # subjects per scan per run, and open issues re-checked per scan
 FANOUT = 100  # CONTRADICTS neighbours read per fact
@@ -145,8 +146,7 @@ class Finding:
 class _Run:
     """One audit run inside its transaction."""
 
-    tx: Tx
-    head: Head
+    w: Write
     request: AuditMemoryRequest
     batch: int
     cursors: dict[str, str]
@@ -160,7 +160,7 @@ class _Run:
 
     @property
     def now(self) -> str:
-        return self.head.now.isoformat()
+        return self.w.now_iso
 
     def recheck(self, *types: IssueType) -> list[str]:
         """Subject refs of open issues of these types to re-evaluate (bounded), recorded as
@@ -177,7 +177,7 @@ class _Run:
     async def scan(
         self, name: ScanName, query: str, recheck: list[str], **params: Any
     ) -> dict[str, Any]:
-        rows = await self.tx.run(
+        rows = await self.w.run(
             query, after=self.cursors.get(name, ""), limit=self.batch, recheck=recheck, **params
         )
         row = rows[0] if rows else {"scanned": 0, "last": None}
@@ -227,12 +227,12 @@ async def _scan_fact_keys(run: _Run) -> None:
             drifted.append(finding)
     if not run.request.repair or not drifted:
         return
-    repaired = await run.tx.run(
+    repaired = await run.w.run(
         "knowledge/repair_fact_key_slots", key_ids=[f.subject_ref for f in drifted], now=run.now
     )
     superseded = [fact_id for r in repaired for fact_id in r["superseded"]]
     if superseded:
-        await run.tx.run("facts/snapshot_fact_states", ids=superseded, now=run.now)
+        await run.w.run("facts/snapshot_fact_states", ids=superseded, now=run.now)
     for r in repaired:
         winner = [r["winner_id"]] if r["winner_id"] else []
         run.changed_facts += [*winner, *r["superseded"], *r["released"]]
@@ -291,7 +291,7 @@ async def _link(
     """Re-create PROMOTED_TO edges; a finding is repaired when its edge now exists."""
     if not run.request.repair or not pairs:
         return
-    rows = await run.tx.run("knowledge/link_claims_to_facts", pairs=pairs, now=run.now)
+    rows = await run.w.run("knowledge/link_claims_to_facts", pairs=pairs, now=run.now)
     for row in rows:
         findings[row[side]].repaired = True
         if row["created"]:
@@ -329,7 +329,7 @@ async def _scan_contradictions(run: _Run) -> None:
         run.found("unresolved_contradiction", f"{a}|{b}", {"fact_ids": [a, b]})
     if not run.request.repair or not drifted:
         return
-    rows = await run.tx.run(
+    rows = await run.w.run(
         "facts/refresh_contradiction_counts",
         ids=[f.subject_ref for f in drifted],
         now=run.now,
@@ -457,7 +457,7 @@ async def _scan_packs(run: _Run) -> None:
     plans = {ref: plan for ref, plan in plans.items() if plan.findings}
     if not run.request.repair or not plans:
         return
-    rows = await run.tx.run(
+    rows = await run.w.run(
         "knowledge/reconcile_packs", actions=[p.action() for p in plans.values()], now=run.now
     )
     for r in rows:
@@ -492,27 +492,26 @@ _SCANNERS: dict[ScanName, Callable[[_Run], Awaitable[None]]] = {
 async def audit_memory(
     store: Store, tenant: str, request: AuditMemoryRequest, batch: int = AUDIT_BATCH
 ) -> AuditMemoryResult:
-    async def work(tx: Tx) -> AuditMemoryResult:
-        head = await lock_head(tx)
-        now = head.now.isoformat()
-        state = await tx.run("knowledge/merge_audit_state", now=now)
+    async def work(w: Write) -> AuditMemoryResult:
+        now = w.now_iso
+        state = await w.run("knowledge/merge_audit_state", now=now)
         cursors: dict[str, str] = json.loads(state[0]["cursors_json"] or "{}")
         open_refs: dict[str, list[str]] = defaultdict(list)
-        for row in await tx.run("knowledge/list_open_issue_subjects", limit=MAX_OPEN_READ):
+        for row in await w.run("knowledge/list_open_issue_subjects", limit=MAX_OPEN_READ):
             open_refs[row["issue_type"]].append(row["subject_ref"])
-        run = _Run(tx, head, request, batch, cursors, open_refs)
+        run = _Run(w, request, batch, cursors, open_refs)
         for name in SCANS:
             await _SCANNERS[name](run)
         return await _settle(run)
 
-    return await store.write_transaction("audit_memory", tenant, work)
+    return await write(store, tenant, "audit_memory", work, audit=Audit.of(request))
 
 
 async def _settle(run: _Run) -> AuditMemoryResult:
     """Record the findings as issues, resolve what is gone, and account for the run."""
-    tx, now = run.tx, run.now
+    w, now = run.w, run.now
     findings = list({(f.issue_type, f.subject_ref): f for f in run.findings}.values())
-    upserted = await tx.run(
+    upserted = await w.run(
         "knowledge/upsert_issues",
         issues=[
             {
@@ -536,7 +535,7 @@ async def _settle(run: _Run) -> AuditMemoryResult:
         for ref in sorted(refs)
         if (issue_type, ref) not in detected
     ]
-    resolved_gone = await tx.run("knowledge/resolve_issues", keys=gone, now=now) if gone else []
+    resolved_gone = await w.run("knowledge/resolve_issues", keys=gone, now=now) if gone else []
     issues = [
         AuditIssue(
             issue_id=stored[(f.issue_type, f.subject_ref)]["id"],
@@ -554,7 +553,7 @@ async def _settle(run: _Run) -> AuditMemoryResult:
     new_count = sum(issue.new for issue in issues)
     repaired_count = sum(issue.repaired for issue in issues)
     resolved_count = repaired_count + len(resolved_gone)
-    open_count = (await tx.run("knowledge/count_open_issues"))[0]["open"]
+    open_count = (await w.run("knowledge/count_open_issues"))[0]["open"]
     repairs = AuditRepairs(
         fact_provenance_backfilled=run.repairs["fact_provenance_backfilled"],
         supersede_links_repaired=run.repairs["supersede_links_repaired"],
@@ -565,22 +564,18 @@ async def _settle(run: _Run) -> AuditMemoryResult:
     emit = bool(new_count or resolved_count or sum(run.repairs.values()))
     run_id = revision = None
     if emit:
-        pushed = await decisions.push_signals(tx, run.head, sorted(set(run.changed_facts)))
+        pushed = await decisions.push_signals(w, sorted(set(run.changed_facts)))
         counters = {
             "new_issues": new_count,
             "resolved_issues": resolved_count,
             "open_issues": open_count,
             "repairs": repairs.model_dump(),
         }
-        run_id = await record_run(
-            tx, run.head, "audit_memory", "audit", None, "success", None, counters
-        )
+        run_id = await record_run(w, "audit_memory", "audit", None, "success", None, counters)
         changed_ids = [issue.issue_id for issue in issues if issue.new or issue.repaired] + [
             r["id"] for r in resolved_gone
         ]
-        revision = await append_event(
-            tx,
-            run.head,
+        revision = await w.event(
             Change(
                 "audit_memory",
                 "audit",
@@ -594,10 +589,9 @@ async def _settle(run: _Run) -> AuditMemoryResult:
                     "changed_fact_ids": sorted(set(run.changed_facts))[:MAX_EVENT_SUBJECTS],
                     **decisions.signal_change(pushed),
                 },
-            ),
-            Audit(run.request.session_id, run.request.actor, run.request.client),
+            )
         )
-    await tx.run(
+    await w.run(
         "knowledge/set_audit_state",
         cursors_json=json.dumps(run.cursors, sort_keys=True),
         run_id=run_id,
@@ -617,7 +611,7 @@ async def _settle(run: _Run) -> AuditMemoryResult:
         checks=run.checks,
         run_id=run_id,
         revision=revision,
-        ran_at=run.head.now,
+        ran_at=run.w.now,
     )
 
 

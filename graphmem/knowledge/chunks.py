@@ -9,11 +9,12 @@ from typing import Any
 from graphmem.core.errors import NotFound
 from graphmem.core.gate import screen
 from graphmem.core.ids import new_id
-from graphmem.history.chain import Audit, Change, append_event, lock_head
+from graphmem.history.chain import Audit, Change
+from graphmem.history.write_path import Write, write
 from graphmem.knowledge.heuristics import initial_state
 from graphmem.knowledge.lifecycle import record_run
 from graphmem.knowledge.models.chunks import AddContextChunkRequest, AddContextChunkResult, Chunk
-from graphmem.store import Store, Tx
+from graphmem.store import Store
 
 
 def body_hash(body: str) -> str:
@@ -40,9 +41,9 @@ def parse_chunk(node: dict[str, Any]) -> Chunk:
     )
 
 
-async def load_chunk(tx: Tx, chunk_id: str) -> dict[str, Any]:
+async def load_chunk(w: Write, chunk_id: str) -> dict[str, Any]:
     """The chunk node, or not_found (the same for another tenant's id)."""
-    rows = await tx.run("knowledge/get_chunk", id=chunk_id)
+    rows = await w.run("knowledge/get_chunk", id=chunk_id)
     if not rows:
         raise NotFound("chunk", chunk_id)
     return rows[0]["chunk"]
@@ -55,13 +56,12 @@ async def add_context_chunk(
     chunk_id = new_id()
     digest = body_hash(screened.text)
 
-    async def work(tx: Tx) -> AddContextChunkResult:
-        head = await lock_head(tx)
+    async def work(w: Write) -> AddContextChunkResult:
         if request.workstream_id is not None:
-            found = await tx.run("workstreams/find_workstream", id=request.workstream_id)
+            found = await w.run("workstreams/find_workstream", id=request.workstream_id)
             if not found:
                 raise NotFound("workstream", request.workstream_id)
-        rows = await tx.run(
+        rows = await w.run(
             "knowledge/merge_chunk",
             id=chunk_id,
             project=request.project,
@@ -76,15 +76,13 @@ async def add_context_chunk(
             quarantine_reasons=screened.quarantine_reasons,
             actor=request.actor,
             client=request.client,
-            now=head.now.isoformat(),
+            now=w.now_iso,
         )
         chunk = parse_chunk(rows[0]["chunk"])
         revision = None
         if rows[0]["created"]:
-            await record_run(tx, head, "add_context_chunk", "chunk", chunk.id, "success")
-            revision = await append_event(
-                tx,
-                head,
+            await record_run(w, "add_context_chunk", "chunk", chunk.id, "success")
+            revision = await w.event(
                 Change(
                     "add_context_chunk",
                     "chunk",
@@ -97,8 +95,7 @@ async def add_context_chunk(
                         "redactions": [r.kind for r in screened.redactions],
                         "quarantine_reasons": screened.quarantine_reasons,
                     },
-                ),
-                Audit(request.session_id, request.actor, request.client),
+                )
             )
         return AddContextChunkResult(
             chunk=chunk,
@@ -108,4 +105,4 @@ async def add_context_chunk(
             revision=revision,
         )
 
-    return await store.write_transaction("add_context_chunk", tenant, work)
+    return await write(store, tenant, "add_context_chunk", work, audit=Audit.of(request))

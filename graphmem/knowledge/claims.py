@@ -54,7 +54,8 @@ from graphmem.core.ids import new_id
 from graphmem.decisions import service as decisions
 from graphmem.facts import service as facts
 from graphmem.facts.models import RecordFactRequest, owner_of
-from graphmem.history.chain import Audit, Change, Head, append_event, lock_head
+from graphmem.history.chain import Audit, Change
+from graphmem.history.write_path import Write, write
 from graphmem.knowledge.chunks import load_chunk
 from graphmem.knowledge.heuristics import (
     SINGLE_VALUED,
@@ -75,7 +76,7 @@ from graphmem.knowledge.models.pipeline import (
     PromoteResult,
     PromotionMode,
 )
-from graphmem.store import Store, Tx
+from graphmem.store import Store
 
 EXTRACT = "extract_candidate_claims"
 PROMOTE = "promote_candidate"
@@ -95,12 +96,10 @@ class ExtractRefused(InvalidState):
 
 # --- extraction ----------------------------------------------------------------------------------
 async def extract_in_tx(
-    tx: Tx,
-    head: Head,
+    w: Write,
     chunk_id: str,
     scope_hint: Scope | None,
     *,
-    audit: Audit | None = None,
     tool: str = EXTRACT,
 ) -> ExtractResult:
     """Extract and persist the chunk's candidate claims inside the caller's locked transaction.
@@ -109,7 +108,7 @@ async def extract_in_tx(
     uncertain or is quarantined; records nothing then. History events are chained with
     ``append_event`` (which advances the head).
     """
-    node = await load_chunk(tx, chunk_id)
+    node = await load_chunk(w, chunk_id)
     state = node["state"]
     if node.get("quarantined", False):
         raise ExtractRefused(
@@ -132,7 +131,7 @@ async def extract_in_tx(
     needs_human = requires_human(scope) or requires_human(detect_scope(node["body"]))
     rows: list[dict[str, Any]] = []
     if triples:
-        rows = await tx.run(
+        rows = await w.run(
             "knowledge/merge_extracted_claims",
             chunk_id=chunk_id,
             claims=[
@@ -153,16 +152,14 @@ async def extract_in_tx(
                 }
                 for triple in triples
             ],
-            now=head.now.isoformat(),
+            now=w.now_iso,
         )
     by_key = {row["triple_key"]: row for row in rows}
     items = [_claim_item(by_key[triple.key]) for triple in triples]
     revision = None
     for item in items:
         if item.created or item.evidence_added:
-            revision = await append_event(
-                tx,
-                head,
+            revision = await w.event(
                 Change(
                     tool,
                     "claim",
@@ -179,14 +176,12 @@ async def extract_in_tx(
                         "status": item.status,
                         "evidence_count": item.evidence_count,
                     },
-                ),
-                audit or Audit(),
+                )
             )
     created = sum(item.created for item in items)
     added = sum(item.evidence_added and not item.created for item in items)
     await record_run(
-        tx,
-        head,
+        w,
         tool,
         "chunk",
         chunk_id,
@@ -228,14 +223,12 @@ def _claim_item(row: dict[str, Any]) -> ClaimItem:
 async def extract_candidate_claims(
     store: Store, tenant: str, request: ExtractClaimsRequest
 ) -> ExtractResult:
-    audit = Audit(request.session_id, request.actor, request.client)
 
-    async def work(tx: Tx) -> ExtractResult:
-        head = await lock_head(tx)
-        return await extract_in_tx(tx, head, request.chunk_ref, request.scope_hint, audit=audit)
+    async def work(w: Write) -> ExtractResult:
+        return await extract_in_tx(w, request.chunk_ref, request.scope_hint)
 
     try:
-        return await store.write_transaction(EXTRACT, tenant, work)
+        return await write(store, tenant, EXTRACT, work, audit=Audit.of(request))
     except ExtractRefused as refused:
         await _record_blocked(store, tenant, refused)
         raise
@@ -245,28 +238,25 @@ async def _record_blocked(store: Store, tenant: str, refused: ExtractRefused) ->
     """The blocked run of a refused extraction, in its own transaction (the extraction's own
     rolled back with the error)."""
 
-    async def work(tx: Tx) -> None:
-        head = await lock_head(tx)
-        await record_run(tx, head, EXTRACT, "chunk", refused.chunk_id, "blocked", refused.reason)
+    async def work(w: Write) -> None:
+        await record_run(w, EXTRACT, "chunk", refused.chunk_id, "blocked", refused.reason)
 
-    await store.write_transaction(EXTRACT, tenant, work)
+    await write(store, tenant, EXTRACT, work)
 
 
 # --- promotion -----------------------------------------------------------------------------------
 async def promote_in_tx(
-    tx: Tx,
-    head: Head,
+    w: Write,
     claim_id: str,
     mode: PromotionMode,
     *,
-    audit: Audit | None = None,
     tool: str = PROMOTE,
 ) -> PromoteResult:
     """Promote one candidate claim inside the caller's locked transaction (every mode,
     auto_layer1 included). Raises NotFound, or InvalidState for a claim that is not a
     candidate; a gate refusal is a result (promoted false) with a "blocked" run entry."""
-    audit = audit or Audit()
-    rows = await tx.run("knowledge/get_claim_for_promotion", id=claim_id)
+    audit = w.audit
+    rows = await w.run("knowledge/get_claim_for_promotion", id=claim_id)
     if not rows:
         raise NotFound("claim", claim_id)
     claim, evidence_count = rows[0]["claim"], rows[0]["evidence_count"]
@@ -291,7 +281,7 @@ async def promote_in_tx(
         mode, claim["scope"], evidence_count, claim["confidence"], claim["requires_human"]
     )
     if block is not None:
-        await record_run(tx, head, tool, "claim", claim_id, "blocked", block.reason, {"mode": mode})
+        await record_run(w, tool, "claim", claim_id, "blocked", block.reason, {"mode": mode})
         return PromoteResult(
             promoted=False,
             reason=block.reason,
@@ -304,10 +294,10 @@ async def promote_in_tx(
             revision=None,
             **described,
         )
-    now = head.now.isoformat()
+    now = w.now_iso
     project = claim["project"]
     key = fact_key(claim["subject_norm"], claim["predicate"], claim["object_norm"])
-    live = await tx.run(
+    live = await w.run(
         "knowledge/find_live_fact_of_key",
         owner=owner_of(project, None),
         key=key,
@@ -324,8 +314,7 @@ async def promote_in_tx(
     else:
         fact_id = new_id()
         recorded = await facts.record_in_transaction(
-            tx,
-            head,
+            w,
             RecordFactRequest(
                 project=project,
                 key=key,
@@ -341,7 +330,7 @@ async def promote_in_tx(
         superseded_id = recorded.superseded_id
         opened += [signal.signal_id for signal in recorded.signals.opened]
         cleared += recorded.signals.cleared
-    await tx.run(
+    await w.run(
         "knowledge/mark_claim_promoted",
         claim_id=claim_id,
         fact_id=fact_id,
@@ -350,7 +339,7 @@ async def promote_in_tx(
         now=now,
     )
     if not reused and claim["predicate"] in SINGLE_VALUED:
-        linked = await tx.run(
+        linked = await w.run(
             "knowledge/link_promoted_contradictions",
             fact_id=fact_id,
             project=project,
@@ -362,12 +351,10 @@ async def promote_in_tx(
         )
         contradictions = [row["id"] for row in linked if row["id"] != fact_id]
         if contradictions:  # conflicting evidence can change reopen-rule verdicts
-            pushed = await decisions.push_signals(tx, head, [fact_id, *contradictions])
+            pushed = await decisions.push_signals(w, [fact_id, *contradictions])
             opened += [signal.signal_id for signal in pushed.opened]
             cleared += pushed.cleared
-    revision = await append_event(
-        tx,
-        head,
+    revision = await w.event(
         Change(
             tool,
             "claim",
@@ -384,12 +371,10 @@ async def promote_in_tx(
                 "signals_opened": opened,
                 "signals_cleared": cleared,
             },
-        ),
-        audit,
+        )
     )
     await record_run(
-        tx,
-        head,
+        w,
         tool,
         "claim",
         claim_id,
@@ -420,10 +405,8 @@ async def promote_candidate(
             "auto_layer1 is pipeline-internal (enrich_context promotes with it); use "
             "human_confirmed, multi_evidence or imported",
         )
-    audit = Audit(request.session_id, request.actor, request.client)
 
-    async def work(tx: Tx) -> PromoteResult:
-        head = await lock_head(tx)
-        return await promote_in_tx(tx, head, request.claim_id, request.mode, audit=audit)
+    async def work(w: Write) -> PromoteResult:
+        return await promote_in_tx(w, request.claim_id, request.mode)
 
-    return await store.write_transaction(PROMOTE, tenant, work)
+    return await write(store, tenant, PROMOTE, work, audit=Audit.of(request))

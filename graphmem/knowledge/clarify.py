@@ -51,13 +51,13 @@ record_human_answer(chunk_ref, answer_text 1..20,000, question_id optional)
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
 from graphmem.core.errors import Conflict, InvalidArgument, InvalidState, NotFound
 from graphmem.core.gate import screen
 from graphmem.core.ids import new_id
-from graphmem.history.chain import Audit, Change, Head, append_event, lock_head
+from graphmem.history.chain import Audit, Change
+from graphmem.history.write_path import Write, write
 from graphmem.knowledge import questions as rules
 from graphmem.knowledge.chunks import body_hash, load_chunk
 from graphmem.knowledge.lifecycle import can_move, record_run
@@ -69,18 +69,10 @@ from graphmem.knowledge.models.clarify import (
     RecordHumanAnswerRequest,
     RecordHumanAnswerResult,
 )
-from graphmem.store import Store, Tx
+from graphmem.store import Store
 
 MAX_OPEN_QUESTIONS = 500  # open questions one answer resolves at most (and re-queue compares)
 MAX_ANSWERED_BODY = 200_000  # a chunk body with its appended answers, in characters
-
-
-async def append_events(tx: Tx, head: Head, changes: Sequence[Change], audit: Audit) -> int | None:
-    """Several history events in one transaction, in order; the last revision (None: none)."""
-    revision = None
-    for change in changes:
-        revision = await append_event(tx, head, change, audit)  # advances head: they chain
-    return revision
 
 
 def _blocked_frozen(chunk_id: str, action: str) -> InvalidState:
@@ -134,15 +126,11 @@ def _queued(node: dict[str, Any], new: bool) -> QueuedQuestion:
 async def queue_clarification(
     store: Store, tenant: str, request: QueueClarificationRequest
 ) -> QueueClarificationResult:
-    async def work(tx: Tx) -> QueueClarificationResult | None:
-        head = await lock_head(tx)
-        chunk = await load_chunk(tx, request.chunk_ref)
+    async def work(w: Write) -> QueueClarificationResult | None:
+        chunk = await load_chunk(w, request.chunk_ref)
         chunk_id, previous = chunk["id"], chunk["state"]
-        audit = Audit(request.session_id, request.actor, request.client)
         if previous == "frozen":
-            await record_run(
-                tx, head, "queue_clarification", "chunk", chunk_id, "blocked", "frozen"
-            )
+            await record_run(w, "queue_clarification", "chunk", chunk_id, "blocked", "frozen")
             return None
         drafts = rules.generate(
             chunk.get("title"),
@@ -151,7 +139,7 @@ async def queue_clarification(
             quarantined=bool(chunk.get("quarantined")),
             max_questions=request.max_questions,
         )
-        rows = await tx.run(
+        rows = await w.run(
             "knowledge/list_chunk_open_questions", chunk_id=chunk_id, limit=MAX_OPEN_QUESTIONS
         )
         open_by_identity = {
@@ -170,11 +158,11 @@ async def queue_clarification(
         ]
         created: dict[tuple[str, str], dict[str, Any]] = {}
         if planned:
-            made = await tx.run(
+            made = await w.run(
                 "knowledge/create_clarification_questions",
                 chunk_id=chunk_id,
                 questions=planned,
-                now=head.now.isoformat(),
+                now=w.now_iso,
                 session_id=request.session_id,
                 actor=request.actor,
             )
@@ -184,9 +172,7 @@ async def queue_clarification(
             for key in ((d.type, d.text) for d in drafts)
         ]
         state: ChunkState = "awaiting_human" if can_move(previous, "awaiting_human") else previous
-        block = awaiting_block(
-            head.now.isoformat(), chunk_id, chunk["source_hash"], questions, state
-        )
+        block = awaiting_block(w.now_iso, chunk_id, chunk["source_hash"], questions, state)
         unchanged = (
             not planned
             and state == previous
@@ -211,12 +197,12 @@ async def queue_clarification(
         if unchanged:
             block = chunk["awaiting_human_block"]
         else:
-            await tx.run(
+            await w.run(
                 "knowledge/set_chunk_awaiting_human",
                 chunk_id=chunk_id,
                 state=state,
                 block=block,
-                now=head.now.isoformat(),
+                now=w.now_iso,
             )
             changes.append(
                 Change(
@@ -234,8 +220,7 @@ async def queue_clarification(
                 )
             )
         await record_run(
-            tx,
-            head,
+            w,
             "queue_clarification",
             "chunk",
             chunk_id,
@@ -243,7 +228,7 @@ async def queue_clarification(
             "already_queued" if unchanged else None,
             {"questions": len(questions), "questions_created": len(planned), "state": state},
         )
-        revision = await append_events(tx, head, changes, audit)
+        revision = await w.events(changes)
         return QueueClarificationResult(
             chunk_id=chunk_id,
             state=state,
@@ -256,7 +241,7 @@ async def queue_clarification(
             revision=revision,
         )
 
-    result = await store.write_transaction("queue_clarification", tenant, work)
+    result = await write(store, tenant, "queue_clarification", work, audit=Audit.of(request))
     if result is None:
         raise _blocked_frozen(request.chunk_ref, "queue clarification questions")
     return result
@@ -269,17 +254,14 @@ async def record_human_answer(
     screened = screen(request.answer_text)
     answer_id = new_id()
 
-    async def work(tx: Tx) -> RecordHumanAnswerResult | None:
-        head = await lock_head(tx)
-        chunk = await load_chunk(tx, request.chunk_ref)
+    async def work(w: Write) -> RecordHumanAnswerResult | None:
+        chunk = await load_chunk(w, request.chunk_ref)
         chunk_id, previous = chunk["id"], chunk["state"]
         if previous == "frozen":
-            await record_run(
-                tx, head, "record_human_answer", "chunk", chunk_id, "blocked", "frozen"
-            )
+            await record_run(w, "record_human_answer", "chunk", chunk_id, "blocked", "frozen")
             return None
         if request.question_id is not None:
-            found = await tx.run(
+            found = await w.run(
                 "knowledge/get_chunk_question", chunk_id=chunk_id, question_id=request.question_id
             )
             if not found:
@@ -291,11 +273,11 @@ async def record_human_answer(
                 )
             question_ids = [request.question_id]
         else:
-            rows = await tx.run(
+            rows = await w.run(
                 "knowledge/list_chunk_open_questions", chunk_id=chunk_id, limit=MAX_OPEN_QUESTIONS
             )
             question_ids = [row["question"]["id"] for row in rows]
-        body = f"{chunk['body']}\n\n[human answer {head.now.isoformat()}] {screened.text}"
+        body = f"{chunk['body']}\n\n[human answer {w.now_iso}] {screened.text}"
         if len(body) > MAX_ANSWERED_BODY:
             raise InvalidArgument(
                 "answer_text",
@@ -308,7 +290,7 @@ async def record_human_answer(
         reopen = previous in ("awaiting_human", "uncertain") and can_move(previous, target)
         state: ChunkState = target if reopen else previous
         source_hash = body_hash(body)
-        rows = await tx.run(
+        rows = await w.run(
             "knowledge/record_human_answer",
             chunk_id=chunk_id,
             answer_id=answer_id,
@@ -321,7 +303,7 @@ async def record_human_answer(
             quarantine_reasons=reasons,
             new_reasons=screened.quarantine_reasons,
             redactions=[r.kind for r in screened.redactions],
-            now=head.now.isoformat(),
+            now=w.now_iso,
             session_id=request.session_id,
             actor=request.actor,
             client=request.client,
@@ -334,12 +316,8 @@ async def record_human_answer(
             "redactions": len(screened.redactions),
             "quarantined": quarantined,
         }
-        await record_run(
-            tx, head, "record_human_answer", "chunk", chunk_id, "success", None, counters
-        )
-        revision = await append_event(
-            tx,
-            head,
+        await record_run(w, "record_human_answer", "chunk", chunk_id, "success", None, counters)
+        revision = await w.event(
             Change(
                 "record_human_answer",
                 "chunk",
@@ -356,8 +334,7 @@ async def record_human_answer(
                     "redactions": [r.kind for r in screened.redactions],
                     "quarantine_reasons": screened.quarantine_reasons,
                 },
-            ),
-            Audit(request.session_id, request.actor, request.client),
+            )
         )
         return RecordHumanAnswerResult(
             chunk_id=chunk_id,
@@ -375,7 +352,7 @@ async def record_human_answer(
             revision=revision,
         )
 
-    result = await store.write_transaction("record_human_answer", tenant, work)
+    result = await write(store, tenant, "record_human_answer", work, audit=Audit.of(request))
     if result is None:
         raise _blocked_frozen(request.chunk_ref, "record an answer")
     return result

@@ -35,7 +35,8 @@ from datetime import datetime
 from typing import Any
 
 from graphmem.core.errors import NotFound
-from graphmem.history.chain import Audit, Change, Head, append_event, lock_head
+from graphmem.history.chain import Change
+from graphmem.history.write_path import Write, write
 from graphmem.impact import service as impact
 from graphmem.impact.models import ExplainImpactRequest, ExplainImpactResult
 from graphmem.knowledge.assess import assess_in_tx
@@ -45,7 +46,7 @@ from graphmem.knowledge.lifecycle import record_run
 from graphmem.knowledge.models.packs import DEFAULT_TOKEN_BUDGET, EnrichContextResult, EnrichDepth
 from graphmem.knowledge.models.pipeline import ClaimItem, EnrichPolicy
 from graphmem.knowledge.packs import BuiltPack, build_pack_in_tx, pack_change
-from graphmem.store import Store, Tx
+from graphmem.store import Store
 
 TOOL = "enrich_context"
 MAX_CHUNKS = 1_000  # chunks assessed (and mined) per run
@@ -59,29 +60,22 @@ AUTO_MODE = "auto_layer1"
 async def enrich_context(
     store: Store, tenant: str, depth: EnrichDepth, policy: EnrichPolicy
 ) -> EnrichContextResult:
-    async def work(tx: Tx) -> EnrichContextResult:
-        head = await lock_head(tx)
-        return await enrich_in_tx(tx, head, depth, policy)
+    async def work(w: Write) -> EnrichContextResult:
+        return await enrich_in_tx(w, depth, policy)
 
-    return await store.write_transaction(TOOL, tenant, work)
+    return await write(store, tenant, TOOL, work)
 
 
-async def enrich_in_tx(
-    tx: Tx, head: Head, depth: EnrichDepth, policy: EnrichPolicy
-) -> EnrichContextResult:
+async def enrich_in_tx(w: Write, depth: EnrichDepth, policy: EnrichPolicy) -> EnrichContextResult:
     """Run the pipeline inside the caller's locked transaction (see the module docstring)."""
-    audit = Audit()
     steps: list[dict[str, int]] = []
-    work = (await tx.run("knowledge/list_enrich_chunks", limit=MAX_CHUNKS + 1, policy=policy))[0]
+    work = (await w.run("knowledge/list_enrich_chunks", limit=MAX_CHUNKS + 1, policy=policy))[0]
     enrichable: list[str] = work["enrichable"] + work["unassessed"]
     truncated = len(enrichable) > MAX_CHUNKS
     enrichable = enrichable[:MAX_CHUNKS]
 
     # 1. assess
-    assessed = [
-        await assess_in_tx(tx, head, chunk_id, False, policy, audit=audit)
-        for chunk_id in enrichable
-    ]
+    assessed = [await assess_in_tx(w, chunk_id, False, policy) for chunk_id in enrichable]
     steps.append(
         {
             "assess": sum(not result.should_skip for result in assessed),
@@ -106,7 +100,7 @@ async def enrich_in_tx(
         candidates: dict[str, ClaimItem] = {}
         claims_extracted = created = 0
         for chunk_id in mine:
-            extracted = await extract_in_tx(tx, head, chunk_id, None, audit=audit)
+            extracted = await extract_in_tx(w, chunk_id, None)
             claims_extracted += extracted.claims_extracted
             created += extracted.claims_created
             for item in extracted.claims:
@@ -122,7 +116,7 @@ async def enrich_in_tx(
         promoted_facts = []
         reused = 0
         for claim_id in candidates:
-            promoted = await promote_in_tx(tx, head, claim_id, AUTO_MODE, audit=audit)
+            promoted = await promote_in_tx(w, claim_id, AUTO_MODE)
             if promoted.promoted and promoted.fact_id is not None:
                 promoted_facts.append(promoted.fact_id)
                 reused += promoted.reused_existing_fact
@@ -138,19 +132,19 @@ async def enrich_in_tx(
 
     # 4. packs
     executor = await build_pack_in_tx(
-        tx, head, "executor", None, DEFAULT_TOKEN_BUDGET, tool="build_context_pack"
+        w, "executor", None, DEFAULT_TOKEN_BUDGET, tool="build_context_pack"
     )
-    rows = await tx.run("knowledge/list_active_workstreams", limit=MAX_TASK_PACKS + 1)
+    rows = await w.run("knowledge/list_active_workstreams", limit=MAX_TASK_PACKS + 1)
     truncated |= len(rows) > MAX_TASK_PACKS
     task_packs = [
         await build_pack_in_tx(
-            tx, head, "executor", row["id"], DEFAULT_TOKEN_BUDGET, tool="build_context_pack"
+            w, "executor", row["id"], DEFAULT_TOKEN_BUDGET, tool="build_context_pack"
         )
         for row in rows[:MAX_TASK_PACKS]
     ]
     built = [pack for pack in (executor, *task_packs) if pack.result.persisted]
     for pack in built:
-        await append_event(tx, head, pack_change(pack, TOOL), audit)
+        await w.event(pack_change(pack, TOOL))
     steps.append(
         {
             "executor_pack_items": executor.result.items_included,
@@ -167,9 +161,7 @@ async def enrich_in_tx(
     # 5. impact
     impacts_analyzed: int | None = None
     if depth == "deep":
-        recent = await tx.run(
-            "knowledge/list_recent_facts", now=head.now.isoformat(), limit=MAX_IMPACT_FACTS
-        )
+        recent = await w.run("knowledge/list_recent_facts", now=w.now_iso, limit=MAX_IMPACT_FACTS)
         newest: list[str] = [row["id"] for row in recent]
         ordered: list[str] = [*(promoted_facts or []), *newest]
         sources = list(dict.fromkeys(ordered))
@@ -177,11 +169,10 @@ async def enrich_in_tx(
         sources = sources[:MAX_IMPACT_FACTS]
         targets = 0
         for fact_id in sources:
-            walked = await walk_in_tx(tx, fact_id, head.now)
+            walked = await walk_in_tx(w, fact_id, w.now)
             targets += walked.total_impacts
             await record_run(
-                tx,
-                head,
+                w,
                 "explain_impact",
                 "fact",
                 fact_id,
@@ -193,18 +184,15 @@ async def enrich_in_tx(
         steps.append({"impacts_analyzed": impacts_analyzed, "impact_targets": targets})
 
     counters: dict[str, Any] = {"depth": depth, "truncated": truncated, "steps": steps}
-    run_id = await record_run(tx, head, TOOL, "tenant", None, "success", None, counters)
-    revision = await append_event(
-        tx,
-        head,
+    run_id = await record_run(w, TOOL, "tenant", None, "success", None, counters)
+    revision = await w.event(
         Change(
             TOOL,
             "enrich_run",
             run_id,
             [*_pack_ids(built), *(promoted_facts or [])],
             {**counters, "promoted_facts": promoted_facts, "pack_ids": _pack_ids(built)},
-        ),
-        audit,
+        )
     )
     return EnrichContextResult(
         depth=depth,
@@ -230,7 +218,7 @@ def _pack_ids(packs: list[BuiltPack]) -> list[str]:
     return [pack.result.pack_id for pack in packs if pack.result.pack_id is not None]
 
 
-async def walk_in_tx(tx: Tx, fact_id: str, now: datetime) -> ExplainImpactResult:
+async def walk_in_tx(w: Write, fact_id: str, now: datetime) -> ExplainImpactResult:
     """explain_impact's bounded walk from one fact (graphmem/impact/service.py: same edges, scores,
     bounds and result), reading inside the caller's transaction so it sees this run's writes."""
     request = ExplainImpactRequest(source_kind="fact", source_ref=fact_id, depth=IMPACT_DEPTH)
@@ -240,7 +228,7 @@ async def walk_in_tx(tx: Tx, fact_id: str, now: datetime) -> ExplainImpactResult
     frontier = [source]
     truncated = False
     for level in range(1, impact.DEPTHS[depth] + 1):
-        rows = await tx.run(
+        rows = await w.run(
             "impact/list_impact_edges",
             now=now.isoformat(),
             fanout=impact.FANOUT,

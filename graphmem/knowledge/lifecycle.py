@@ -16,9 +16,8 @@ from typing import Any
 
 from graphmem.core.errors import InvalidState
 from graphmem.core.ids import new_id
-from graphmem.history.chain import Head
+from graphmem.history.write_path import Write
 from graphmem.knowledge.models.chunks import ChunkState, RunStatus
-from graphmem.store import Tx
 
 TRANSITIONS: dict[ChunkState, frozenset[ChunkState]] = {
     "no_enrich": frozenset({"enrichable", "frozen", "stale", "archived"}),
@@ -43,8 +42,7 @@ def require_move(chunk_id: str, current: ChunkState, target: ChunkState) -> None
 
 
 async def record_run(
-    tx: Tx,
-    head: Head,
+    w: Write,
     tool: str,
     subject_kind: str,
     subject_id: str | None,
@@ -54,7 +52,7 @@ async def record_run(
 ) -> str:
     """One run-history entry (a `Run` node) for a pipeline call, in the call's transaction."""
     run_id = new_id()
-    await tx.run(
+    await w.run(
         "knowledge/create_run",
         id=run_id,
         tool=tool,
@@ -63,6 +61,6 @@ async def record_run(
         status=status,
         reason=reason,
         counters_json=json.dumps(counters or {}, sort_keys=True),
-        now=head.now.isoformat(),
+        now=w.now_iso,
     )
     return run_id

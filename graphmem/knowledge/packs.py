@@ -77,7 +77,8 @@ from typing import Any
 
 from graphmem.core.errors import NotFound
 from graphmem.core.ids import new_id
-from graphmem.history.chain import Audit, Change, Head, append_event, lock_head
+from graphmem.history.chain import Audit, Change
+from graphmem.history.write_path import Write, write
 from graphmem.knowledge.lifecycle import record_run
 from graphmem.knowledge.models.packs import (
     CONTRACT_VERSION,
@@ -90,7 +91,7 @@ from graphmem.knowledge.models.packs import (
     PackType,
     Section,
 )
-from graphmem.store import Store, Tx
+from graphmem.store import Store
 
 SECTIONS: tuple[Section, ...] = ("facts", "claims", "questions", "chunks")
 HEADERS: dict[Section, str] = {
@@ -459,8 +460,7 @@ def pool_sizes(caps: dict[Section, int], scoped: bool) -> dict[str, int]:
 
 
 async def build_pack_in_tx(
-    tx: Tx,
-    head: Head,
+    w: Write,
     pack_type: PackType,
     target_ref: str | None,
     token_budget: int,
@@ -472,22 +472,22 @@ async def build_pack_in_tx(
     task_terms: frozenset[str] | None = None
     title = f"{pack_type} pack"
     if target_ref is not None:
-        found = await tx.run("knowledge/get_workstream_focus", id=target_ref)
+        found = await w.run("knowledge/get_workstream_focus", id=target_ref)
         if not found:
             raise NotFound("workstream", target_ref)
         focus = found[0]
         task_terms = terms(f"{focus.get('title') or ''} {focus.get('next_action') or ''}")
         title = f"{pack_type} pack for {one_line(focus.get('title') or target_ref, 100)}"
     caps = caps_for(token_budget)
-    rows = await tx.run(
+    rows = await w.run(
         "knowledge/list_pack_candidates",
-        now=head.now.isoformat(),
+        now=w.now_iso,
         workstream_id=target_ref,
         linked_limit=LINKED_CHUNKS,
         body_chars=BODY_CHARS,
         **pool_sizes(caps, target_ref is not None),
     )
-    scoring = Scoring(ROLE_WEIGHTS[pack_type], task_terms, head.now)
+    scoring = Scoring(ROLE_WEIGHTS[pack_type], task_terms, w.now)
     items, candidates = candidate_items(rows[0], scoring)
     selection = select(items, token_budget, caps)
     body = selection.body
@@ -497,12 +497,12 @@ async def build_pack_in_tx(
     if selection.items:
         pack_id = new_id()
         retired = (
-            await tx.run(
+            await w.run(
                 "knowledge/retire_current_packs",
                 pack_type=pack_type,
                 scope_key=target_ref or "*",
                 pack_id=pack_id,
-                now=head.now.isoformat(),
+                now=w.now_iso,
             )
         )[0]["retired_ids"]
     quality = selection.mean("trust")
@@ -533,10 +533,10 @@ async def build_pack_in_tx(
         ),
         sections=sections,
         body=body,
-        revision=head.revision + 1,
+        revision=w.next_revision,
     )
     if pack_id is not None:
-        await tx.run(
+        await w.run(
             "knowledge/create_pack",
             id=pack_id,
             pack_type=pack_type,
@@ -554,7 +554,7 @@ async def build_pack_in_tx(
             selection_policy=SELECTION_POLICY,
             sections_json=sections.model_dump_json(),
             session_id=session_id,
-            now=head.now.isoformat(),
+            now=w.now_iso,
             items=[
                 {
                     "element_id": item.element_id,
@@ -567,8 +567,7 @@ async def build_pack_in_tx(
             ],
         )
     run_id = await record_run(
-        tx,
-        head,
+        w,
         tool,
         "pack",
         pack_id,
@@ -609,23 +608,19 @@ def pack_change(built: BuiltPack, op: str = "build_context_pack") -> Change:
 async def build_context_pack(
     store: Store, tenant: str, request: BuildContextPackRequest
 ) -> BuildContextPackResult:
-    async def work(tx: Tx) -> BuildContextPackResult:
-        head = await lock_head(tx)
-        if request.session_id is not None and not await tx.run(
+    async def work(w: Write) -> BuildContextPackResult:
+        if request.session_id is not None and not await w.run(
             "archive/find_session", session_id=request.session_id
         ):
             raise NotFound("session", request.session_id)
         built = await build_pack_in_tx(
-            tx,
-            head,
+            w,
             request.pack_type,
             request.target_ref,
             request.effective_budget,
             request.session_id,
         )
-        revision = await append_event(
-            tx, head, pack_change(built), Audit(request.session_id, None, None)
-        )
+        revision = await w.event(pack_change(built))
         return built.result.model_copy(update={"revision": revision})
 
-    return await store.write_transaction("build_context_pack", tenant, work)
+    return await write(store, tenant, "build_context_pack", work, audit=Audit(request.session_id))

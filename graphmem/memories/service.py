@@ -55,7 +55,8 @@ from typing import Any
 from graphmem.core.errors import Conflict, InvalidState, NotFound
 from graphmem.core.gate import screen
 from graphmem.core.ids import new_id
-from graphmem.history.chain import Audit, Change, append_event, lock_head
+from graphmem.history.chain import Audit, Change
+from graphmem.history.write_path import Write, write
 from graphmem.memories.models.memories import (
     PREVIEW_CHARS,
     BackupResult,
@@ -74,7 +75,7 @@ from graphmem.memories.models.memories import (
 from graphmem.search.embeddings import Embedder
 from graphmem.search.lexical import lexical_text, tenant_prefix
 from graphmem.search.vectors import embed_texts
-from graphmem.store import Store, Tx
+from graphmem.store import Store
 
 # Allowed moves of govern_memory: action -> statuses it may start from, and where it leads.
 GOVERN_MOVES: dict[str, tuple[frozenset[str], str]] = {
@@ -194,27 +195,26 @@ async def save_memory(
     fields["embedding"] = vectors[0] if vectors else None
     memory_id = new_id()
 
-    async def work(tx: Tx) -> SaveMemoryResult:
-        head = await lock_head(tx)
+    async def work(w: Write) -> SaveMemoryResult:
         latest, active = 0, None
         if request.topic_key is not None:
-            [topic] = await tx.run(
+            [topic] = await w.run(
                 "memories/find_topic_head", project=request.project, topic_key=request.topic_key
             )
             latest, active = topic["latest_version"], topic["active"]
         if active is not None and _same_content(active, fields):
             return _result(memory_record(active), "unchanged", None, screened, None)
-        revision = head.revision + 1
-        [row] = await tx.run(
+        revision = w.next_revision
+        [row] = await w.run(
             "memories/create_memory",
             id=memory_id,
             topic_version=latest + 1,
-            now=head.now.isoformat(),
+            now=w.now_iso,
             revision=revision,
             **fields,
         )
         if fields["status"] == "quarantined":
-            await tx.run(
+            await w.run(
                 "memories/open_quarantine_issue",
                 memory_id=memory_id,
                 id=new_id(),
@@ -225,21 +225,19 @@ async def save_memory(
                         "topic_key": request.topic_key,
                     }
                 ),
-                now=head.now.isoformat(),
+                now=w.now_iso,
             )
         superseded_id = None
         if active is not None and fields["status"] == "active":
-            await tx.run(
+            await w.run(
                 "memories/supersede_memory",
                 new_id=memory_id,
                 old_id=active["id"],
-                now=head.now.isoformat(),
+                now=w.now_iso,
                 revision=revision,
             )
             superseded_id = active["id"]
-        committed = await append_event(
-            tx,
-            head,
+        committed = await w.event(
             Change(
                 "save_memory",
                 "memory",
@@ -255,13 +253,12 @@ async def save_memory(
                     "redactions": fields["redactions"],
                     "quarantine_reasons": screened.quarantine_reasons,
                 },
-            ),
-            Audit(request.session_id, request.actor, request.client),
+            )
         )
         operation = "new_version" if latest > 0 else "created"
         return _result(memory_record(row["memory"]), operation, superseded_id, screened, committed)
 
-    result = await store.write_transaction("save_memory", tenant, work)
+    result = await write(store, tenant, "save_memory", work, audit=Audit.of(request))
     if result.revision is None:
         return result
     backup = write_backup(backup_dir, tenant, result.memory) if request.backup else None
@@ -353,13 +350,13 @@ async def get_observations(
         _require_all(ids, turns, "turn")
         return GetObservationsResult(source="raw", details=[turns[i] for i in request.ids])
 
-    async def work(tx: Tx) -> dict[str, MemoryRecord]:
-        rows = await tx.run("memories/record_memory_access", ids=ids, now=_now_iso())
+    async def work(w: Write) -> dict[str, MemoryRecord]:
+        rows = await w.run("memories/record_memory_access", ids=ids, now=_now_iso())
         found = {row["memory"]["id"]: memory_record(row["memory"]) for row in rows}
         _require_all(ids, found, "memory")  # raises: the access update rolls back
         return found
 
-    found = await store.write_transaction("get_observations", tenant, work)
+    found = await write(store, tenant, "get_observations", work, audit=Audit.of(request))
     return GetObservationsResult(source="memory", details=[found[i] for i in request.ids])
 
 
@@ -378,21 +375,14 @@ async def govern_memory(
     store: Store, tenant: str, request: GovernMemoryRequest
 ) -> GovernMemoryResult:
     ids = list(dict.fromkeys(request.ids))
-    allowed_from, target = GOVERN_MOVES[request.action]
+    _, target = GOVERN_MOVES[request.action]
+    if request.dry_run:  # a read: no lock, nothing written
+        rows = await store.read("memories/get_memories", tenant, ids=ids)
+        found = _governable(ids, rows, request.action)
+        return _governed(request, [_preview(found[i], target) for i in ids], None)
 
-    async def work(tx: Tx) -> GovernMemoryResult:
-        head = await lock_head(tx) if not request.dry_run else None
-        rows = await tx.run("memories/get_memories", ids=ids)
-        found = {row["memory"]["id"]: row["memory"] for row in rows}
-        _require_all(ids, found, "memory")
-        for memory_id in ids:
-            status = found[memory_id]["status"]
-            if status not in allowed_from:
-                raise InvalidState(
-                    "memory", memory_id, status, f"{request.action} needs {sorted(allowed_from)}"
-                )
-        if request.dry_run or head is None:
-            return _governed(request, [_preview(found[i], target) for i in ids], None)
+    async def work(w: Write) -> GovernMemoryResult:
+        found = _governable(ids, await w.run("memories/get_memories", ids=ids), request.action)
         expected = request.expected_versions or {}
         changed = [i for i in ids if found[i]["version"] != expected[i]]
         if changed:
@@ -402,10 +392,26 @@ async def govern_memory(
                     f"{i} is v{found[i]['version']}, expected v{expected[i]}" for i in changed
                 )
             )
-        affected = [await _apply(tx, head, request, found[i], target) for i in ids]
-        return _governed(request, affected, head.revision)
+        affected = [await _apply(w, request, found[i], target) for i in ids]
+        return _governed(request, affected, w.last_revision)
 
-    return await store.write_transaction("govern_memory", tenant, work)
+    return await write(store, tenant, "govern_memory", work, audit=Audit.of(request))
+
+
+def _governable(
+    ids: list[str], rows: list[dict[str, Any]], action: str
+) -> dict[str, dict[str, Any]]:
+    """The memories by id, each in a status the action applies to."""
+    allowed_from, _ = GOVERN_MOVES[action]
+    found = {row["memory"]["id"]: row["memory"] for row in rows}
+    _require_all(ids, found, "memory")
+    for memory_id in ids:
+        status = found[memory_id]["status"]
+        if status not in allowed_from:
+            raise InvalidState(
+                "memory", memory_id, status, f"{action} needs {sorted(allowed_from)}"
+            )
+    return found
 
 
 def _preview(memory: dict[str, Any], target: str) -> GovernedMemory:
@@ -433,12 +439,12 @@ def _governed(
 
 
 async def _apply(
-    tx: Tx, head: Any, request: GovernMemoryRequest, memory: dict[str, Any], target: str
+    w: Write, request: GovernMemoryRequest, memory: dict[str, Any], target: str
 ) -> GovernedMemory:
-    now = head.now.isoformat()
+    now = w.now_iso
     superseded_id, status = None, target
     if request.action == "release" and memory.get("topic_key") is not None:
-        [topic] = await tx.run(
+        [topic] = await w.run(
             "memories/find_topic_head", project=memory["project"], topic_key=memory["topic_key"]
         )
         active = topic["active"]
@@ -446,33 +452,31 @@ async def _apply(
             status = "stale"  # a newer version already holds the topic
         elif active is not None:
             superseded_id = active["id"]
-    [row] = await tx.run(
+    [row] = await w.run(
         "memories/set_memory_status",
         id=memory["id"],
         expected_version=memory["version"],
         status=status,
         reason=request.reason,
         now=now,
-        revision=head.revision + 1,
+        revision=w.next_revision,
     )
     if superseded_id is not None:
-        await tx.run(
+        await w.run(
             "memories/supersede_memory",
             new_id=memory["id"],
             old_id=superseded_id,
             now=now,
-            revision=head.revision + 1,
+            revision=w.next_revision,
         )
     if memory["status"] == "quarantined":
-        await tx.run(
+        await w.run(
             "memories/resolve_quarantine_issue",
             memory_id=memory["id"],
             resolution=f"governed: {request.action}",
             now=now,
         )
-    await append_event(
-        tx,
-        head,
+    await w.event(
         Change(
             "govern_memory",
             "memory",
@@ -485,8 +489,7 @@ async def _apply(
                 "reason": request.reason,
                 "superseded_id": superseded_id,
             },
-        ),
-        Audit(request.session_id, request.actor, request.client),
+        )
     )
     new = row["memory"]
     return GovernedMemory(

@@ -24,8 +24,9 @@ from typing import Any
 
 from graphmem.core.errors import NotFound
 from graphmem.core.ids import new_id
-from graphmem.history.chain import Audit, Change, append_event, lock_head
-from graphmem.store import Store, Tx
+from graphmem.history.chain import Audit, Change
+from graphmem.history.write_path import Write, write
+from graphmem.store import Store
 from graphmem.workstreams.models import (
     WORKSTREAM_STATUSES,
     CreateWorkstreamRequest,
@@ -58,9 +59,8 @@ async def create_workstream(
 ) -> CreateWorkstreamResult:
     workstream_id = new_id()
 
-    async def work(tx: Tx) -> CreateWorkstreamResult:
-        head = await lock_head(tx)
-        rows = await tx.run(
+    async def work(w: Write) -> CreateWorkstreamResult:
+        rows = await w.run(
             "workstreams/create_workstream",
             id=workstream_id,
             project=request.project,
@@ -69,25 +69,22 @@ async def create_workstream(
             next_action=request.next_action,
             blockers=request.blockers,
             progress=request.progress,
-            now=head.now.isoformat(),
+            now=w.now_iso,
         )
-        revision = await append_event(
-            tx,
-            head,
+        revision = await w.event(
             Change(
                 "create_workstream",
                 "workstream",
                 workstream_id,
                 [workstream_id],
                 {"project": request.project, "title": request.title, "status": request.status},
-            ),
-            Audit(request.session_id, request.actor, request.client),
+            )
         )
         return CreateWorkstreamResult(
             workstream=workstream(rows[0]["workstream"]), revision=revision
         )
 
-    return await store.write_transaction("create_workstream", tenant, work)
+    return await write(store, tenant, "create_workstream", work, audit=Audit.of(request))
 
 
 async def list_workstreams(
@@ -118,9 +115,8 @@ async def list_workstreams(
 async def update_workstream(
     store: Store, tenant: str, request: UpdateWorkstreamRequest
 ) -> UpdateWorkstreamResult:
-    async def work(tx: Tx) -> UpdateWorkstreamResult:
-        head = await lock_head(tx)
-        rows = await tx.run("workstreams/find_workstream", id=request.id)
+    async def work(w: Write) -> UpdateWorkstreamResult:
+        rows = await w.run("workstreams/find_workstream", id=request.id)
         if not rows:
             raise NotFound("workstream", request.id)
         current = rows[0]["workstream"]
@@ -137,26 +133,23 @@ async def update_workstream(
                 workstream=workstream(current),
                 revision=None,
             )
-        updated = await tx.run(
+        updated = await w.run(
             "workstreams/update_workstream_fields",
             id=request.id,
             status=changed.get("status"),
             next_action=changed.get("next_action"),
             blockers=changed.get("blockers"),
             progress=changed.get("progress"),
-            now=head.now.isoformat(),
+            now=w.now_iso,
         )
-        revision = await append_event(
-            tx,
-            head,
+        revision = await w.event(
             Change(
                 "update_workstream",
                 "workstream",
                 request.id,
                 [request.id],
                 {"changed": changed, "previous_status": current.get("status")},
-            ),
-            Audit(request.session_id, request.actor, request.client),
+            )
         )
         return UpdateWorkstreamResult(
             id=request.id,
@@ -166,7 +159,7 @@ async def update_workstream(
             revision=revision,
         )
 
-    return await store.write_transaction("update_workstream", tenant, work)
+    return await write(store, tenant, "update_workstream", work, audit=Audit.of(request))
 
 
 def _current_value(node: dict[str, Any], name: str) -> Any:

@@ -1,0 +1,161 @@
+"""The one write path: every tenant write runs through ``write``.
+
+``write`` owns what every write must do, so no domain module repeats it:
+- one managed transaction (all-or-nothing, retried on transient errors);
+- the tenant's history lock, taken first, which serialises the tenant's writes and gives the
+  write its transaction time (``Write.now``);
+- the history events: the domain describes each change (``Write.event``); the path chains
+  them, numbers them (revisions are gap-free per tenant) and stamps the audit fields;
+- idempotency: with an ``Idempotency``, a retry with the same key and fingerprint returns the
+  first write's result (rebuilt by ``replay``) and writes nothing; the same key with other
+  arguments is a conflict.
+
+A test (tests/history/test_write_path.py) fails when code outside this module takes the lock,
+appends an event or opens a write transaction.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, Generic, TypeVar
+
+from graphmem.core.errors import Conflict
+from graphmem.history.chain import Audit, Change, Head, append_event, lock_head
+from graphmem.store import Store, Tx
+from graphmem.store.store import Row
+
+T = TypeVar("T")
+
+
+class Write:
+    """One tenant write in progress: its transaction, with the tenant's lock held."""
+
+    def __init__(self, tx: Tx, head: Head, audit: Audit) -> None:
+        self.tx = tx
+        self._head = head
+        self._audit = audit
+        self._last_revision: int | None = None
+
+    @property
+    def tenant(self) -> str:
+        return self.tx.tenant
+
+    @property
+    def now(self) -> datetime:
+        """The write's transaction time, taken after the lock (the same for every statement)."""
+        return self._head.now
+
+    @property
+    def now_iso(self) -> str:
+        return self._head.now.isoformat()
+
+    @property
+    def audit(self) -> Audit:
+        """Who writes, as the caller said; every event of this write records it."""
+        return self._audit
+
+    @property
+    def next_revision(self) -> int:
+        """The revision this write's next event will commit as (for nodes that record it)."""
+        return self._head.revision + 1
+
+    async def run(self, name: str, **params: Any) -> list[Row]:
+        return await self.tx.run(name, **params)
+
+    @property
+    def last_revision(self) -> int | None:
+        """The revision of this write's last event; None before its first."""
+        return self._last_revision
+
+    async def event(self, change: Change, audit: Audit | None = None) -> int:
+        """Record one change in the tenant's history; returns the revision it commits as."""
+        revision = await append_event(self.tx, self._head, change, audit or self._audit)
+        self._last_revision = revision
+        return revision
+
+    async def events(self, changes: list[Change]) -> int | None:
+        """Record several changes in order; the revision of the last one, None for none."""
+        revision = None
+        for change in changes:
+            revision = await self.event(change)
+        return revision
+
+
+@dataclass(frozen=True)
+class IdempotencyRecord:
+    """What a keyed write left for its retries: the entity it made and its revision."""
+
+    entity_id: str
+    revision: int
+    details: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Idempotency(Generic[T]):
+    """A keyed write: ``scope`` (the tool and owner) and ``key`` name it, ``fingerprint`` is
+    what a retry must repeat; ``remember`` says what to keep of a result, ``replay`` rebuilds
+    the result from it."""
+
+    scope: str
+    key: str
+    fingerprint: str
+    remember: Callable[[T], IdempotencyRecord]
+    replay: Callable[[Write, IdempotencyRecord], Awaitable[T]]
+
+
+async def write(
+    store: Store,
+    tenant: str,
+    label: str,
+    work: Callable[[Write], Awaitable[T]],
+    *,
+    audit: Audit | None = None,
+    idempotency: Idempotency[T] | None = None,
+) -> T:
+    """Run ``work`` as the tenant's one write transaction (it may run more than once on a
+    transient error, so it must not act outside the transaction)."""
+
+    async def unit(tx: Tx) -> T:
+        current = Write(tx, await lock_head(tx), audit or Audit())
+        if idempotency is not None:
+            earlier = await _find(current, idempotency)
+            if earlier is not None:
+                return await idempotency.replay(current, earlier)
+        result = await work(current)
+        if idempotency is not None:
+            await _remember(current, idempotency, idempotency.remember(result))
+        return result
+
+    return await store.write_transaction(label, tenant, unit)
+
+
+async def _find(current: Write, keyed: Idempotency[Any]) -> IdempotencyRecord | None:
+    rows = await current.run("history/find_idempotency_record", scope=keyed.scope, key=keyed.key)
+    if not rows:
+        return None
+    row = rows[0]
+    if row["fingerprint"] != keyed.fingerprint:
+        raise Conflict(
+            "idempotency_key was already used for a different write; use a new key for a "
+            "new write, or repeat the original arguments to recover its result"
+        )
+    details = json.loads(row["details_json"]) if row["details_json"] else {}
+    if row["superseded_id"] is not None:  # records written before the one write path
+        details.setdefault("superseded_id", row["superseded_id"])
+    return IdempotencyRecord(row["entity_id"], row["revision"], details)
+
+
+async def _remember(current: Write, keyed: Idempotency[Any], record: IdempotencyRecord) -> None:
+    await current.run(
+        "history/create_idempotency_record",
+        scope=keyed.scope,
+        key=keyed.key,
+        fingerprint=keyed.fingerprint,
+        entity_id=record.entity_id,
+        revision=record.revision,
+        details_json=json.dumps(record.details, sort_keys=True),
+        now=current.now_iso,
+    )
