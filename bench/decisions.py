@@ -35,8 +35,8 @@ from graphmem.decisions import service as decisions
 from graphmem.decisions.models import RecordDecisionRequest
 from graphmem.facts import service as facts
 from graphmem.facts.models import RecordFactRequest
-from graphmem.history.chain import lock_head
-from graphmem.store import Store, Tx
+from graphmem.history.write_path import Write, write
+from graphmem.store import Store
 from tests.neo4j_endpoint import Endpoint, find_endpoint
 
 PROJECT = "bench"
@@ -87,12 +87,11 @@ async def load_decisions(store: Store, tenant: str, start: int, count: int, seed
     for offset in range(0, len(requests), BATCH):
         batch = requests[offset : offset + BATCH]
 
-        async def work(tx: Tx, batch: list[RecordDecisionRequest] = batch) -> None:
-            head = await lock_head(tx)
+        async def work(w: Write, batch: list[RecordDecisionRequest] = batch) -> None:
             for request in batch:
-                await decisions._create(tx, head, new_id(), request)
+                await decisions._create(w, new_id(), request)
 
-        await store.write_transaction("bench_load_decisions", tenant, work)
+        await write(store, tenant, "bench_load_decisions", work)
 
 
 async def review_figures(store: Store, samples: int) -> list[Latency]:

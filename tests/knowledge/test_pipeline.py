@@ -15,11 +15,11 @@ from fastmcp import Client
 from graphmem.app.server import create_server
 from graphmem.app.settings import Settings
 from graphmem.core.ids import new_id
-from graphmem.history.chain import lock_head
+from graphmem.history.write_path import Write, write
 from graphmem.knowledge.claims import promote_in_tx
 from graphmem.knowledge.models.chunks import ChunkState
 from graphmem.knowledge.models.pipeline import PromoteResult
-from graphmem.store import QueryCatalog, Store, Tx
+from graphmem.store import QueryCatalog, Store
 from tests.neo4j_endpoint import Endpoint
 from tests.support import TEST_CATALOG, call, call_error
 
@@ -708,11 +708,10 @@ async def test_promotion_policy_table(
     )
     if mode == "auto_layer1":  # pipeline-internal: the in-transaction step enrich_context runs
 
-        async def work(tx: Tx) -> PromoteResult:
-            head = await lock_head(tx)
-            return await promote_in_tx(tx, head, claim_id, "auto_layer1")
+        async def work(w: Write) -> PromoteResult:
+            return await promote_in_tx(w, claim_id, "auto_layer1")
 
-        result = (await store.write_transaction("test", tenant, work)).model_dump(mode="json")
+        result = (await write(store, tenant, "test", work)).model_dump(mode="json")
     else:
         result = await call(client, "promote_candidate", claim_id=claim_id, mode=mode)
     assert (result["promoted"], result["reason"]) == (reason is None, reason)

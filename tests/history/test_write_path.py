@@ -1,0 +1,135 @@
+"""The one write path: nothing else takes the lock, appends events or opens a write
+transaction; and what it owns (revisions, atomicity, idempotency) holds on a real Neo4j."""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+import pytest
+
+from graphmem.core.errors import Conflict
+from graphmem.history.chain import Audit, Change
+from graphmem.history.write_path import Idempotency, IdempotencyRecord, Write, write
+from graphmem.store import Store
+
+ROOT = Path(__file__).resolve().parents[2]
+WRITE_PATH = ROOT / "graphmem" / "history" / "write_path.py"
+# Where the primitives are defined (and the store's own transaction helper).
+DEFINITIONS = {ROOT / "graphmem" / "history" / "chain.py", ROOT / "graphmem" / "store" / "store.py"}
+PRIMITIVES = {"lock_head", "append_event", "write_transaction"}
+RAW_HISTORY_QUERIES = re.compile(r"history/(lock_head|append_event|create_head)")
+
+
+def _python_files() -> list[Path]:
+    """The product's modules (bench/facts.py times the bare lock statement on purpose)."""
+    return [
+        path
+        for path in sorted((ROOT / "graphmem").rglob("*.py"))
+        if path != WRITE_PATH and path not in DEFINITIONS
+    ]
+
+
+def _called_names(tree: ast.AST) -> set[str]:
+    names = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call):
+            function = node.func
+            if isinstance(function, ast.Name):
+                names.add(function.id)
+            elif isinstance(function, ast.Attribute):
+                names.add(function.attr)
+    return names
+
+
+def test_only_the_write_path_locks_appends_and_opens_write_transactions() -> None:
+    offenders = []
+    for path in _python_files():
+        text = path.read_text()
+        used = _called_names(ast.parse(text)) & PRIMITIVES
+        if RAW_HISTORY_QUERIES.search(text):
+            used.add("a history/ lock or append query")
+        if used:
+            offenders.append(f"{path.relative_to(ROOT)}: {sorted(used)}")
+    assert not offenders, "outside the write path:\n" + "\n".join(offenders)
+
+
+def test_no_domain_module_computes_a_revision() -> None:
+    arithmetic = re.compile(r"revision\s*[+-]\s*1\b")
+    offenders = [
+        str(path.relative_to(ROOT))
+        for path in _python_files()
+        if arithmetic.search(path.read_text())
+    ]
+    assert not offenders
+
+
+async def _revision(store: Store, tenant: str) -> int:
+    rows = await store.read("history/get_head", tenant)
+    return rows[0]["revision"] if rows else 0
+
+
+def _change(n: int) -> Change:
+    return Change("test_write", "test", f"subject-{n}", [f"subject-{n}"], {"n": n})
+
+
+async def test_events_of_one_write_chain_with_consecutive_revisions(
+    store: Store, tenant: str
+) -> None:
+    async def work(w: Write) -> list[int]:
+        assert w.next_revision == 1 and w.last_revision is None
+        return [await w.event(_change(1)), await w.event(_change(2))]
+
+    revisions = await write(store, tenant, "test", work, audit=Audit("s-1", "bot", "cli"))
+    assert revisions == [1, 2]
+    events = await store.read(
+        "history/list_events",
+        tenant,
+        aggregate_id=None,
+        aggregate_kind=None,
+        since=None,
+        limit=10,
+    )
+    assert [(e["event"]["revision"], e["event"]["actor"]) for e in events] == [
+        (2, "bot"),
+        (1, "bot"),
+    ]
+
+
+async def test_a_failed_write_leaves_no_event(store: Store, tenant: str) -> None:
+    async def fails(w: Write) -> None:
+        await w.event(_change(1))
+        raise Conflict("refused after the event")
+
+    with pytest.raises(Conflict):
+        await write(store, tenant, "test", fails)
+    assert await _revision(store, tenant) == 0
+
+
+async def test_a_keyed_retry_replays_and_other_arguments_conflict(
+    store: Store, tenant: str
+) -> None:
+    calls: list[int] = []
+
+    async def work(w: Write) -> int:
+        calls.append(1)
+        return await w.event(_change(len(calls)))
+
+    async def replay(w: Write, earlier: IdempotencyRecord) -> int:
+        return -earlier.revision  # marks a replay
+
+    def keyed(fingerprint: str) -> Idempotency[int]:
+        return Idempotency(
+            scope="test:scope",
+            key="retry-1",
+            fingerprint=fingerprint,
+            remember=lambda revision: IdempotencyRecord(f"entity-{revision}", revision),
+            replay=replay,
+        )
+
+    assert await write(store, tenant, "test", work, idempotency=keyed("a")) == 1
+    assert await write(store, tenant, "test", work, idempotency=keyed("a")) == -1
+    with pytest.raises(Conflict):
+        await write(store, tenant, "test", work, idempotency=keyed("b"))
+    assert len(calls) == 1 and await _revision(store, tenant) == 1
