@@ -19,7 +19,7 @@ WITH d, a, r, k, f, lapsed, bounds,
      CASE WHEN f IS NULL OR lapsed THEN [] ELSE [f] + [
        (f)-[c:CONTRADICTS]-(other:Fact)
        WHERE c.cleared_at IS NULL AND other.status = 'active'
-         AND (other.effective_until IS NULL OR other.effective_until > datetime($now))
+         AND coalesce(other.effective_until > datetime($now), true)
        | other]
      END AS evidence
 WITH d, a, r, k, f, lapsed, [e IN evidence | [x IN [CASE

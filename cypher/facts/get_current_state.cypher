@@ -12,7 +12,7 @@ RETURN k.owner AS owner, k.project AS project, k.origin_id AS origin_id, answer,
     type: type(e), from_id: startNode(e).id, to_id: endNode(e).id, at: e.at,
     rationale: e.rationale,
     other_live: other.status = 'active'
-                AND (other.effective_until IS NULL OR other.effective_until > datetime($now))
+                AND coalesce(other.effective_until > datetime($now), true)
   }] AS answer_edges,
   COLLECT {
     MATCH (old:Fact)

@@ -93,7 +93,7 @@ RETURN from_kind, from_id, [e IN edges | e {
   label: coalesce(e.node.title, e.node.key, e.node.name),
   valid: CASE
     WHEN e.node:Fact THEN e.node.status = 'active'
-      AND (e.node.effective_until IS NULL OR e.node.effective_until > datetime($now))
+      AND coalesce(e.node.effective_until > datetime($now), true)
     WHEN e.node:Decision THEN NOT coalesce(e.node.status, '') IN ['superseded', 'reverted']
     WHEN e.node:Claim THEN coalesce(e.node.status, '') <> 'rejected'
     WHEN e.node:Pack THEN coalesce(e.node.status, '') <> 'retired'

@@ -6,7 +6,7 @@ WHERE k.tenant = $tenant AND k.owner = $owner AND k.key IS NOT NULL
 WITH k ORDER BY k.key LIMIT $key_cap
 MATCH (k)-[:CURRENT]->(f:Fact)
 WHERE f.tenant = $tenant AND f.status = 'active'
-  AND (f.effective_until IS NULL OR f.effective_until > datetime($now))
+  AND coalesce(f.effective_until > datetime($now), true)
 RETURN f.id AS id, k.key AS key, f.value_json AS value_json, f.source_class AS source_class,
        f.verification_status AS verification_status,
        coalesce(f.contradiction_count, 0) AS contradiction_count,

@@ -14,7 +14,7 @@ import hmac
 import os
 import secrets
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import datetime
 from pathlib import Path
 from typing import Literal
 
@@ -22,6 +22,7 @@ from fastmcp.server.auth import AccessToken, TokenVerifier
 from fastmcp.server.auth.providers.jwt import JWTVerifier
 from pydantic import BaseModel, ConfigDict, Field
 
+from graphmem.core.clock import utc_now
 from graphmem.core.errors import ConfigurationError, NotFound
 
 Scope = Literal["read", "write", "admin"]
@@ -84,7 +85,7 @@ def issue_token(
         tenant=tenant,
         scopes=sorted(set(scopes), key=ALL_SCOPES.index),
         label=label,
-        created_at=datetime.now(UTC),
+        created_at=utc_now(),
     )
     tokens = TokenFile.load(path)
     tokens.tokens.append(record)
@@ -97,7 +98,7 @@ def revoke_token(path: Path, token_id: str) -> TokenRecord:
     for record in tokens.tokens:
         if record.id == token_id:
             if record.revoked_at is None:
-                record.revoked_at = datetime.now(UTC)
+                record.revoked_at = utc_now()
                 tokens.save(path)
             return record
     raise NotFound("token", token_id)
@@ -128,7 +129,7 @@ class GraphmemTokenVerifier(TokenVerifier):
                 sha256=d,
                 tenant=tenant,
                 scopes=["read", "write"],
-                created_at=datetime.now(UTC),
+                created_at=utc_now(),
             )
             for d in digests
         ]

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from datetime import datetime
 from typing import Annotated, Any, Literal
 
 from pydantic import (
@@ -60,10 +59,6 @@ def _bounded_json(value: JsonValue) -> JsonValue:
 BoundedJson = Annotated[JsonValue, AfterValidator(_bounded_json)]
 Name = Annotated[str, Field(min_length=1, max_length=200, pattern=r"^\S(.*\S)?$")]
 AuditText = Annotated[str, Field(min_length=1, max_length=200)]
-
-
-def iso(value: datetime | None) -> str | None:
-    return value.isoformat() if value is not None else None
 
 
 # Argument types several tools share, declared once with their client-facing text.

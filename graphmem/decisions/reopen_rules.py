@@ -28,9 +28,10 @@ import hashlib
 import math
 import re
 from dataclasses import dataclass
-from datetime import UTC, date, datetime
+from datetime import datetime
 from typing import Any, Literal
 
+from graphmem.core.clock import parse_iso, start_of_day
 from graphmem.core.errors import InvalidArgument
 from graphmem.core.models import canonical_json
 
@@ -88,9 +89,9 @@ def parse_instant(value: Any) -> datetime | None:
     text = value.strip()
     try:
         if _DATE.match(text):
-            return datetime.combine(date.fromisoformat(text), datetime.min.time(), tzinfo=UTC)
+            return start_of_day(text)
         if _INSTANT.match(text):
-            return datetime.fromisoformat(text.replace("Z", "+00:00"))
+            return parse_iso(text)
     except ValueError:
         return None
     return None

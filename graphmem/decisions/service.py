@@ -19,9 +19,10 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from graphmem.core.clock import iso, parse_iso
 from graphmem.core.errors import Conflict, NotFound
 from graphmem.core.ids import new_id
-from graphmem.core.models import canonical_json, iso
+from graphmem.core.models import canonical_json
 from graphmem.decisions.models import (
     AckReviewRequest,
     AckReviewResult,
@@ -71,7 +72,7 @@ class _DecisionVerdicts:
     has_signal: bool = False  # an open or acknowledged signal exists
 
     def review_after_passed(self, now: datetime) -> bool:
-        return self.review_after is not None and datetime.fromisoformat(self.review_after) <= now
+        return self.review_after is not None and parse_iso(self.review_after) <= now
 
     def breached(self) -> list[dict[str, Any]]:
         return [row for row in self.rows if row["reason"] is None and row["verdict"] is True]

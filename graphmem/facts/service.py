@@ -20,9 +20,10 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
+from graphmem.core.clock import iso, utc_now
 from graphmem.core.errors import Conflict, InvalidArgument, NotFound
 from graphmem.core.ids import new_id
 from graphmem.core.models import canonical_json
@@ -62,10 +63,6 @@ def boundary(valid_to: datetime | None, expires_at: datetime | None) -> datetime
 def lapsed(valid_to: datetime | None, expires_at: datetime | None, at: datetime) -> bool:
     until = boundary(valid_to, expires_at)
     return until is not None and until <= at
-
-
-def _iso(value: datetime | None) -> str | None:
-    return value.isoformat() if value is not None else None
 
 
 # --- record_fact ---------------------------------------------------------------------------------
@@ -162,9 +159,9 @@ def _record_params(request: RecordFactRequest, fact_id: str, now: datetime) -> d
         "verification_status": request.verification_status,
         "observed_at": observed_at.isoformat(),
         "valid_from": (request.valid_from or observed_at).isoformat(),
-        "valid_to": _iso(request.valid_to),
-        "expires_at": _iso(request.expires_at),
-        "effective_until": _iso(boundary(request.valid_to, request.expires_at)),
+        "valid_to": iso(request.valid_to),
+        "expires_at": iso(request.expires_at),
+        "effective_until": iso(boundary(request.valid_to, request.expires_at)),
         "now": now.isoformat(),
         "session_id": request.session_id,
         "actor": request.actor,
@@ -235,7 +232,7 @@ class _View:
 
 
 async def current_state(store: Store, tenant: str, request: CurrentStateRequest) -> CurrentState:
-    now = datetime.now(UTC)
+    now = utc_now()
     reference = request.known_at or now
     owner = _owner_filter(request)
     if request.as_of is None and request.known_at is None:
@@ -484,7 +481,7 @@ async def _update(w: Write, fact: Fact, **fields: Any) -> None:
         id=fact.id,
         now=w.now_iso,
         **{
-            name: _iso(value) if isinstance(value, datetime) else value
+            name: iso(value) if isinstance(value, datetime) else value
             for name, value in merged.items()
         },
     )

@@ -14,7 +14,7 @@ import hashlib
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import datetime
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Literal
@@ -27,6 +27,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import (
 )
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field
 
+from graphmem.core.clock import canonical_utc, parse_iso, utc_now
 from graphmem.core.errors import GraphmemError
 from graphmem.core.models import canonical_json
 
@@ -71,16 +72,10 @@ class VerificationRefused(GraphmemError):
 
 def _instant(value: datetime | str) -> str:
     """ISO 8601 in UTC with a trailing ``Z``; microseconds only when nonzero."""
-    moment = datetime.fromisoformat(value) if isinstance(value, str) else value
+    moment = parse_iso(value) if isinstance(value, str) else value
     if not isinstance(moment, datetime):
         raise ValueError(f"not an instant: {value!r}")
-    if moment.tzinfo is None or moment.utcoffset() is None:
-        raise ValueError(f"instant without a timezone: {value!r}")
-    moment = moment.astimezone(UTC)
-    text = moment.strftime("%Y-%m-%dT%H:%M:%S")
-    if moment.microsecond:
-        text += f".{moment.microsecond:06d}"
-    return text + "Z"
+    return canonical_utc(moment)
 
 
 def fact_claim(fact: Mapping[str, Any]) -> dict[str, Any]:
@@ -137,7 +132,7 @@ def sign_attestation(
         verifier_identity=verifier_identity,
         evidence_reference=evidence_reference,
         verification_method=METHOD,
-        verified_at=verified_at or datetime.now(UTC),
+        verified_at=verified_at or utc_now(),
         signature="",
     )
     signature = base64.b64encode(private_key.sign(signed_payload(draft))).decode()

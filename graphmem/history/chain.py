@@ -9,9 +9,10 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
+from graphmem.core.clock import utc_now
 from graphmem.core.ids import new_id
 from graphmem.core.models import canonical_json
 from graphmem.history.models import ChainVerdict, EventRecord, ReplayRequest, ReplayResult
@@ -54,7 +55,7 @@ async def lock_head(tx: Tx) -> Head:
     if not rows:  # the tenant's first write
         await tx.run("history/create_head", genesis_hash=GENESIS_HASH)
         rows = await tx.run("history/lock_head", lock_token=new_id())
-    return Head(rows[0]["revision"], rows[0]["last_hash"], datetime.now(UTC))
+    return Head(rows[0]["revision"], rows[0]["last_hash"], utc_now())
 
 
 def event_hash(tenant: str, revision: int, op: str, at: str, payload: str, prev: str) -> str:

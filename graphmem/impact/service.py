@@ -39,9 +39,9 @@ between two levels is seen by the later levels only.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from typing import Any, get_args
 
+from graphmem.core.clock import utc_now_iso
 from graphmem.core.errors import NotFound
 from graphmem.core.ids import new_id
 from graphmem.history.chain import Audit, Change
@@ -170,7 +170,7 @@ async def explain_impact(
 ) -> ExplainImpactResult:
     depth = depth_of(request.depth)
     max_depth = DEPTHS[depth]
-    now = datetime.now(UTC).isoformat()
+    now = utc_now_iso()
     source: Node = (request.source_kind, request.source_ref)
     best: dict[Node, _Best] = {source: _Best(1.0, (), None)}
     frontier = [source]

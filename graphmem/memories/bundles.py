@@ -54,9 +54,10 @@ import hashlib
 import math
 import time
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
+from graphmem.core.clock import from_epoch, parse_iso, utc_now_iso
 from graphmem.core.errors import InvalidArgument
 from graphmem.core.gate import screen
 from graphmem.core.models import canonical_json
@@ -163,7 +164,7 @@ def _instant(epoch: float | None) -> datetime | None:
         return None
     if epoch > time.time():
         raise InvalidArgument("as_of_epoch", "must not be in the future")
-    return datetime.fromtimestamp(epoch, UTC)
+    return from_epoch(epoch)
 
 
 async def context_bundle(store: Store, tenant: str, request: BundleRequest) -> ContextBundle:
@@ -338,7 +339,7 @@ async def _facts(
 ) -> list[Candidate]:
     common = {"owner": owner_of(request.project, None), "key_cap": FACT_KEY_CAP}
     if as_of is None:
-        now = datetime.now(UTC).isoformat()
+        now = utc_now_iso()
         rows = await store.read("memories/list_bundle_current_facts", tenant, now=now, **common)
     else:
         rows = await store.read("memories/list_bundle_facts_at", tenant, at=as_of, **common)
@@ -365,7 +366,7 @@ async def _facts(
 
 
 def _descending(instant: str) -> tuple[float, str]:
-    return (-datetime.fromisoformat(instant).timestamp(), instant)
+    return (-parse_iso(instant).timestamp(), instant)
 
 
 async def _workstreams(

@@ -35,11 +35,11 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
 from typing import Any
 
 from graphmem.archive.models import ListRawSessionsRequest
 from graphmem.archive.service import list_raw_sessions
+from graphmem.core.clock import utc_now_iso
 from graphmem.core.gate import screen
 from graphmem.core.models import canonical_json
 from graphmem.facts.models import CurrentStateRequest, owner_of
@@ -201,7 +201,7 @@ async def _safe_claims(store: Store, tenant: str, project: str) -> list[Candidat
         tenant,
         owner=owner_of(project, None),
         classes=SAFE_CLASSES,
-        now=datetime.now(UTC).isoformat(),
+        now=utc_now_iso(),
         key_cap=FACT_KEY_CAP,
         limit=SAFE_CLAIMS_LIMIT,
     )

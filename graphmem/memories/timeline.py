@@ -45,11 +45,12 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import date, datetime
+from datetime import date
 from typing import Any
 
 from graphmem.archive import service as archive
 from graphmem.archive.models import SearchRawRequest
+from graphmem.core.clock import parse_iso
 from graphmem.core.errors import InvalidArgument, InvalidState, NotFound
 from graphmem.memories.models.memories import PREVIEW_CHARS
 from graphmem.memories.models.timeline import (
@@ -323,15 +324,11 @@ def _add_turns(totals: _Totals, rows: Sequence[dict[str, Any]]) -> int:
         totals.months[month].turns += row["turns"]
         totals.instants += [row["first"], row["last"]]
         known = started.get(row["session_id"])
-        if known is None or _instant(row["first"]) < _instant(known[0]):
+        if known is None or parse_iso(row["first"]) < parse_iso(known[0]):
             started[row["session_id"]] = (row["first"], month)
     for _, month in started.values():
         totals.months[month].sessions += 1
     return len(started)
-
-
-def _instant(text: str) -> datetime:
-    return datetime.fromisoformat(text)
 
 
 def _ratio(numerator: int, denominator: int) -> float | None:
@@ -357,7 +354,7 @@ def report_stats(
     totals = _Totals()
     _add_memories(totals, memory_groups)
     sessions = _add_turns(totals, turn_rows)
-    days = sorted(_instant(text).date() for text in totals.instants)
+    days = sorted(parse_iso(text).date() for text in totals.instants)
     first, last = (days[0], days[-1]) if days else (None, None)
     shown = MAX_REPORT_MONTHS if full else COMPACT_MONTHS
     months = sorted(totals.months.items(), reverse=True)
@@ -504,7 +501,7 @@ def _timeline(recent: Sequence[dict[str, Any]], total: int) -> str:
     lines = ["## Timeline (recent first)", f"Memory versions by day (UTC): {scope}."]
     day: date | None = None
     for memory in recent:
-        created = _instant(memory["created_at"]).date()
+        created = parse_iso(memory["created_at"]).date()
         if created != day:
             day = created
             lines += ["", f"### {created}"]
