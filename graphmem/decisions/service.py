@@ -13,7 +13,6 @@ transaction for the decisions that watch the keys they changed.
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -26,13 +25,9 @@ from graphmem.core.models import canonical_json
 from graphmem.decisions.models import (
     AckReviewRequest,
     AckReviewResult,
-    Alternative,
-    Attempt,
     Decision,
-    Dependency,
     Diagnostic,
     DueDecision,
-    Evidence,
     Outcome,
     RecordAttemptRequest,
     RecordAttemptResult,
@@ -44,10 +39,15 @@ from graphmem.decisions.models import (
     ReviewDecisionsResult,
     ReviewOutcome,
     ReviewSignal,
-    RuleVerdict,
     UpdateDecisionRequest,
     UpdateDecisionResult,
     VerdictCounts,
+)
+from graphmem.decisions.rows import (
+    attempt_from_node,
+    decision_from_row,
+    rule_verdict,
+    verdict_of,
 )
 from graphmem.facts.models import owner_of
 from graphmem.history.chain import Audit, Change
@@ -95,7 +95,7 @@ class Evaluation:
 
     def outcome(self) -> ReviewOutcome:
         rows = self.rows()
-        verdicts = [_verdict(row) for row in rows]
+        verdicts = [verdict_of(row) for row in rows]
         counts = VerdictCounts(
             true=verdicts.count("true"),
             false=verdicts.count("false"),
@@ -119,44 +119,6 @@ class Evaluation:
             signals_opened=self.opened,
             signals_cleared=self.cleared,
         )
-
-
-def _verdict(row: dict[str, Any]) -> str:
-    if row["reason"] is not None:
-        return "unknown"
-    return "true" if row["verdict"] else "false"
-
-
-def _evidence(check: dict[str, Any] | None, with_verdict: bool = False) -> Evidence | None:
-    if check is None:
-        return None
-    verdict = check["verdict"]
-    return Evidence(
-        fact_id=check["fact_id"],
-        value=json.loads(check["value_json"]),
-        observed_at=check["observed_at"],
-        valid_from=check["valid_from"],
-        source_class=check["source_class"],
-        verification_status=check["verification_status"],
-        verdict=(None if verdict is None else str(verdict).lower()) if with_verdict else None,  # type: ignore[arg-type]
-    )
-
-
-def rule_verdict(row: dict[str, Any]) -> RuleVerdict:
-    return RuleVerdict(
-        rule_id=row["rule_id"],
-        alternative_id=row["alternative_id"],
-        key=row["key"],
-        operator=row["operator"],
-        value=json.loads(row["operand_json"]),
-        unit=row["unit"],
-        verdict=_verdict(row),  # type: ignore[arg-type]
-        reason=row["reason"],
-        evidence=_evidence(row["evidence"]),
-        conflicting_evidence=[
-            e for e in (_evidence(c, with_verdict=True) for c in row["conflicting"]) if e
-        ],
-    )
 
 
 async def evaluate(w: Write, decision_ids: list[str], *, details: bool = False) -> Evaluation:
@@ -256,40 +218,7 @@ async def load_decisions(w: Write, ids: list[str]) -> tuple[dict[str, Decision],
     rows = await w.run("decisions/get_decisions", ids=ids)
     evaluation = await evaluate(w, [row["decision"]["id"] for row in rows], details=True)
     verdicts = {row["rule_id"]: rule_verdict(row) for row in evaluation.rows()}
-    return {row["decision"]["id"]: _decision(row, verdicts) for row in rows}, evaluation
-
-
-def _decision(row: dict[str, Any], verdicts: dict[str, RuleVerdict]) -> Decision:
-    node = row["decision"]
-    return Decision(
-        id=node["id"],
-        project=node["project"],
-        title=node["title"],
-        choice=node["choice"],
-        rationale=node.get("rationale"),
-        status=node["status"],
-        review_after=node.get("review_after"),
-        supersedes_decision_id=row["supersedes_decision_id"],
-        superseded_by_decision_id=row["superseded_by_decision_id"],
-        alternatives=[
-            Alternative(
-                id=alternative["id"],
-                title=alternative["title"],
-                why_rejected=alternative.get("why_rejected"),
-                rules=[
-                    verdicts[rule["rule_id"]]
-                    for rule in sorted(alternative["rules"], key=lambda r: r["position"])
-                ],
-            )
-            for alternative in row["alternatives"]
-        ],
-        depends_on=[Dependency(**dependency) for dependency in row["depends_on"]],
-        created_at=node["created_at"],
-        updated_at=node["updated_at"],
-        session_id=node.get("session_id"),
-        actor=node.get("actor"),
-        client=node.get("client"),
-    )
+    return {row["decision"]["id"]: decision_from_row(row, verdicts) for row in rows}, evaluation
 
 
 async def _require_decision(w: Write, decision_id: str) -> dict[str, Any]:
@@ -620,21 +549,6 @@ async def update_decision(
 
 
 # --- attempts and outcomes -----------------------------------------------------------------------
-def _attempt(node: dict[str, Any]) -> Attempt:
-    return Attempt(
-        id=node["id"],
-        decision_id=node.get("decision_id"),
-        workstream_id=node.get("workstream_id"),
-        title=node["title"],
-        description=node.get("description"),
-        evidence=node.get("evidence") or [],
-        status=node["status"],
-        result=node.get("result"),
-        created_at=node["created_at"],
-        session_id=node.get("session_id"),
-        actor=node.get("actor"),
-        client=node.get("client"),
-    )
 
 
 async def record_attempt(
@@ -670,7 +584,7 @@ async def record_attempt(
                 {"title": request.title, "subject_id": subject},
             )
         )
-        return RecordAttemptResult(attempt=_attempt(rows[0]["attempt"]), revision=revision)
+        return RecordAttemptResult(attempt=attempt_from_node(rows[0]["attempt"]), revision=revision)
 
     return await write(store, tenant, "record_attempt", work, audit=Audit.of(request))
 
@@ -722,7 +636,7 @@ async def record_outcome(
                 evidence=node.get("evidence") or [],
                 recorded_at=node["recorded_at"],
             ),
-            attempt=_attempt(created[0]["attempt"]),
+            attempt=attempt_from_node(created[0]["attempt"]),
             revision=revision,
         )
 

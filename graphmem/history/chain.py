@@ -7,7 +7,6 @@ of the event before them, so an edited or deleted event breaks the chain.
 from __future__ import annotations
 
 import hashlib
-import json
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -15,7 +14,8 @@ from typing import Any
 from graphmem.core.clock import utc_now
 from graphmem.core.ids import new_id
 from graphmem.core.models import canonical_json
-from graphmem.history.models import ChainVerdict, EventRecord, ReplayRequest, ReplayResult
+from graphmem.history.models import ChainVerdict, ReplayRequest, ReplayResult
+from graphmem.history.rows import event_from_node
 from graphmem.store import Store, Tx
 
 GENESIS_HASH = "0" * 64
@@ -129,27 +129,8 @@ async def replay(store: Store, tenant: str, request: ReplayRequest) -> ReplayRes
         since=request.since_ts.isoformat() if request.since_ts else None,
         limit=request.limit,
     )
-    events = [_event_record(row["event"]) for row in rows]
+    events = [event_from_node(row["event"]) for row in rows]
     return ReplayResult(count=len(events), events=events, chain=await verify_chain(store, tenant))
-
-
-def _event_record(node: dict[str, Any]) -> EventRecord:
-    body = json.loads(node["payload_json"])
-    return EventRecord(
-        event_id=node["id"],
-        revision=node["revision"],
-        event_type=node["op"],
-        aggregate_kind=node.get("aggregate_kind"),
-        aggregate_id=node.get("aggregate_id"),
-        subject_ids=node.get("subject_ids") or [],
-        occurred_at=node["at"],
-        actor=node.get("actor"),
-        session_id=node.get("session_id"),
-        client=node.get("client"),
-        payload=body.get("payload", body),
-        prev_hash=node["prev_hash"],
-        hash=node["hash"],
-    )
 
 
 async def verify_chain(store: Store, tenant: str) -> ChainVerdict:

@@ -370,8 +370,17 @@ GRAPH_MODEL = GraphModel(
         ),
         NodeKind(
             label="IdempotencyRecord",
-            meaning="what a keyed write produced",
-            properties=["tenant", "scope", "key", "fact_id", "decision_id", "revision"],
+            meaning="what a keyed write produced (older records name fact_id or decision_id)",
+            properties=[
+                "tenant",
+                "scope",
+                "key",
+                "fingerprint",
+                "entity_id",
+                "revision",
+                "details_json",
+                "created_at",
+            ],
         ),
         NodeKind(
             label="History",

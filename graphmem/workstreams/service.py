@@ -35,23 +35,8 @@ from graphmem.workstreams.models import (
     ListWorkstreamsResult,
     UpdateWorkstreamRequest,
     UpdateWorkstreamResult,
-    Workstream,
 )
-
-
-def workstream(node: dict[str, Any]) -> Workstream:
-    return Workstream(
-        id=node["id"],
-        project=node.get("project"),
-        title=node.get("title") or node["id"],
-        status=node.get("status") or "active",
-        progress=node.get("progress"),
-        next_action=node.get("next_action"),
-        blockers=list(node.get("blockers") or []),
-        created_at=node.get("created_at"),
-        updated_at=node.get("updated_at"),
-        completed_at=node.get("completed_at"),
-    )
+from graphmem.workstreams.rows import workstream_from_node
 
 
 async def create_workstream(
@@ -81,7 +66,7 @@ async def create_workstream(
             )
         )
         return CreateWorkstreamResult(
-            workstream=workstream(rows[0]["workstream"]), revision=revision
+            workstream=workstream_from_node(rows[0]["workstream"]), revision=revision
         )
 
     return await write(store, tenant, "create_workstream", work, audit=Audit.of(request))
@@ -99,7 +84,7 @@ async def list_workstreams(
         limit=request.limit,
     )
     has_more = len(rows) > request.limit
-    page = [workstream(row["workstream"]) for row in rows[: request.limit]]
+    page = [workstream_from_node(row["workstream"]) for row in rows[: request.limit]]
     return ListWorkstreamsResult(
         project=request.project,
         status=request.status,
@@ -130,7 +115,7 @@ async def update_workstream(
                 id=request.id,
                 updated=False,
                 changed=[],
-                workstream=workstream(current),
+                workstream=workstream_from_node(current),
                 revision=None,
             )
         updated = await w.run(
@@ -155,7 +140,7 @@ async def update_workstream(
             id=request.id,
             updated=True,
             changed=sorted(changed),
-            workstream=workstream(updated[0]["workstream"]),
+            workstream=workstream_from_node(updated[0]["workstream"]),
             revision=revision,
         )
 
