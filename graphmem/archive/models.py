@@ -8,7 +8,7 @@ from typing import Annotated, Literal
 
 from pydantic import AwareDatetime, Field
 
-from graphmem.core.models import Audit, Name, OutputModel, StrictModel
+from graphmem.core.models import AuditedRequest, Name, OutputModel, StrictModel
 
 Role = Literal["user", "assistant", "system", "tool"]
 
@@ -37,7 +37,7 @@ class TurnIn(StrictModel):
     )
 
 
-class ArchiveTurnsRequest(StrictModel):
+class ArchiveTurnsRequest(AuditedRequest):
     project: Name = Field(description="Project the conversation belongs to.")
     session_ref: Name = Field(
         description="Your reference of the conversation (e.g. its session id)."
@@ -52,9 +52,6 @@ class ArchiveTurnsRequest(StrictModel):
         description="1 to 500 turns: role, content (up to 100,000 characters; "
         "2,000,000 per call), ts (ISO 8601 with offset).",
     )
-    session_id: Audit = None
-    actor: Audit = None
-    client: Audit = None
 
 
 class RawSession(OutputModel):

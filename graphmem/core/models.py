@@ -65,6 +65,14 @@ AuditText = Annotated[str, Field(min_length=1, max_length=200)]
 Audit = Annotated[AuditText | None, Field(description="Recorded for audit; grants nothing.")]
 
 
+class AuditedRequest(StrictModel):
+    """A write's request: who asks, as the caller says (recorded with its history event)."""
+
+    session_id: Audit = None
+    actor: Audit = None
+    client: Audit = None
+
+
 def _blank_to_none(value: Any) -> Any:
     return None if value == "" else value
 

@@ -9,7 +9,7 @@ from typing import Annotated, Any, Literal
 from pydantic import AwareDatetime, Field, JsonValue, model_validator
 
 from graphmem.core.errors import InvalidArgument
-from graphmem.core.models import Audit, BoundedJson, Name, OutputModel, StrictModel
+from graphmem.core.models import Audit, AuditedRequest, BoundedJson, Name, OutputModel, StrictModel
 from graphmem.decisions.reopen_rules import Operator, Rule, Unit
 
 DecisionStatus = Literal["active", "review_required", "stale", "superseded", "reverted"]
@@ -62,7 +62,7 @@ class AlternativeInput(StrictModel):
     )
 
 
-class RecordDecisionRequest(StrictModel):
+class RecordDecisionRequest(AuditedRequest):
     project: Name = Field(description="Owning project; rules watch its keys.")
     title: Title = Field(description="Short name of the decision.")
     choice: LongText = Field(description="What was decided.")
@@ -92,9 +92,6 @@ class RecordDecisionRequest(StrictModel):
         description="Retry identity within the project: a retry with the same key "
         "and arguments returns the first decision and writes nothing.",
     )
-    session_id: Audit = None
-    actor: Audit = None
-    client: Audit = None
 
     @model_validator(mode="after")
     def _rules_valid(self) -> RecordDecisionRequest:
@@ -149,7 +146,7 @@ class UpdateDecisionRequest(StrictModel):
         return self
 
 
-class RecordAttemptRequest(StrictModel):
+class RecordAttemptRequest(AuditedRequest):
     decision_id: Name | None = Field(default=None, description="The decision it was tried for.")
     workstream_id: Name | None = Field(
         default=None, description="Or the workstream it was tried for."
@@ -157,9 +154,6 @@ class RecordAttemptRequest(StrictModel):
     title: Title = Field(description="What was tried.")
     description: LongText | None = Field(default=None, description="How.")
     evidence: EvidenceRefs = Field(default_factory=list)
-    session_id: Audit = None
-    actor: Audit = None
-    client: Audit = None
 
     @model_validator(mode="after")
     def _one_subject(self) -> RecordAttemptRequest:
@@ -168,15 +162,12 @@ class RecordAttemptRequest(StrictModel):
         return self
 
 
-class RecordOutcomeRequest(StrictModel):
+class RecordOutcomeRequest(AuditedRequest):
     attempt_id: Name = Field(description="The attempt that ended.")
     result: OutcomeResult = Field(description="succeeded, failed, partial or abandoned.")
     summary: LongText | None = Field(default=None, description="What happened.")
     lesson: LongText | None = Field(default=None, description="What to reuse or avoid.")
     evidence: EvidenceRefs = Field(default_factory=list)
-    session_id: Audit = None
-    actor: Audit = None
-    client: Audit = None
 
 
 # --- outputs -------------------------------------------------------------------------------------

@@ -11,6 +11,7 @@ from pydantic import AwareDatetime, Field, JsonValue, model_validator
 from graphmem.core.errors import InvalidArgument
 from graphmem.core.models import (
     Audit,
+    AuditedRequest,
     BlankableInstant,
     BlankableName,
     BlankAsNone,
@@ -65,7 +66,7 @@ def owner_of(project: str | None, origin_id: str | None) -> str:
     return f"project:{project}" if project is not None else f"origin:{origin_id}"
 
 
-class RecordFactRequest(StrictModel):
+class RecordFactRequest(AuditedRequest):
     project: Project = None
     origin_id: Origin = None
     key: Name = Field(
@@ -115,9 +116,6 @@ class RecordFactRequest(StrictModel):
         "arguments returns the first result and writes nothing; reusing it for "
         "different arguments is refused. Never an entity id.",
     )
-    session_id: Audit = None
-    actor: Audit = None
-    client: Audit = None
 
     @model_validator(mode="after")
     def _consistent(self) -> RecordFactRequest:

@@ -9,7 +9,7 @@ from typing import Annotated, Literal
 from pydantic import Field, model_validator
 
 from graphmem.core.errors import InvalidArgument
-from graphmem.core.models import Audit, Name, OutputModel, StrictModel
+from graphmem.core.models import AuditedRequest, Name, OutputModel, StrictModel
 
 WorkstreamStatus = Literal["active", "paused", "completed", "abandoned"]
 WORKSTREAM_STATUSES: tuple[WorkstreamStatus, ...] = ("active", "paused", "completed", "abandoned")
@@ -23,7 +23,7 @@ MAX_WORKSTREAMS_PAGE = 200
 
 
 # --- inputs --------------------------------------------------------------------------------------
-class CreateWorkstreamRequest(StrictModel):
+class CreateWorkstreamRequest(AuditedRequest):
     project: Name = Field(description="The project the workstream belongs to.")
     title: WorkstreamTitle = Field(description="What the thread of work is.")
     status: WorkstreamStatus = Field(
@@ -36,9 +36,6 @@ class CreateWorkstreamRequest(StrictModel):
         description="What currently blocks progress.",
     )
     progress: Progress | None = Field(default=None, description="Percent done, an integer 0-100.")
-    session_id: Audit = None
-    actor: Audit = None
-    client: Audit = None
 
 
 class ListWorkstreamsRequest(StrictModel):
@@ -52,7 +49,7 @@ class ListWorkstreamsRequest(StrictModel):
     offset: int = Field(default=0, ge=0, le=100_000, description="Page start.")
 
 
-class UpdateWorkstreamRequest(StrictModel):
+class UpdateWorkstreamRequest(AuditedRequest):
     id: Name = Field(description="The workstream to change.")
     status: WorkstreamStatus | None = Field(
         default=None, description="New status: active, paused, completed or abandoned."
@@ -66,9 +63,6 @@ class UpdateWorkstreamRequest(StrictModel):
         description="New blockers, replacing the old list as a whole; [] clears them.",
     )
     progress: Progress | None = Field(default=None, description="New progress, percent 0-100.")
-    session_id: Audit = None
-    actor: Audit = None
-    client: Audit = None
 
     @model_validator(mode="after")
     def _something_to_change(self) -> UpdateWorkstreamRequest:

@@ -7,7 +7,7 @@ from typing import Any, Literal
 
 from pydantic import Field
 
-from graphmem.core.models import Audit, OutputModel, StrictModel
+from graphmem.core.models import AuditedRequest, OutputModel, StrictModel
 
 AUDIT_VERSION = "graphmem_audit_v1"
 IssueType = Literal[
@@ -33,7 +33,7 @@ ScanName = Literal[
 MAX_STALE_SYNC_MINUTES = 10_080  # a week
 
 
-class AuditMemoryRequest(StrictModel):
+class AuditMemoryRequest(AuditedRequest):
     repair: bool = Field(
         default=True,
         description="Apply the repairs (default). false: record what is found, "
@@ -47,9 +47,6 @@ class AuditMemoryRequest(StrictModel):
         "is stale when an item it includes changed more than this long after the "
         "pack was made.",
     )
-    session_id: Audit = None
-    actor: Audit = None
-    client: Audit = None
 
 
 class AuditRepairs(OutputModel):

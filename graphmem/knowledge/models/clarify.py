@@ -8,7 +8,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field
 
-from graphmem.core.models import Audit, Name, OutputModel, StrictModel
+from graphmem.core.models import AuditedRequest, Name, OutputModel
 from graphmem.knowledge.models.chunks import ChunkState, Redaction
 
 QuestionType = Literal["scope", "time", "semantics", "action", "downstream_use"]
@@ -18,7 +18,7 @@ MAX_ANSWER_CHARS = 20_000
 AnswerText = Annotated[str, Field(min_length=1, max_length=MAX_ANSWER_CHARS)]
 
 
-class QueueClarificationRequest(StrictModel):
+class QueueClarificationRequest(AuditedRequest):
     chunk_ref: Name = Field(description="Id of the chunk to ask about.")
     max_questions: int = Field(
         default=MAX_QUESTIONS,
@@ -26,9 +26,6 @@ class QueueClarificationRequest(StrictModel):
         le=MAX_QUESTIONS,
         description="At most this many questions, highest priority first (1 to 5).",
     )
-    session_id: Audit = None
-    actor: Audit = None
-    client: Audit = None
 
 
 class QueuedQuestion(OutputModel):
@@ -66,7 +63,7 @@ class QueueClarificationResult(OutputModel):
     revision: int | None = Field(description="Last revision committed, null when nothing changed.")
 
 
-class RecordHumanAnswerRequest(StrictModel):
+class RecordHumanAnswerRequest(AuditedRequest):
     chunk_ref: Name = Field(description="Id of the chunk the answer is about.")
     answer_text: AnswerText = Field(
         description="The human's answer (up to 20,000 characters). Appended to the "
@@ -77,9 +74,6 @@ class RecordHumanAnswerRequest(StrictModel):
         description="Answer this one open question of the chunk; omit it (or null) "
         "to answer all open questions of the chunk.",
     )
-    session_id: Audit = None
-    actor: Audit = None
-    client: Audit = None
 
 
 class RecordHumanAnswerResult(OutputModel):

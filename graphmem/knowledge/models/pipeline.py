@@ -7,7 +7,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field
 
-from graphmem.core.models import Audit, Name, OutputModel, StrictModel
+from graphmem.core.models import AuditedRequest, Name, OutputModel
 from graphmem.knowledge.models.chunks import ChunkState, ClaimStatus, Predicate, Scope
 
 EnrichPolicy = Literal["manual", "auto"]
@@ -20,16 +20,13 @@ ChunkRef = Annotated[Name, Field(description="Id of the chunk (from add_context_
 
 
 # --- assess_context ------------------------------------------------------------------------------
-class AssessContextRequest(StrictModel):
+class AssessContextRequest(AuditedRequest):
     chunk_ref: ChunkRef
     force: bool = Field(
         default=False,
         description="Re-assess a frozen chunk, or an awaiting_human chunk whose body "
         "has not changed since it was queued; without it those return skip payloads.",
     )
-    session_id: Audit = None
-    actor: Audit = None
-    client: Audit = None
 
 
 class AssessResult(OutputModel):
@@ -70,15 +67,12 @@ class AssessResult(OutputModel):
 
 
 # --- extract_candidate_claims --------------------------------------------------------------------
-class ExtractClaimsRequest(StrictModel):
+class ExtractClaimsRequest(AuditedRequest):
     chunk_ref: ChunkRef
     scope_hint: Scope | None = Field(
         default=None,
         description="Overrides scope detection: memory, bridge, mapping, validation or export.",
     )
-    session_id: Audit = None
-    actor: Audit = None
-    client: Audit = None
 
 
 class ClaimItem(OutputModel):
@@ -114,7 +108,7 @@ class ExtractResult(OutputModel):
 
 
 # --- promote_candidate ---------------------------------------------------------------------------
-class PromoteCandidateRequest(StrictModel):
+class PromoteCandidateRequest(AuditedRequest):
     claim_id: Name = Field(description="Id of a candidate claim (from extract_candidate_claims).")
     mode: PromotionMode = Field(
         default="human_confirmed",
@@ -123,9 +117,6 @@ class PromoteCandidateRequest(StrictModel):
         "imported (not for sensitive scopes). auto_layer1 is pipeline-internal and "
         "refused here.",
     )
-    session_id: Audit = None
-    actor: Audit = None
-    client: Audit = None
 
 
 class PromoteResult(OutputModel):

@@ -9,7 +9,7 @@ from typing import Annotated, Literal
 from pydantic import Field, model_validator
 
 from graphmem.core.errors import InvalidArgument
-from graphmem.core.models import Audit, AuditText, Name, OutputModel, StrictModel
+from graphmem.core.models import Audit, AuditedRequest, AuditText, Name, OutputModel, StrictModel
 
 MemoryType = Literal[
     "decision",
@@ -187,7 +187,7 @@ class GetObservationsResult(OutputModel):
     )
 
 
-class GovernMemoryRequest(StrictModel):
+class GovernMemoryRequest(AuditedRequest):
     ids: list[MemoryId] = Field(min_length=1, max_length=MAX_IDS, description="Memory ids.")
     action: GovernAction = Field(
         description="stale, reject, delete (soft) or release (a quarantined memory becomes active)."
@@ -204,9 +204,6 @@ class GovernMemoryRequest(StrictModel):
         max_length=MAX_IDS,
         description="{id: version} for every id, as the dry run showed them.",
     )
-    session_id: Audit = None
-    actor: Audit = None
-    client: Audit = None
 
     @model_validator(mode="after")
     def _real_run(self) -> GovernMemoryRequest:
