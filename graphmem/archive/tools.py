@@ -4,18 +4,12 @@ errors."""
 
 from graphmem.app.services import Services
 from graphmem.app.toolspec import ToolSpec
-from graphmem.archive import service
-from graphmem.archive.models import (
-    ArchiveTurnsRequest,
-    ArchiveTurnsResult,
-    ListRawSessionsRequest,
-    ListRawSessionsResult,
-    SearchRawRequest,
-    SearchRawResult,
-)
+from graphmem.archive import models, service
 
 
-async def archive_turns(services: Services, request: ArchiveTurnsRequest) -> ArchiveTurnsResult:
+async def archive_turns(
+    services: Services, request: models.ArchiveTurnsRequest
+) -> models.ArchiveTurnsResult:
     """Store conversation turns in the raw archive, word for word.
 
     Use it to capture what was said (a Stop hook, a transcript import) so search_raw can
@@ -35,7 +29,9 @@ async def archive_turns(services: Services, request: ArchiveTurnsRequest) -> Arc
     )
 
 
-async def search_raw(services: Services, request: SearchRawRequest) -> SearchRawResult:
+async def search_raw(
+    services: Services, request: models.SearchRawRequest
+) -> models.SearchRawResult:
     """Search the raw archive of conversation turns by relevance.
 
     Use it to recall a literal phrase from past chats, or when search finds no curated
@@ -51,8 +47,8 @@ async def search_raw(services: Services, request: SearchRawRequest) -> SearchRaw
 
 
 async def list_raw_sessions(
-    services: Services, request: ListRawSessionsRequest
-) -> ListRawSessionsResult:
+    services: Services, request: models.ListRawSessionsRequest
+) -> models.ListRawSessionsResult:
     """List the raw-archive sessions with turns inside a time window, newest first.
 
     Use it for a recap of what happened in a period (then search_raw for a phrase).

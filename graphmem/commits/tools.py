@@ -2,18 +2,12 @@
 
 from graphmem.app.services import Services
 from graphmem.app.toolspec import ToolSpec
-from graphmem.commits import service
-from graphmem.commits.models import (
-    CommitsForSessionRequest,
-    CommitsForSessionResult,
-    LookupCommitRequest,
-    LookupCommitResult,
-    RecordCommitRequest,
-    RecordCommitResult,
-)
+from graphmem.commits import models, service
 
 
-async def record_commit(services: Services, request: RecordCommitRequest) -> RecordCommitResult:
+async def record_commit(
+    services: Services, request: models.RecordCommitRequest
+) -> models.RecordCommitResult:
     """Record a git commit's metadata in memory and, when session_id is given, link it to
     that session (the only way a link is made: nothing is inferred).
 
@@ -28,7 +22,9 @@ async def record_commit(services: Services, request: RecordCommitRequest) -> Rec
     return await service.record_commit(services.store, services.tenant(), request)
 
 
-async def lookup_commit(services: Services, request: LookupCommitRequest) -> LookupCommitResult:
+async def lookup_commit(
+    services: Services, request: models.LookupCommitRequest
+) -> models.LookupCommitResult:
     """Read-only. Look up recorded commits by full or abbreviated sha (at least 7 hex
     digits, any case) and the sessions explicitly linked to them.
 
@@ -44,8 +40,8 @@ async def lookup_commit(services: Services, request: LookupCommitRequest) -> Loo
 
 
 async def commits_for_session(
-    services: Services, request: CommitsForSessionRequest
-) -> CommitsForSessionResult:
+    services: Services, request: models.CommitsForSessionRequest
+) -> models.CommitsForSessionResult:
     """Read-only. List the commits explicitly linked to a session (by record_commit with
     session_id), newest commit first, each with its git metadata and link evidence
     (source, linked_at, the history revision that recorded it).

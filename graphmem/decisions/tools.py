@@ -3,26 +3,12 @@ domain, let the boundary map errors."""
 
 from graphmem.app.services import Services
 from graphmem.app.toolspec import ToolSpec
-from graphmem.decisions import service
-from graphmem.decisions.models import (
-    AckReviewRequest,
-    AckReviewResult,
-    RecordAttemptRequest,
-    RecordAttemptResult,
-    RecordDecisionRequest,
-    RecordDecisionResult,
-    RecordOutcomeRequest,
-    RecordOutcomeResult,
-    ReviewDecisionsRequest,
-    ReviewDecisionsResult,
-    UpdateDecisionRequest,
-    UpdateDecisionResult,
-)
+from graphmem.decisions import models, service
 
 
 async def record_decision(
-    services: Services, request: RecordDecisionRequest
-) -> RecordDecisionResult:
+    services: Services, request: models.RecordDecisionRequest
+) -> models.RecordDecisionResult:
     """Record a decision with the alternatives it rejected and the conditions under which
     each should be reconsidered (reopen rules on fact keys).
 
@@ -40,8 +26,8 @@ async def record_decision(
 
 
 async def review_decisions(
-    services: Services, request: ReviewDecisionsRequest
-) -> ReviewDecisionsResult:
+    services: Services, request: models.ReviewDecisionsRequest
+) -> models.ReviewDecisionsResult:
     """Evaluate the reopen rules of every live decision in scope and list the decisions
     due for review.
 
@@ -56,7 +42,9 @@ async def review_decisions(
     return await service.review_decisions(services.store, services.tenant(), request)
 
 
-async def ack_review(services: Services, request: AckReviewRequest) -> AckReviewResult:
+async def ack_review(
+    services: Services, request: models.AckReviewRequest
+) -> models.AckReviewResult:
     """Acknowledge one open review signal with a note.
 
     The signal stays acknowledged (and its decision quiet) while the decision's set of
@@ -69,8 +57,8 @@ async def ack_review(services: Services, request: AckReviewRequest) -> AckReview
 
 
 async def update_decision(
-    services: Services, request: UpdateDecisionRequest
-) -> UpdateDecisionResult:
+    services: Services, request: models.UpdateDecisionRequest
+) -> models.UpdateDecisionResult:
     """Change a decision's lifecycle status, linking its successor when superseded.
 
     Use it after a review: back to active, review_required while someone looks, or
@@ -82,7 +70,9 @@ async def update_decision(
     return await service.update_decision(services.store, services.tenant(), request)
 
 
-async def record_attempt(services: Services, request: RecordAttemptRequest) -> RecordAttemptResult:
+async def record_attempt(
+    services: Services, request: models.RecordAttemptRequest
+) -> models.RecordAttemptResult:
     """Record something tried for a decision or a workstream (exactly one of them).
 
     The attempt stays open until record_outcome says how it ended. Errors: not_found
@@ -91,7 +81,9 @@ async def record_attempt(services: Services, request: RecordAttemptRequest) -> R
     return await service.record_attempt(services.store, services.tenant(), request)
 
 
-async def record_outcome(services: Services, request: RecordOutcomeRequest) -> RecordOutcomeResult:
+async def record_outcome(
+    services: Services, request: models.RecordOutcomeRequest
+) -> models.RecordOutcomeResult:
     """Record how an attempt ended, with evidence references; closes the attempt.
 
     One outcome per attempt: a second try is a new attempt. Errors: not_found for an

@@ -3,21 +3,12 @@
 from graphmem.app.services import Services
 from graphmem.app.toolspec import ToolSpec
 from graphmem.core.errors import ConfigurationError
-from graphmem.facts import service, state
-from graphmem.facts.models import (
-    CurrentState,
-    CurrentStateRequest,
-    GovernFactRequest,
-    GovernFactResult,
-    MaintainResult,
-    RecordFactRequest,
-    RecordFactResult,
-    VerifyFactRequest,
-    VerifyFactResult,
-)
+from graphmem.facts import models, service, state
 
 
-async def record_fact(services: Services, request: RecordFactRequest) -> RecordFactResult:
+async def record_fact(
+    services: Services, request: models.RecordFactRequest
+) -> models.RecordFactResult:
     """Record one observed fact under a project (or capture origin) and key.
 
     Use it for observations that can change and that other things depend on (a
@@ -32,7 +23,9 @@ async def record_fact(services: Services, request: RecordFactRequest) -> RecordF
     return await service.record_fact(services.store, services.tenant(), request)
 
 
-async def current_state(services: Services, request: CurrentStateRequest) -> CurrentState:
+async def current_state(
+    services: Services, request: models.CurrentStateRequest
+) -> models.CurrentState:
     """Resolve a fact key to what is true: the answer, its history, and why.
 
     Use it before acting on something a fact describes; use search for free-text recall
@@ -49,7 +42,9 @@ async def current_state(services: Services, request: CurrentStateRequest) -> Cur
     return await state.current_state(services.store, services.tenant(), request)
 
 
-async def govern_fact(services: Services, request: GovernFactRequest) -> GovernFactResult:
+async def govern_fact(
+    services: Services, request: models.GovernFactRequest
+) -> models.GovernFactResult:
     """Apply truth maintenance to a fact: supersede, contradict, invalidate or revalidate.
 
     Use it when knowledge changes and the change is a judgement rather than a new
@@ -63,7 +58,7 @@ async def govern_fact(services: Services, request: GovernFactRequest) -> GovernF
     return await service.govern_fact(services.store, services.tenant(), request)
 
 
-async def maintain(services: Services) -> MaintainResult:
+async def maintain(services: Services) -> models.MaintainResult:
     """Run housekeeping: expire active facts whose boundary (the earlier of valid_to and
     expires_at) has passed, mark active decisions past review_after as stale, then
     evaluate every live decision's reopen rules (opening or clearing review signals).
@@ -78,7 +73,9 @@ async def maintain(services: Services) -> MaintainResult:
     return await service.maintain(services.store, services.tenant())
 
 
-async def verify_fact(services: Services, request: VerifyFactRequest) -> VerifyFactResult:
+async def verify_fact(
+    services: Services, request: models.VerifyFactRequest
+) -> models.VerifyFactResult:
     """Mark a fact verified from an Ed25519 attestation by a configured verifier.
 
     The only way a fact becomes verified: the attestation must name this fact, carry

@@ -2,16 +2,12 @@
 
 from graphmem.app.services import Services
 from graphmem.app.toolspec import ToolSpec
-from graphmem.impact import service
-from graphmem.impact.models import (
-    ExplainImpactRequest,
-    ExplainImpactResult,
-    LinkImpactRequest,
-    LinkImpactResult,
-)
+from graphmem.impact import models, service
 
 
-async def link_impact(services: Services, request: LinkImpactRequest) -> LinkImpactResult:
+async def link_impact(
+    services: Services, request: models.LinkImpactRequest
+) -> models.LinkImpactResult:
     """Record that a chunk, claim or fact affects a fact, a decision or an external
     target (session, snapshot, mapping, validation, export).
 
@@ -26,7 +22,9 @@ async def link_impact(services: Services, request: LinkImpactRequest) -> LinkImp
     return await service.link_impact(services.store, services.tenant(), request)
 
 
-async def explain_impact(services: Services, request: ExplainImpactRequest) -> ExplainImpactResult:
+async def explain_impact(
+    services: Services, request: models.ExplainImpactRequest
+) -> models.ExplainImpactResult:
     """Show what a change to a chunk, claim or fact would affect downstream.
 
     Call it before governing or replacing a fact to see what it informs. Walks recorded

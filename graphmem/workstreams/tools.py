@@ -2,20 +2,12 @@
 
 from graphmem.app.services import Services
 from graphmem.app.toolspec import ToolSpec
-from graphmem.workstreams import service
-from graphmem.workstreams.models import (
-    CreateWorkstreamRequest,
-    CreateWorkstreamResult,
-    ListWorkstreamsRequest,
-    ListWorkstreamsResult,
-    UpdateWorkstreamRequest,
-    UpdateWorkstreamResult,
-)
+from graphmem.workstreams import models, service
 
 
 async def create_workstream(
-    services: Services, request: CreateWorkstreamRequest
-) -> CreateWorkstreamResult:
+    services: Services, request: models.CreateWorkstreamRequest
+) -> models.CreateWorkstreamResult:
     """Create a workstream: a high-level thread of work in a project, with a status,
     a next action, blockers and progress (integer percent 0-100).
 
@@ -29,7 +21,9 @@ async def create_workstream(
     return await service.create_workstream(services.store, services.tenant(), request)
 
 
-async def workstreams(services: Services, request: ListWorkstreamsRequest) -> ListWorkstreamsResult:
+async def workstreams(
+    services: Services, request: models.ListWorkstreamsRequest
+) -> models.ListWorkstreamsResult:
     """Read-only. List a project's workstreams, newest update first, optionally only
     those of one status (active, paused, completed, abandoned).
 
@@ -43,8 +37,8 @@ async def workstreams(services: Services, request: ListWorkstreamsRequest) -> Li
 
 
 async def update_workstream(
-    services: Services, request: UpdateWorkstreamRequest
-) -> UpdateWorkstreamResult:
+    services: Services, request: models.UpdateWorkstreamRequest
+) -> models.UpdateWorkstreamResult:
     """Change one existing workstream by id: status, next_action, blockers and/or
     progress. At least one is required; omitted fields stay as they are.
 

@@ -4,15 +4,12 @@ domain, let the boundary map errors."""
 from graphmem.app.services import Services
 from graphmem.app.toolspec import ToolSpec
 from graphmem.knowledge import audit
-from graphmem.knowledge.models.audit import (
-    AuditMemoryRequest,
-    AuditMemoryResult,
-    ListMemoryIssuesRequest,
-    ListMemoryIssuesResult,
-)
+from graphmem.knowledge.models import audit as models
 
 
-async def audit_memory(services: Services, request: AuditMemoryRequest) -> AuditMemoryResult:
+async def audit_memory(
+    services: Services, request: models.AuditMemoryRequest
+) -> models.AuditMemoryResult:
     """Run the persistent self-repair audit over facts, claims, context packs and
     quarantined content, and reconcile the drift it finds.
 
@@ -35,8 +32,8 @@ async def audit_memory(services: Services, request: AuditMemoryRequest) -> Audit
 
 
 async def list_memory_issues(
-    services: Services, request: ListMemoryIssuesRequest
-) -> ListMemoryIssuesResult:
+    services: Services, request: models.ListMemoryIssuesRequest
+) -> models.ListMemoryIssuesResult:
     """List the issues audit_memory recorded, most recently detected first.
 
     Use it after audit_memory to see what still needs attention (status open) or what

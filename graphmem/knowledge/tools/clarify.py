@@ -4,17 +4,12 @@ validate, call the domain, let the boundary map errors."""
 from graphmem.app.services import Services
 from graphmem.app.toolspec import ToolSpec
 from graphmem.knowledge import clarify
-from graphmem.knowledge.models.clarify import (
-    QueueClarificationRequest,
-    QueueClarificationResult,
-    RecordHumanAnswerRequest,
-    RecordHumanAnswerResult,
-)
+from graphmem.knowledge.models import clarify as models
 
 
 async def queue_clarification(
-    services: Services, request: QueueClarificationRequest
-) -> QueueClarificationResult:
+    services: Services, request: models.QueueClarificationRequest
+) -> models.QueueClarificationResult:
     """Ask a human to clarify a chunk: generate focused, typed questions and lock the
     chunk as awaiting_human until someone answers.
 
@@ -34,8 +29,8 @@ async def queue_clarification(
 
 
 async def record_human_answer(
-    services: Services, request: RecordHumanAnswerRequest
-) -> RecordHumanAnswerResult:
+    services: Services, request: models.RecordHumanAnswerRequest
+) -> models.RecordHumanAnswerResult:
     """Record a human's answer to a chunk's clarification questions and reopen the chunk
     for enrichment.
 

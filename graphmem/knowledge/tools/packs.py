@@ -4,17 +4,12 @@ let the boundary map errors."""
 from graphmem.app.services import Services
 from graphmem.app.toolspec import ToolSpec
 from graphmem.knowledge import enrich, packs
-from graphmem.knowledge.models.packs import (
-    BuildContextPackRequest,
-    BuildContextPackResult,
-    EnrichContextRequest,
-    EnrichContextResult,
-)
+from graphmem.knowledge.models import packs as models
 
 
 async def build_context_pack(
-    services: Services, request: BuildContextPackRequest
-) -> BuildContextPackResult:
+    services: Services, request: models.BuildContextPackRequest
+) -> models.BuildContextPackResult:
     """Compile a role-specific context pack under a token budget from live facts,
     candidate claims, open questions and context chunks.
 
@@ -38,7 +33,9 @@ async def build_context_pack(
     return await packs.build_context_pack(services.store, services.tenant(), request)
 
 
-async def enrich_context(services: Services, request: EnrichContextRequest) -> EnrichContextResult:
+async def enrich_context(
+    services: Services, request: models.EnrichContextRequest
+) -> models.EnrichContextResult:
     """Advance the whole knowledge pipeline in one all-or-nothing step.
 
     Use it to process what add_context_chunk stored without calling each tool; call

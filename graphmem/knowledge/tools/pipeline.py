@@ -4,17 +4,12 @@ one to a governed fact. Thin: validate, call the domain, let the boundary map er
 from graphmem.app.services import Services
 from graphmem.app.toolspec import ToolSpec
 from graphmem.knowledge import assess, claims
-from graphmem.knowledge.models.pipeline import (
-    AssessContextRequest,
-    AssessResult,
-    ExtractClaimsRequest,
-    ExtractResult,
-    PromoteCandidateRequest,
-    PromoteResult,
-)
+from graphmem.knowledge.models import pipeline as models
 
 
-async def assess_context(services: Services, request: AssessContextRequest) -> AssessResult:
+async def assess_context(
+    services: Services, request: models.AssessContextRequest
+) -> models.AssessResult:
     """Classify one context chunk: detect its signal markers, score materiality and
     uncertainty (0..1), and move its lifecycle state where the move is legal.
 
@@ -37,8 +32,8 @@ async def assess_context(services: Services, request: AssessContextRequest) -> A
 
 
 async def extract_candidate_claims(
-    services: Services, request: ExtractClaimsRequest
-) -> ExtractResult:
+    services: Services, request: models.ExtractClaimsRequest
+) -> models.ExtractResult:
     """Extract typed subject-predicate-object claims from one enrichable or uncertain chunk
     and stage them as candidate claims; nothing becomes canonical until
     promote_candidate.
@@ -58,7 +53,9 @@ async def extract_candidate_claims(
     return await claims.extract_candidate_claims(services.store, services.tenant(), request)
 
 
-async def promote_candidate(services: Services, request: PromoteCandidateRequest) -> PromoteResult:
+async def promote_candidate(
+    services: Services, request: models.PromoteCandidateRequest
+) -> models.PromoteResult:
     """Governance gate: promote one candidate claim to a canonical fact.
 
     Call it with human_confirmed after review; sensitive scopes (mapping, validation,

@@ -4,17 +4,12 @@
 from graphmem.app.services import Services
 from graphmem.app.toolspec import ToolSpec
 from graphmem.memories import service
-from graphmem.memories.models.memories import (
-    GetObservationsRequest,
-    GetObservationsResult,
-    GovernMemoryRequest,
-    GovernMemoryResult,
-    SaveMemoryRequest,
-    SaveMemoryResult,
-)
+from graphmem.memories.models import memories as models
 
 
-async def save_memory(services: Services, request: SaveMemoryRequest) -> SaveMemoryResult:
+async def save_memory(
+    services: Services, request: models.SaveMemoryRequest
+) -> models.SaveMemoryResult:
     """Save a curated memory for future sessions.
 
     Save after an architecture decision (what was chosen, why, what was rejected), a bug
@@ -39,8 +34,8 @@ async def save_memory(services: Services, request: SaveMemoryRequest) -> SaveMem
 
 
 async def get_observations(
-    services: Services, request: GetObservationsRequest
-) -> GetObservationsResult:
+    services: Services, request: models.GetObservationsRequest
+) -> models.GetObservationsResult:
     """Fetch the full details of memories (or raw turns) by id, in the order given.
 
     Use it after search for the ids you selected, not for discovery. Memories count the
@@ -51,7 +46,9 @@ async def get_observations(
     return await service.get_observations(services.store, services.tenant(), request)
 
 
-async def govern_memory(services: Services, request: GovernMemoryRequest) -> GovernMemoryResult:
+async def govern_memory(
+    services: Services, request: models.GovernMemoryRequest
+) -> models.GovernMemoryResult:
     """Mark curated memories stale, reject or delete them, or release quarantined ones.
 
     Run with dry_run=true (the default) first: it lists each memory's current version and

@@ -5,15 +5,12 @@ documented), let the boundary map errors."""
 from graphmem.app.services import Services
 from graphmem.app.toolspec import ToolSpec
 from graphmem.memories import bundles, recall
-from graphmem.memories.models.recall import (
-    BundleRequest,
-    ContextBundle,
-    RecallRequest,
-    RecallResult,
-)
+from graphmem.memories.models import recall as models
 
 
-async def recall_user_context(services: Services, request: RecallRequest) -> RecallResult:
+async def recall_user_context(
+    services: Services, request: models.RecallRequest
+) -> models.RecallResult:
     """Assemble task-aware user context for one project. Read-only.
 
     Sources: the requested current-state keys (text "key = value"; a key that is not
@@ -36,7 +33,7 @@ async def recall_user_context(services: Services, request: RecallRequest) -> Rec
     )
 
 
-async def context_bundle(services: Services, request: BundleRequest) -> ContextBundle:
+async def context_bundle(services: Services, request: models.BundleRequest) -> models.ContextBundle:
     """Compile a Context Bundle v1 for one task in one project. Read-only, deterministic.
 
     Six sections, each with a share of token_budget and an item limit: preferences

@@ -9,15 +9,10 @@ from fastmcp.tools import ToolResult
 from graphmem.app.services import Services
 from graphmem.app.toolspec import ToolSpec
 from graphmem.memories import timeline as domain
-from graphmem.memories.models.timeline import (
-    TimelineReportRequest,
-    TimelineReportResult,
-    TimelineRequest,
-    TimelineResult,
-)
+from graphmem.memories.models import timeline as models
 
 
-async def timeline(services: Services, request: TimelineRequest) -> TimelineResult:
+async def timeline(services: Services, request: models.TimelineRequest) -> models.TimelineResult:
     """Return what came just before and just after one centre point. Read-only.
 
     Provide anchor or query; anchor takes precedence when both are set. source memory
@@ -39,7 +34,7 @@ async def timeline(services: Services, request: TimelineRequest) -> TimelineResu
     return await domain.timeline(services.store, services.tenant(), request, services.embedder)
 
 
-def _markdown_first(result: TimelineReportResult) -> Any:
+def _markdown_first(result: models.TimelineReportResult) -> Any:
     """The Markdown as the text an agent reads, the model as the structured content.
 
     FastMCP passes a ToolResult through; the output schema still comes from the
@@ -49,8 +44,8 @@ def _markdown_first(result: TimelineReportResult) -> Any:
 
 
 async def timeline_report(
-    services: Services, request: TimelineReportRequest
-) -> TimelineReportResult:
+    services: Services, request: models.TimelineReportRequest
+) -> models.TimelineReportResult:
     """Generate an aggregated Markdown report of one project. Read-only.
 
     Sections: overview (first and last activity, span, memories by status, raw-archive
