@@ -59,6 +59,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
@@ -78,15 +79,18 @@ from graphmem.archive.models import (
     TurnQuarantine,
     TurnRedaction,
 )
+from graphmem.core.clock import utc_iso
 from graphmem.core.errors import InvalidArgument
 from graphmem.core.gate import screen
 from graphmem.core.ids import new_id
+from graphmem.core.models import paged
 from graphmem.history.chain import Audit, Change
 from graphmem.history.write_path import Write, write
 from graphmem.search.embeddings import Embedder
 from graphmem.search.lexical import lexical_text, lucene_query
 from graphmem.search.vectors import embed_texts
 from graphmem.store import Store
+from graphmem.store.store import Row
 
 EMPTY_HASH = "0" * 64
 EARLIEST = datetime(1, 1, 1, tzinfo=UTC)
@@ -108,10 +112,6 @@ def fold_hash(current: str, digests: list[str]) -> str:
     return f"{value:064x}"
 
 
-def utc_iso(value: datetime) -> str:
-    return value.astimezone(UTC).isoformat()
-
-
 def _session(node: dict[str, Any]) -> RawSession:
     return RawSession(
         id=node["id"],
@@ -129,149 +129,217 @@ def _session(node: dict[str, Any]) -> RawSession:
 async def archive_turns(
     store: Store, tenant: str, request: ArchiveTurnsRequest, embedder: Embedder | None = None
 ) -> ArchiveTurnsResult:
+    _check_call_size(request)
+    batch = _screen_turns(tenant, request)
+    await _embed(embedder, batch.candidates)
+    session_id = new_id()
+
+    async def work(w: Write) -> ArchiveTurnsResult:
+        merged = await _merge_session(w, request, session_id)
+        sid = merged["id"]
+        new = await _new_turns(w, merged, batch.candidates)
+        duplicates = len(request.turns) - len(new)
+        if not new:
+            [row] = await w.run("archive/get_raw_session", session_id=sid)
+            return batch.result(row, created=False, stored=0, duplicates=duplicates, revision=None)
+        base = merged["message_count"]
+        await _create_turns(w, sid, base, new)
+        await w.run("archive/link_raw_turn_sequence", session_id=sid, from_ts=new[0]["ts"])
+        content_hash = fold_hash(
+            merged["content_hash"],
+            [turn_digest(c["role"], c["ts"], c["content_hash"]) for c in new],
+        )
+        row = await _update_session(w, sid, new, content_hash)
+        change = _archive_change(request, batch, sid, new, duplicates, base, content_hash)
+        revision = await w.event(change)
+        return batch.result(
+            row,
+            created=merged["created"],
+            stored=len(new),
+            duplicates=duplicates,
+            revision=revision,
+        )
+
+    return await write(store, tenant, "archive_turns", work, audit=Audit.of(request))
+
+
+def _check_call_size(request: ArchiveTurnsRequest) -> None:
     total = sum(len(turn.content) for turn in request.turns)
     if total > MAX_CALL_CHARS:
         raise InvalidArgument(
             "turns", f"{total} characters in one call; at most {MAX_CALL_CHARS} (split the call)"
         )
-    redactions: list[TurnRedaction] = []
-    quarantined: list[TurnQuarantine] = []
-    candidates: list[dict[str, Any]] = []
+
+
+@dataclass
+class _Batch:
+    """A call's turns after the gate: what to report per turn index, and each distinct turn
+    to store (a candidate, in the order given)."""
+
+    redactions: list[TurnRedaction] = field(default_factory=list)
+    quarantined: list[TurnQuarantine] = field(default_factory=list)
+    candidates: list[dict[str, Any]] = field(default_factory=list)
+
+    def result(
+        self,
+        session_row: Row,
+        *,
+        created: bool,
+        stored: int,
+        duplicates: int,
+        revision: int | None,
+    ) -> ArchiveTurnsResult:
+        return ArchiveTurnsResult(
+            session=_session(session_row["session"]),
+            session_created=created,
+            stored=stored,
+            duplicates=duplicates,
+            redactions=self.redactions,
+            quarantined=self.quarantined,
+            revision=revision,
+        )
+
+
+def _screen_turns(tenant: str, request: ArchiveTurnsRequest) -> _Batch:
+    batch = _Batch()
     seen: set[tuple[str, str, str]] = set()
     for index, turn in enumerate(request.turns):
         screened = screen(turn.content)
-        redactions.extend(
+        batch.redactions.extend(
             TurnRedaction(index=index, kind=r.kind, start=r.start, end=r.end)
             for r in screened.redactions
         )
         if screened.quarantined:
-            quarantined.append(TurnQuarantine(index=index, reasons=screened.quarantine_reasons))
+            batch.quarantined.append(
+                TurnQuarantine(index=index, reasons=screened.quarantine_reasons)
+            )
         ts = utc_iso(turn.ts)
         content_hash = sha256(screened.text)
         identity = (turn.role, ts, content_hash)
         if identity in seen:
             continue  # a repeat within the call: counted as a duplicate
         seen.add(identity)
-        candidates.append(
+        at = turn.ts.astimezone(UTC)
+        batch.candidates.append(
             {
                 "index": index,
                 "id": new_id(),
                 "role": turn.role,
                 "ts": ts,
-                "at": turn.ts.astimezone(UTC),
+                "at": at,
                 "content": screened.text,
-                "lexical": turn_lexical(tenant, turn.ts.astimezone(UTC), screened.text),
+                "lexical": turn_lexical(tenant, at, screened.text),
                 "content_hash": content_hash,
                 "quarantined": screened.quarantined,
                 "quarantine_reasons": screened.quarantine_reasons,
             }
         )
+    return batch
+
+
+async def _embed(embedder: Embedder | None, candidates: list[dict[str, Any]]) -> None:
     vectors = await embed_texts(
         embedder, [turn_embedding_text(c["at"], c["content"]) for c in candidates]
     )
     for candidate, vector in zip(candidates, vectors or [], strict=False):
         candidate["embedding"] = vector
-    session_id = new_id()
 
-    async def work(w: Write) -> ArchiveTurnsResult:
-        [merged] = await w.run(
-            "archive/merge_raw_session",
-            id=session_id,
-            project=request.project,
-            source_root=request.source_root,
-            host=request.host,
-            session_ref=request.session_ref,
-            empty_hash=EMPTY_HASH,
-            now=w.now_iso,
-        )
-        sid = merged["id"]
-        existing: set[int] = set()
-        if not merged["created"]:
-            keys = [{k: c[k] for k in ("index", "role", "ts", "content_hash")} for c in candidates]
-            rows = await w.run("archive/find_archived_turns", session_id=sid, keys=keys)
-            existing = {row["index"] for row in rows}
-        new = sorted(
-            (c for c in candidates if c["index"] not in existing),
-            key=lambda c: (c["at"], c["index"]),
-        )
-        duplicates = len(request.turns) - len(new)
-        if not new:
-            [row] = await w.run("archive/get_raw_session", session_id=sid)
-            return ArchiveTurnsResult(
-                session=_session(row["session"]),
-                session_created=False,
-                stored=0,
-                duplicates=duplicates,
-                redactions=redactions,
-                quarantined=quarantined,
-                revision=None,
-            )
-        base = merged["message_count"]
-        await w.run(
-            "archive/create_archived_turns",
-            session_id=sid,
-            now=w.now_iso,
-            turns=[
-                {
-                    "id": c["id"],
-                    "role": c["role"],
-                    "content": c["content"],
-                    "lexical": c["lexical"],
-                    "embedding": c.get("embedding"),
-                    "ts": c["ts"],
-                    "seq": base + n,
-                    "content_hash": c["content_hash"],
-                    "quarantined": c["quarantined"],
-                    "quarantine_reasons": c["quarantine_reasons"],
-                }
-                for n, c in enumerate(new)
-            ],
-        )
-        await w.run("archive/link_raw_turn_sequence", session_id=sid, from_ts=new[0]["ts"])
-        content_hash = fold_hash(
-            merged["content_hash"],
-            [turn_digest(c["role"], c["ts"], c["content_hash"]) for c in new],
-        )
-        [row] = await w.run(
-            "archive/update_raw_session",
-            session_id=sid,
-            first_ts=new[0]["ts"],
-            last_ts=max(new, key=lambda c: c["at"])["ts"],
-            stored=len(new),
-            content_hash=content_hash,
-            now=w.now_iso,
-        )
-        revision = await w.event(
-            Change(
-                "archive_turns",
-                "session",
-                sid,
-                [sid],
-                {
-                    "project": request.project,
-                    "session_ref": request.session_ref,
-                    "host": request.host,
-                    "source_root": request.source_root,
-                    "stored": len(new),
-                    "duplicates": duplicates,
-                    "first_seq": base,
-                    "content_hash": content_hash,
-                    "redactions": [r.kind for r in redactions],
-                    "quarantined": len([c for c in new if c["quarantined"]]),
-                },
-            )
-        )
-        return ArchiveTurnsResult(
-            session=_session(row["session"]),
-            session_created=merged["created"],
-            stored=len(new),
-            duplicates=duplicates,
-            redactions=redactions,
-            quarantined=quarantined,
-            revision=revision,
-        )
 
-    return await write(store, tenant, "archive_turns", work, audit=Audit.of(request))
+async def _merge_session(w: Write, request: ArchiveTurnsRequest, session_id: str) -> Row:
+    """The call's session, made on first use (with ``session_id``) and returned as found."""
+    [merged] = await w.run(
+        "archive/merge_raw_session",
+        id=session_id,
+        project=request.project,
+        source_root=request.source_root,
+        host=request.host,
+        session_ref=request.session_ref,
+        empty_hash=EMPTY_HASH,
+        now=w.now_iso,
+    )
+    return merged
+
+
+async def _new_turns(
+    w: Write, merged: Row, candidates: list[dict[str, Any]]
+) -> list[dict[str, Any]]:
+    """The candidates the session does not hold yet, in (ts, order given) order."""
+    existing: set[int] = set()
+    if not merged["created"]:
+        keys = [{k: c[k] for k in ("index", "role", "ts", "content_hash")} for c in candidates]
+        rows = await w.run("archive/find_archived_turns", session_id=merged["id"], keys=keys)
+        existing = {row["index"] for row in rows}
+    return sorted(
+        (c for c in candidates if c["index"] not in existing),
+        key=lambda c: (c["at"], c["index"]),
+    )
+
+
+async def _create_turns(w: Write, sid: str, base: int, new: list[dict[str, Any]]) -> None:
+    """Every new turn in one statement, numbered on from the session's ``base`` count."""
+    await w.run(
+        "archive/create_archived_turns",
+        session_id=sid,
+        now=w.now_iso,
+        turns=[
+            {
+                "id": c["id"],
+                "role": c["role"],
+                "content": c["content"],
+                "lexical": c["lexical"],
+                "embedding": c.get("embedding"),
+                "ts": c["ts"],
+                "seq": base + n,
+                "content_hash": c["content_hash"],
+                "quarantined": c["quarantined"],
+                "quarantine_reasons": c["quarantine_reasons"],
+            }
+            for n, c in enumerate(new)
+        ],
+    )
+
+
+async def _update_session(w: Write, sid: str, new: list[dict[str, Any]], content_hash: str) -> Row:
+    [row] = await w.run(
+        "archive/update_raw_session",
+        session_id=sid,
+        first_ts=new[0]["ts"],
+        last_ts=max(new, key=lambda c: c["at"])["ts"],
+        stored=len(new),
+        content_hash=content_hash,
+        now=w.now_iso,
+    )
+    return row
+
+
+def _archive_change(
+    request: ArchiveTurnsRequest,
+    batch: _Batch,
+    sid: str,
+    new: list[dict[str, Any]],
+    duplicates: int,
+    first_seq: int,
+    content_hash: str,
+) -> Change:
+    """The call's one history event."""
+    return Change(
+        "archive_turns",
+        "session",
+        sid,
+        [sid],
+        {
+            "project": request.project,
+            "session_ref": request.session_ref,
+            "host": request.host,
+            "source_root": request.source_root,
+            "stored": len(new),
+            "duplicates": duplicates,
+            "first_seq": first_seq,
+            "content_hash": content_hash,
+            "redactions": [r.kind for r in batch.redactions],
+            "quarantined": len([c for c in new if c["quarantined"]]),
+        },
+    )
 
 
 # --- search_raw ------------------------------------------------------------------------------
@@ -339,7 +407,7 @@ async def search_raw(store: Store, tenant: str, request: SearchRawRequest) -> Se
             offset=request.offset,
             limit=request.limit,
         )
-    has_more = len(rows) > request.limit
+    page, paging = paged(rows, request.limit, request.offset)
     hits = [
         RawHit(
             turn_id=row["turn_id"],
@@ -357,18 +425,9 @@ async def search_raw(store: Store, tenant: str, request: SearchRawRequest) -> Se
             quarantined=row["quarantined"],
             quarantine_reasons=row["quarantine_reasons"] or [],
         )
-        for row in rows[: request.limit]
+        for row in page
     ]
-    return SearchRawResult(
-        query=request.query,
-        lucene_query=lucene,
-        count=len(hits),
-        limit=request.limit,
-        offset=request.offset,
-        has_more=has_more,
-        next_offset=request.offset + len(hits) if has_more else None,
-        results=hits,
-    )
+    return SearchRawResult(query=request.query, lucene_query=lucene, results=hits, **paging)
 
 
 # --- list_raw_sessions -----------------------------------------------------------------------

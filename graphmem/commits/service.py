@@ -28,6 +28,7 @@ Rules:
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from graphmem.commits.models import (
@@ -43,8 +44,10 @@ from graphmem.commits.models import (
     SessionCommit,
     SessionLink,
 )
+from graphmem.core.clock import iso
 from graphmem.core.errors import Conflict, NotFound
-from graphmem.core.gate import screen
+from graphmem.core.gate import Screened, screen
+from graphmem.core.models import paged
 from graphmem.history.chain import Audit, Change
 from graphmem.history.write_path import Write, write
 from graphmem.store import Store
@@ -93,90 +96,123 @@ def _differences(stored: dict[str, Any], given: dict[str, Any]) -> list[str]:
 async def record_commit(
     store: Store, tenant: str, request: RecordCommitRequest
 ) -> RecordCommitResult:
-    sha = request.sha.lower()
-    screened = screen(request.message)
-    given = {
-        "message": screened.text,
-        "author": request.author,
-        "committed_at": request.committed_at,
-        "branch": request.branch,
-        "files": request.files,
-    }
-    redactions = [redaction.kind for redaction in screened.redactions]
+    commit = _Recording.of(request)
 
     async def work(w: Write) -> RecordCommitResult:
-        key = {"project": request.project, "sha": sha}
-        found = await w.run("commits/find_commit", **key)
+        found = await w.run("commits/find_commit", **commit.key)
         created = not found
         if found:
-            differ = _differences(found[0]["commit"], given)
-            if differ:
-                raise Conflict(
-                    f"commit {sha} of project {request.project!r} is already recorded with "
-                    f"different {', '.join(differ)}; the first record stands"
-                )
+            commit.check_same(found[0]["commit"])
             row = found[0]
         else:
-            created_rows = await w.run(
-                "commits/create_commit",
-                **key,
-                short_sha=sha[:SHORT_SHA],
-                message=screened.text,
-                quarantined=screened.quarantined,
-                quarantine_reasons=screened.quarantine_reasons,
-                redactions=redactions,
-                author=request.author,
-                committed_at=request.committed_at.isoformat() if request.committed_at else None,
-                branch=request.branch,
-                files=request.files,
-                now=w.now_iso,
-            )
-            row = {"commit": created_rows[0]["commit"], "sessions": []}
+            row = await _create_commit(w, commit)
         known = {link["session_id"] for link in row["sessions"]}
         linked = request.session_id is not None and request.session_id not in known
         if not created and not linked:  # an identical replay: nothing to write
-            return RecordCommitResult(
-                commit=_with_links(row),
-                created=False,
-                linked=False,
-                redactions=redactions,
-                revision=None,
-            )
+            return commit.result(row, created=False, linked=False, revision=None)
         if linked:
-            row = (
-                await w.run(
-                    "commits/link_commit_session",
-                    **key,
-                    session_id=request.session_id,
-                    now=w.now_iso,
-                    revision=w.next_revision,  # the event appended below
-                )
-            )[0]
-        revision = await w.event(
-            Change(
-                "record_commit",
-                "commit",
-                f"{request.project}@{sha}",
-                [sha, *([request.session_id] if linked and request.session_id else [])],
-                {
-                    "project": request.project,
-                    "sha": sha,
-                    "created": created,
-                    "linked_session": request.session_id if linked else None,
-                    "redactions": redactions,
-                    "quarantine_reasons": screened.quarantine_reasons,
-                },
+            row = await _link_session(w, commit)
+        revision = await w.event(_commit_change(commit, created, linked))
+        return commit.result(row, created=created, linked=linked, revision=revision)
+
+    return await write(store, tenant, "record_commit", work, audit=Audit.of(request))
+
+
+@dataclass(frozen=True)
+class _Recording:
+    """One record_commit call: the full sha (lower-case) and the message through the gate."""
+
+    request: RecordCommitRequest
+    sha: str
+    screened: Screened
+    redactions: list[str]
+
+    @classmethod
+    def of(cls, request: RecordCommitRequest) -> _Recording:
+        screened = screen(request.message)
+        redactions = [redaction.kind for redaction in screened.redactions]
+        return cls(request, request.sha.lower(), screened, redactions)
+
+    @property
+    def key(self) -> dict[str, str]:
+        return {"project": self.request.project, "sha": self.sha}
+
+    def check_same(self, stored: dict[str, Any]) -> None:
+        """A known commit must be recorded again with the same metadata (after the gate)."""
+        given = {
+            "message": self.screened.text,
+            "author": self.request.author,
+            "committed_at": self.request.committed_at,
+            "branch": self.request.branch,
+            "files": self.request.files,
+        }
+        differ = _differences(stored, given)
+        if differ:
+            raise Conflict(
+                f"commit {self.sha} of project {self.request.project!r} is already recorded "
+                f"with different {', '.join(differ)}; the first record stands"
             )
-        )
+
+    def result(
+        self, row: dict[str, Any], *, created: bool, linked: bool, revision: int | None
+    ) -> RecordCommitResult:
         return RecordCommitResult(
             commit=_with_links(row),
             created=created,
             linked=linked,
-            redactions=redactions,
+            redactions=self.redactions,
             revision=revision,
         )
 
-    return await write(store, tenant, "record_commit", work, audit=Audit.of(request))
+
+async def _create_commit(w: Write, commit: _Recording) -> dict[str, Any]:
+    """The commit's node, as a row without session links."""
+    request = commit.request
+    [row] = await w.run(
+        "commits/create_commit",
+        **commit.key,
+        short_sha=commit.sha[:SHORT_SHA],
+        message=commit.screened.text,
+        quarantined=commit.screened.quarantined,
+        quarantine_reasons=commit.screened.quarantine_reasons,
+        redactions=commit.redactions,
+        author=request.author,
+        committed_at=iso(request.committed_at),
+        branch=request.branch,
+        files=request.files,
+        now=w.now_iso,
+    )
+    return {"commit": row["commit"], "sessions": []}
+
+
+async def _link_session(w: Write, commit: _Recording) -> dict[str, Any]:
+    """Link the call's session to the commit; the commit's row with its links."""
+    [row] = await w.run(
+        "commits/link_commit_session",
+        **commit.key,
+        session_id=commit.request.session_id,
+        now=w.now_iso,
+        revision=w.next_revision,  # the event appended next
+    )
+    return row
+
+
+def _commit_change(commit: _Recording, created: bool, linked: bool) -> Change:
+    session_id = commit.request.session_id
+    return Change(
+        "record_commit",
+        "commit",
+        f"{commit.request.project}@{commit.sha}",
+        [commit.sha, *([session_id] if linked and session_id else [])],
+        {
+            "project": commit.request.project,
+            "sha": commit.sha,
+            "created": created,
+            "linked_session": session_id if linked else None,
+            "redactions": commit.redactions,
+            "quarantine_reasons": commit.screened.quarantine_reasons,
+        },
+    )
 
 
 async def lookup_commit(
@@ -215,17 +251,12 @@ async def commits_for_session(
         offset=request.offset,
         limit=request.limit,
     )
-    has_more = len(rows) > request.limit
-    page = [
-        SessionCommit(git=git_metadata(row["commit"]), link=SessionLink(**row["link"]))
-        for row in rows[: request.limit]
-    ]
+    page, paging = paged(rows, request.limit, request.offset)
     return CommitsForSessionResult(
         session_id=request.session_id,
-        commits=page,
-        count=len(page),
-        limit=request.limit,
-        offset=request.offset,
-        has_more=has_more,
-        next_offset=request.offset + len(page) if has_more else None,
+        commits=[
+            SessionCommit(git=git_metadata(row["commit"]), link=SessionLink(**row["link"]))
+            for row in page
+        ],
+        **paging,
     )

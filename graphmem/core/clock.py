@@ -50,3 +50,8 @@ def canonical_utc(moment: datetime) -> str:
     if moment.microsecond:
         text += f".{moment.microsecond:06d}"
     return text + "Z"
+
+
+def utc_iso(moment: datetime) -> str:
+    """ISO 8601 of an instant converted to UTC (``+00:00``): stored text that sorts in time."""
+    return moment.astimezone(UTC).isoformat()

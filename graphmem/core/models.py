@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, TypeVar
 
 from pydantic import (
     AfterValidator,
@@ -92,3 +92,20 @@ _NAME: TypeAdapter[str] = TypeAdapter(Name)
 BlankableName = Annotated[str | None, Field(max_length=200), AfterValidator(_name_or_none)]
 # An optional instant that may arrive empty (read "" as absent: `effective_at or now`).
 BlankableInstant = Annotated[AwareDatetime | Literal[""] | None, BlankAsNone]
+
+
+T = TypeVar("T")
+
+
+def paged(rows: list[T], limit: int, offset: int) -> tuple[list[T], dict[str, Any]]:
+    """A page of rows read with ``limit + 1`` (the extra row says there is more), and the
+    paging fields every paged result carries."""
+    page = rows[:limit]
+    more = len(rows) > limit
+    return page, {
+        "count": len(page),
+        "limit": limit,
+        "offset": offset,
+        "has_more": more,
+        "next_offset": offset + len(page) if more else None,
+    }

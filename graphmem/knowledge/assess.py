@@ -31,7 +31,13 @@ from graphmem.core.ids import new_id
 from graphmem.history.chain import Audit, Change
 from graphmem.history.write_path import Write, write
 from graphmem.knowledge.chunks import load_chunk
-from graphmem.knowledge.heuristics import decide_state, markers, materiality, uncertainty
+from graphmem.knowledge.heuristics import (
+    StateDecision,
+    decide_state,
+    markers,
+    materiality,
+    uncertainty,
+)
 from graphmem.knowledge.lifecycle import record_run
 from graphmem.knowledge.models.pipeline import (
     AssessContextRequest,
@@ -65,38 +71,10 @@ async def assess_in_tx(
     if skip is not None:
         status = "blocked" if skip == "frozen" else "skipped"
         await record_run(w, tool, "chunk", chunk_id, status, skip)
-        return AssessResult(
-            chunk_id=chunk_id,
-            state=state,
-            previous_state=state,
-            policy=policy,
-            materiality=node.get("materiality"),
-            uncertainty=node.get("uncertainty"),
-            should_skip=True,
-            skip_reason=skip,
-            signals_detected=found,
-            annotations_created=0,
-            changed=False,
-            path=[],
-            notes=[],
-            quarantined=quarantined,
-            revision=None,
-        )
+        return _skipped(chunk_id, node, policy, skip, found, quarantined)
     scores = {"materiality": materiality(node["body"]), "uncertainty": uncertainty(node["body"])}
     decision = decide_state(state, found, scores["uncertainty"], policy, quarantined)
-    annotations = [
-        {"id": new_id(), "kind": kind, "marker": marker} for kind, marker in decision.annotations
-    ]
-    await w.run(
-        "knowledge/update_chunk_assessment",
-        id=chunk_id,
-        state=decision.final,
-        signals=found,
-        entered_awaiting=decision.changed and decision.final == "awaiting_human",
-        annotations=annotations,
-        now=w.now_iso,
-        **scores,
-    )
+    annotations = await _store_assessment(w, chunk_id, decision, found, scores)
     counters: dict[str, Any] = {
         **scores,
         "annotations": len(annotations),
@@ -104,25 +82,9 @@ async def assess_in_tx(
     }
     revision = None
     if decision.changed:
-        revision = await w.event(
-            Change(
-                tool,
-                "chunk",
-                chunk_id,
-                [chunk_id],
-                {
-                    "from": state,
-                    "to": decision.final,
-                    "path": list(decision.path),
-                    "marker": decision.marker,
-                    "policy": policy,
-                    "force": force,
-                    "notes": list(decision.notes),
-                    "annotations": [note["kind"] for note in annotations],
-                    **scores,
-                },
-            )
-        )
+        kinds = [note["kind"] for note in annotations]
+        change = _state_change(tool, chunk_id, state, decision, policy, force, kinds, scores)
+        revision = await w.event(change)
     reason = ",".join(decision.notes) or None
     await record_run(w, tool, "chunk", chunk_id, "success", reason, counters)
     return AssessResult(
@@ -140,6 +102,89 @@ async def assess_in_tx(
         quarantined=quarantined,
         revision=revision,
         **scores,
+    )
+
+
+def _skipped(
+    chunk_id: str,
+    node: dict[str, Any],
+    policy: EnrichPolicy,
+    skip: SkipReason,
+    found: list[str],
+    quarantined: bool,
+) -> AssessResult:
+    """The skip payload: nothing assessed, the stored state and scores."""
+    return AssessResult(
+        chunk_id=chunk_id,
+        state=node["state"],
+        previous_state=node["state"],
+        policy=policy,
+        materiality=node.get("materiality"),
+        uncertainty=node.get("uncertainty"),
+        should_skip=True,
+        skip_reason=skip,
+        signals_detected=found,
+        annotations_created=0,
+        changed=False,
+        path=[],
+        notes=[],
+        quarantined=quarantined,
+        revision=None,
+    )
+
+
+async def _store_assessment(
+    w: Write,
+    chunk_id: str,
+    decision: StateDecision,
+    found: list[str],
+    scores: dict[str, float],
+) -> list[dict[str, str]]:
+    """Store the state, scores and signals, with the decision's notes as annotation nodes;
+    the annotations created."""
+    annotations = [
+        {"id": new_id(), "kind": kind, "marker": marker} for kind, marker in decision.annotations
+    ]
+    await w.run(
+        "knowledge/update_chunk_assessment",
+        id=chunk_id,
+        state=decision.final,
+        signals=found,
+        entered_awaiting=decision.changed and decision.final == "awaiting_human",
+        annotations=annotations,
+        now=w.now_iso,
+        **scores,
+    )
+    return annotations
+
+
+def _state_change(
+    tool: str,
+    chunk_id: str,
+    state: str,
+    decision: StateDecision,
+    policy: EnrichPolicy,
+    force: bool,
+    annotation_kinds: list[str],
+    scores: dict[str, float],
+) -> Change:
+    """The history event of a state the assessment changed."""
+    return Change(
+        tool,
+        "chunk",
+        chunk_id,
+        [chunk_id],
+        {
+            "from": state,
+            "to": decision.final,
+            "path": list(decision.path),
+            "marker": decision.marker,
+            "policy": policy,
+            "force": force,
+            "notes": list(decision.notes),
+            "annotations": annotation_kinds,
+            **scores,
+        },
     )
 
 

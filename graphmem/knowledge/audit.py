@@ -97,6 +97,7 @@ from graphmem.knowledge.models.audit import (
     AuditMemoryRequest,
     AuditMemoryResult,
     AuditRepairs,
+    IssueStatus,
     IssueType,
     ListMemoryIssuesRequest,
     ListMemoryIssuesResult,
@@ -106,6 +107,7 @@ from graphmem.knowledge.models.audit import (
     SubjectKind,
 )
 from graphmem.store import Store
+from graphmem.store.store import Row
 
 AUDIT_BATCH = 1_000  # subjects per scan per run, and open issues re-checked per scan
 FANOUT = 100  # CONTRADICTS neighbours read per fact
@@ -507,11 +509,13 @@ async def audit_memory(
     return await write(store, tenant, "audit_memory", work, audit=Audit.of(request))
 
 
-async def _settle(run: _Run) -> AuditMemoryResult:
-    """Record the findings as issues, resolve what is gone, and account for the run."""
-    w, now = run.w, run.now
-    findings = list({(f.issue_type, f.subject_ref): f for f in run.findings}.values())
-    upserted = await w.run(
+def _status(finding: Finding) -> IssueStatus:
+    return "resolved" if finding.repaired else "open"
+
+
+async def _upsert_issues(run: _Run, findings: list[Finding]) -> dict[tuple[str, str], Row]:
+    """Store each finding as its issue (repaired ones resolved); the stored rows by key."""
+    upserted = await run.w.run(
         "knowledge/upsert_issues",
         issues=[
             {
@@ -521,81 +525,95 @@ async def _settle(run: _Run) -> AuditMemoryResult:
                 "subject_kind": ISSUES[f.issue_type][1],
                 "subject_ref": f.subject_ref,
                 "details_json": json.dumps(f.details, sort_keys=True, default=str),
-                "status": "resolved" if f.repaired else "open",
+                "status": _status(f),
             }
             for f in findings
         ],
-        now=now,
+        now=run.now,
     )
-    stored = {(r["issue_type"], r["subject_ref"]): r for r in upserted}
-    detected = set(stored)
+    return {(r["issue_type"], r["subject_ref"]): r for r in upserted}
+
+
+async def _resolve_gone(run: _Run, detected: set[tuple[str, str]]) -> list[Row]:
+    """Resolve the re-checked open issues not found again (not_redetected)."""
     gone = [
         {"issue_type": issue_type, "subject_kind": ISSUES[issue_type][1], "subject_ref": ref}
         for issue_type, refs in sorted(run.rechecked.items())
         for ref in sorted(refs)
         if (issue_type, ref) not in detected
     ]
-    resolved_gone = await w.run("knowledge/resolve_issues", keys=gone, now=now) if gone else []
-    issues = [
-        AuditIssue(
-            issue_id=stored[(f.issue_type, f.subject_ref)]["id"],
-            issue_type=f.issue_type,
-            severity=ISSUES[f.issue_type][0],
-            subject_kind=ISSUES[f.issue_type][1],
-            subject_ref=f.subject_ref,
-            details=f.details,
-            status="resolved" if f.repaired else "open",
-            new=stored[(f.issue_type, f.subject_ref)]["before"] != "open",
-            repaired=f.repaired,
-        )
-        for f in findings
-    ]
-    new_count = sum(issue.new for issue in issues)
-    repaired_count = sum(issue.repaired for issue in issues)
-    resolved_count = repaired_count + len(resolved_gone)
-    open_count = (await w.run("knowledge/count_open_issues"))[0]["open"]
-    repairs = AuditRepairs(
-        fact_provenance_backfilled=run.repairs["fact_provenance_backfilled"],
-        supersede_links_repaired=run.repairs["supersede_links_repaired"],
-        contradiction_counts_refreshed=run.repairs["contradiction_counts_refreshed"],
-        context_pack_summaries_materialized=run.repairs["context_pack_summaries_materialized"],
-        task_materialization_reconciled=run.repairs["task_materialization_reconciled"],
+    return await run.w.run("knowledge/resolve_issues", keys=gone, now=run.now) if gone else []
+
+
+def _audit_issue(finding: Finding, stored: Row) -> AuditIssue:
+    return AuditIssue(
+        issue_id=stored["id"],
+        issue_type=finding.issue_type,
+        severity=ISSUES[finding.issue_type][0],
+        subject_kind=ISSUES[finding.issue_type][1],
+        subject_ref=finding.subject_ref,
+        details=finding.details,
+        status=_status(finding),
+        new=stored["before"] != "open",
+        repaired=finding.repaired,
     )
+
+
+async def _record_audit(
+    run: _Run, issues: list[AuditIssue], resolved_gone: list[Row], counters: dict[str, Any]
+) -> tuple[str, int]:
+    """Push the changed facts' decision signals, record the run and its history event."""
+    w = run.w
+    changed_facts = sorted(set(run.changed_facts))
+    pushed = await decisions.push_signals(w, changed_facts)
+    run_id = await record_run(w, "audit_memory", "audit", None, "success", None, counters)
+    changed_ids = [issue.issue_id for issue in issues if issue.new or issue.repaired] + [
+        r["id"] for r in resolved_gone
+    ]
+    revision = await w.event(
+        Change(
+            "audit_memory",
+            "audit",
+            run_id,
+            changed_ids[:MAX_EVENT_SUBJECTS],
+            {
+                **counters,
+                "repair": run.request.repair,
+                "stale_sync_minutes": run.request.stale_sync_minutes,
+                "issue_types": dict(Counter(i.issue_type for i in issues if i.new)),
+                "changed_fact_ids": changed_facts[:MAX_EVENT_SUBJECTS],
+                **decisions.signal_change(pushed),
+            },
+        )
+    )
+    return run_id, revision
+
+
+async def _settle(run: _Run) -> AuditMemoryResult:
+    """Record the findings as issues, resolve what is gone, and account for the run."""
+    findings = list({(f.issue_type, f.subject_ref): f for f in run.findings}.values())
+    stored = await _upsert_issues(run, findings)
+    resolved_gone = await _resolve_gone(run, set(stored))
+    issues = [_audit_issue(f, stored[(f.issue_type, f.subject_ref)]) for f in findings]
+    new_count = sum(issue.new for issue in issues)
+    resolved_count = sum(issue.repaired for issue in issues) + len(resolved_gone)
+    open_count = (await run.w.run("knowledge/count_open_issues"))[0]["open"]
+    repairs = AuditRepairs(**{name: run.repairs[name] for name in AuditRepairs.model_fields})
     emit = bool(new_count or resolved_count or sum(run.repairs.values()))
     run_id = revision = None
     if emit:
-        pushed = await decisions.push_signals(w, sorted(set(run.changed_facts)))
         counters = {
             "new_issues": new_count,
             "resolved_issues": resolved_count,
             "open_issues": open_count,
             "repairs": repairs.model_dump(),
         }
-        run_id = await record_run(w, "audit_memory", "audit", None, "success", None, counters)
-        changed_ids = [issue.issue_id for issue in issues if issue.new or issue.repaired] + [
-            r["id"] for r in resolved_gone
-        ]
-        revision = await w.event(
-            Change(
-                "audit_memory",
-                "audit",
-                run_id,
-                changed_ids[:MAX_EVENT_SUBJECTS],
-                {
-                    **counters,
-                    "repair": run.request.repair,
-                    "stale_sync_minutes": run.request.stale_sync_minutes,
-                    "issue_types": dict(Counter(i.issue_type for i in issues if i.new)),
-                    "changed_fact_ids": sorted(set(run.changed_facts))[:MAX_EVENT_SUBJECTS],
-                    **decisions.signal_change(pushed),
-                },
-            )
-        )
-    await w.run(
+        run_id, revision = await _record_audit(run, issues, resolved_gone, counters)
+    await run.w.run(
         "knowledge/set_audit_state",
         cursors_json=json.dumps(run.cursors, sort_keys=True),
         run_id=run_id,
-        now=now,
+        now=run.now,
     )
     issues.sort(key=lambda i: (not i.new, i.issue_type, i.subject_ref))
     return AuditMemoryResult(

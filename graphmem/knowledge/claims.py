@@ -47,6 +47,7 @@ Promotion:
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Any
 
 from graphmem.core.errors import InvalidArgument, InvalidState, NotFound
@@ -60,6 +61,8 @@ from graphmem.knowledge.chunks import load_chunk
 from graphmem.knowledge.heuristics import (
     SINGLE_VALUED,
     SOURCE_CLASS_OF_MODE,
+    Block,
+    Triple,
     detect_scope,
     extract_triples,
     fact_key,
@@ -109,6 +112,39 @@ async def extract_in_tx(
     ``append_event`` (which advances the head).
     """
     node = await load_chunk(w, chunk_id)
+    _refuse_unless_extractable(chunk_id, node)
+    scope = detect_scope(node["body"], scope_hint)
+    triples = extract_triples(node["body"])
+    # a scope_hint may narrow the scope, never lift the human requirement of what was read
+    needs_human = requires_human(scope) or requires_human(detect_scope(node["body"]))
+    rows = await _merge_claims(w, chunk_id, triples, scope, needs_human)
+    by_key = {row["triple_key"]: row for row in rows}
+    items = [_claim_item(by_key[triple.key]) for triple in triples]
+    revision = await _record_claim_events(w, tool, chunk_id, items)
+    created = sum(item.created for item in items)
+    added = sum(item.evidence_added and not item.created for item in items)
+    await record_run(
+        w,
+        tool,
+        "chunk",
+        chunk_id,
+        "success",
+        None,
+        {"claims_extracted": len(items), "claims_created": created, "evidence_added": added},
+    )
+    return ExtractResult(
+        chunk_id=chunk_id,
+        claims_extracted=len(items),
+        scope=scope,
+        claims=items,
+        claims_created=created,
+        evidence_added=added,
+        revision=revision,
+    )
+
+
+def _refuse_unless_extractable(chunk_id: str, node: dict[str, Any]) -> None:
+    """Raise ExtractRefused for a quarantined chunk or one neither enrichable nor uncertain."""
     state = node["state"]
     if node.get("quarantined", False):
         raise ExtractRefused(
@@ -125,37 +161,44 @@ async def extract_in_tx(
             "chunk enrichable: an ENRICH_OK marker, or enrich_policy auto)",
             f"invalid_state:{state}",
         )
-    scope = detect_scope(node["body"], scope_hint)
-    triples = extract_triples(node["body"])
-    # a scope_hint may narrow the scope, never lift the human requirement of what was read
-    needs_human = requires_human(scope) or requires_human(detect_scope(node["body"]))
-    rows: list[dict[str, Any]] = []
-    if triples:
-        rows = await w.run(
-            "knowledge/merge_extracted_claims",
-            chunk_id=chunk_id,
-            claims=[
-                {
-                    "id": new_id(),
-                    "triple_key": triple.key,
-                    "subject": triple.subject,
-                    "predicate": triple.predicate,
-                    "object": triple.object,
-                    "subject_norm": triple.subject_norm,
-                    "object_norm": triple.object_norm,
-                    "scope": scope,
-                    "confidence": triple.confidence,
-                    "requires_human": needs_human,
-                    "excerpt": triple.excerpt,
-                    "start": triple.start,
-                    "end": triple.end,
-                }
-                for triple in triples
-            ],
-            now=w.now_iso,
-        )
-    by_key = {row["triple_key"]: row for row in rows}
-    items = [_claim_item(by_key[triple.key]) for triple in triples]
+
+
+async def _merge_claims(
+    w: Write, chunk_id: str, triples: list[Triple], scope: Scope, needs_human: bool
+) -> list[dict[str, Any]]:
+    """Create each new triple's claim or link the chunk as further evidence (one row a triple;
+    no query without triples)."""
+    if not triples:
+        return []
+    return await w.run(
+        "knowledge/merge_extracted_claims",
+        chunk_id=chunk_id,
+        claims=[
+            {
+                "id": new_id(),
+                "triple_key": triple.key,
+                "subject": triple.subject,
+                "predicate": triple.predicate,
+                "object": triple.object,
+                "subject_norm": triple.subject_norm,
+                "object_norm": triple.object_norm,
+                "scope": scope,
+                "confidence": triple.confidence,
+                "requires_human": needs_human,
+                "excerpt": triple.excerpt,
+                "start": triple.start,
+                "end": triple.end,
+            }
+            for triple in triples
+        ],
+        now=w.now_iso,
+    )
+
+
+async def _record_claim_events(
+    w: Write, tool: str, chunk_id: str, items: list[ClaimItem]
+) -> int | None:
+    """One history event per claim created or evidence link added; the last one's revision."""
     revision = None
     for item in items:
         if item.created or item.evidence_added:
@@ -178,26 +221,7 @@ async def extract_in_tx(
                     },
                 )
             )
-    created = sum(item.created for item in items)
-    added = sum(item.evidence_added and not item.created for item in items)
-    await record_run(
-        w,
-        tool,
-        "chunk",
-        chunk_id,
-        "success",
-        None,
-        {"claims_extracted": len(items), "claims_created": created, "evidence_added": added},
-    )
-    return ExtractResult(
-        chunk_id=chunk_id,
-        claims_extracted=len(items),
-        scope=scope,
-        claims=items,
-        claims_created=created,
-        evidence_added=added,
-        revision=revision,
-    )
+    return revision
 
 
 def _claim_item(row: dict[str, Any]) -> ClaimItem:
@@ -255,7 +279,52 @@ async def promote_in_tx(
     """Promote one candidate claim inside the caller's locked transaction (every mode,
     auto_layer1 included). Raises NotFound, or InvalidState for a claim that is not a
     candidate; a gate refusal is a result (promoted false) with a "blocked" run entry."""
-    audit = w.audit
+    claim, evidence_count = await _load_candidate(w, claim_id)
+    described = _described(claim_id, claim, evidence_count)
+    block = promotion_block(
+        mode, claim["scope"], evidence_count, claim["confidence"], claim["requires_human"]
+    )
+    if block is not None:
+        await record_run(w, tool, "claim", claim_id, "blocked", block.reason, {"mode": mode})
+        return _refused(block, described)
+    promotion = await _land_on_fact(w, claim_id, claim, mode)
+    await w.run(
+        "knowledge/mark_claim_promoted",
+        claim_id=claim_id,
+        fact_id=promotion.fact_id,
+        mode=mode,
+        reused=promotion.reused,
+        now=w.now_iso,
+    )
+    if not promotion.reused and claim["predicate"] in SINGLE_VALUED:
+        await _contradict_rivals(w, promotion)
+    revision = await w.event(promotion.change(tool, evidence_count))
+    await record_run(
+        w,
+        tool,
+        "claim",
+        claim_id,
+        "success",
+        None,
+        {"mode": mode, "reused": promotion.reused, "contradictions": len(promotion.contradictions)},
+    )
+    return PromoteResult(
+        promoted=True,
+        reason=None,
+        detail=None,
+        fact_id=promotion.fact_id,
+        validation_mode=mode,
+        reused_existing_fact=promotion.reused,
+        contradictions=promotion.contradictions,
+        superseded_id=promotion.superseded_id,
+        revision=revision,
+        **described,
+    )
+
+
+async def _load_candidate(w: Write, claim_id: str) -> tuple[dict[str, Any], int]:
+    """The claim and its evidence count; NotFound, or InvalidState unless it is a candidate (the
+    message names the fact an earlier promotion made)."""
     rows = await w.run("knowledge/get_claim_for_promotion", id=claim_id)
     if not rows:
         raise NotFound("claim", claim_id)
@@ -268,7 +337,12 @@ async def promote_in_tx(
             claim["status"],
             f"only candidate claims can be promoted; it was already {claim['status']}{promoted_to}",
         )
-    described = {
+    return claim, evidence_count
+
+
+def _described(claim_id: str, claim: dict[str, Any], evidence_count: int) -> dict[str, Any]:
+    """The claim as every promotion result describes it."""
+    return {
         "claim_id": claim_id,
         "subject": claim["subject"],
         "predicate": claim["predicate"],
@@ -277,24 +351,69 @@ async def promote_in_tx(
         "confidence": claim["confidence"],
         "evidence_count": evidence_count,
     }
-    block = promotion_block(
-        mode, claim["scope"], evidence_count, claim["confidence"], claim["requires_human"]
+
+
+def _refused(block: Block, described: dict[str, Any]) -> PromoteResult:
+    """The result of a promotion the gate refused: nothing promoted, nothing changed."""
+    return PromoteResult(
+        promoted=False,
+        reason=block.reason,
+        detail=block.detail,
+        fact_id=None,
+        validation_mode=None,
+        reused_existing_fact=False,
+        contradictions=[],
+        superseded_id=None,
+        revision=None,
+        **described,
     )
-    if block is not None:
-        await record_run(w, tool, "claim", claim_id, "blocked", block.reason, {"mode": mode})
-        return PromoteResult(
-            promoted=False,
-            reason=block.reason,
-            detail=block.detail,
-            fact_id=None,
-            validation_mode=None,
-            reused_existing_fact=False,
-            contradictions=[],
-            superseded_id=None,
-            revision=None,
-            **described,
+
+
+@dataclass
+class _Promotion:
+    """A promotion past the gate: the fact it lands on and what landing there changed."""
+
+    claim_id: str
+    claim: dict[str, Any]
+    mode: PromotionMode
+    key: str
+    fact_id: str
+    reused: bool
+    superseded_id: str | None = None
+    contradictions: list[str] = field(default_factory=list)
+    opened: list[str] = field(default_factory=list)  # review signals opened
+    cleared: int = 0  # review signals cleared
+
+    def count_signals(self, evaluation: decisions.Evaluation) -> None:
+        self.opened += [signal.signal_id for signal in evaluation.opened]
+        self.cleared += evaluation.cleared
+
+    def change(self, tool: str, evidence_count: int) -> Change:
+        superseded = [self.superseded_id] if self.superseded_id else []
+        return Change(
+            tool,
+            "claim",
+            self.claim_id,
+            [self.claim_id, self.fact_id, *superseded, *self.contradictions],
+            {
+                "mode": self.mode,
+                "fact_id": self.fact_id,
+                "key": self.key,
+                "reused_existing_fact": self.reused,
+                "superseded_id": self.superseded_id,
+                "contradictions": self.contradictions,
+                "evidence_count": evidence_count,
+                "signals_opened": self.opened,
+                "signals_cleared": self.cleared,
+            },
         )
-    now = w.now_iso
+
+
+async def _land_on_fact(
+    w: Write, claim_id: str, claim: dict[str, Any], mode: PromotionMode
+) -> _Promotion:
+    """Reinforce the live fact of the claim's key, else record a new fact (superseding a lapsed
+    one of the key)."""
     project = claim["project"]
     key = fact_key(claim["subject_norm"], claim["predicate"], claim["object_norm"])
     live = await w.run(
@@ -302,98 +421,51 @@ async def promote_in_tx(
         owner=owner_of(project, None),
         key=key,
         object_norm=claim["object_norm"],
-        now=now,
+        now=w.now_iso,
     )
-    reused = bool(live)
-    superseded_id: str | None = None
-    contradictions: list[str] = []
-    opened: list[str] = []
-    cleared = 0
-    if reused:
-        fact_id = live[0]["fact_id"]
-    else:
-        fact_id = new_id()
-        recorded = await facts.record_in_transaction(
-            w,
-            RecordFactRequest(
-                project=project,
-                key=key,
-                value=claim["object"],
-                source_class=SOURCE_CLASS_OF_MODE[mode],
-                confidence=float(claim["confidence"]),
-                session_id=audit.session_id,
-                actor=audit.actor,
-                client=audit.client,
-            ),
-            fact_id,
-        )
-        superseded_id = recorded.superseded_id
-        opened += [signal.signal_id for signal in recorded.signals.opened]
-        cleared += recorded.signals.cleared
-    await w.run(
-        "knowledge/mark_claim_promoted",
-        claim_id=claim_id,
-        fact_id=fact_id,
-        mode=mode,
-        reused=reused,
-        now=now,
-    )
-    if not reused and claim["predicate"] in SINGLE_VALUED:
-        linked = await w.run(
-            "knowledge/link_promoted_contradictions",
-            fact_id=fact_id,
-            project=project,
-            subject_norm=claim["subject_norm"],
-            predicate=claim["predicate"],
-            object_norm=claim["object_norm"],
-            limit=MAX_CONTRADICTIONS,
-            now=now,
-        )
-        contradictions = [row["id"] for row in linked if row["id"] != fact_id]
-        if contradictions:  # conflicting evidence can change reopen-rule verdicts
-            pushed = await decisions.push_signals(w, [fact_id, *contradictions])
-            opened += [signal.signal_id for signal in pushed.opened]
-            cleared += pushed.cleared
-    revision = await w.event(
-        Change(
-            tool,
-            "claim",
-            claim_id,
-            [claim_id, fact_id, *([superseded_id] if superseded_id else []), *contradictions],
-            {
-                "mode": mode,
-                "fact_id": fact_id,
-                "key": key,
-                "reused_existing_fact": reused,
-                "superseded_id": superseded_id,
-                "contradictions": contradictions,
-                "evidence_count": evidence_count,
-                "signals_opened": opened,
-                "signals_cleared": cleared,
-            },
-        )
-    )
-    await record_run(
+    if live:
+        return _Promotion(claim_id, claim, mode, key, live[0]["fact_id"], reused=True)
+    audit = w.audit
+    fact_id = new_id()
+    recorded = await facts.record_in_transaction(
         w,
-        tool,
-        "claim",
-        claim_id,
-        "success",
-        None,
-        {"mode": mode, "reused": reused, "contradictions": len(contradictions)},
+        RecordFactRequest(
+            project=project,
+            key=key,
+            value=claim["object"],
+            source_class=SOURCE_CLASS_OF_MODE[mode],
+            confidence=float(claim["confidence"]),
+            session_id=audit.session_id,
+            actor=audit.actor,
+            client=audit.client,
+        ),
+        fact_id,
     )
-    return PromoteResult(
-        promoted=True,
-        reason=None,
-        detail=None,
-        fact_id=fact_id,
-        validation_mode=mode,
-        reused_existing_fact=reused,
-        contradictions=contradictions,
-        superseded_id=superseded_id,
-        revision=revision,
-        **described,
+    promotion = _Promotion(
+        claim_id, claim, mode, key, fact_id, reused=False, superseded_id=recorded.superseded_id
     )
+    promotion.count_signals(recorded.signals)
+    return promotion
+
+
+async def _contradict_rivals(w: Write, promotion: _Promotion) -> None:
+    """Link the new fact of a single-valued predicate to the project's other live facts of the
+    same subject and predicate (at most MAX_CONTRADICTIONS)."""
+    claim = promotion.claim
+    linked = await w.run(
+        "knowledge/link_promoted_contradictions",
+        fact_id=promotion.fact_id,
+        project=claim["project"],
+        subject_norm=claim["subject_norm"],
+        predicate=claim["predicate"],
+        object_norm=claim["object_norm"],
+        limit=MAX_CONTRADICTIONS,
+        now=w.now_iso,
+    )
+    promotion.contradictions = [row["id"] for row in linked if row["id"] != promotion.fact_id]
+    if promotion.contradictions:  # conflicting evidence can change reopen-rule verdicts
+        pushed = await decisions.push_signals(w, [promotion.fact_id, *promotion.contradictions])
+        promotion.count_signals(pushed)
 
 
 async def promote_candidate(

@@ -51,10 +51,12 @@ record_human_answer(chunk_ref, answer_text 1..20,000, question_id optional)
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any, TypeVar
 
 from graphmem.core.errors import Conflict, InvalidArgument, InvalidState, NotFound
-from graphmem.core.gate import screen
+from graphmem.core.gate import Screened, screen
 from graphmem.core.ids import new_id
 from graphmem.history.chain import Audit, Change
 from graphmem.history.write_path import Write, write
@@ -70,9 +72,13 @@ from graphmem.knowledge.models.clarify import (
     RecordHumanAnswerResult,
 )
 from graphmem.store import Store
+from graphmem.store.store import Row
 
 MAX_OPEN_QUESTIONS = 500  # open questions one answer resolves at most (and re-queue compares)
 MAX_ANSWERED_BODY = 200_000  # a chunk body with its appended answers, in characters
+
+T = TypeVar("T")
+Identity = tuple[str, str]  # a question's (type, text): what re-queuing compares
 
 
 def _blocked_frozen(chunk_id: str, action: str) -> InvalidState:
@@ -82,6 +88,30 @@ def _blocked_frozen(chunk_id: str, action: str) -> InvalidState:
         "frozen",
         f"cannot {action} on a frozen chunk; it is refused until the chunk is unfrozen",
     )
+
+
+async def _write_on_chunk(
+    store: Store,
+    tenant: str,
+    tool: str,
+    request: QueueClarificationRequest | RecordHumanAnswerRequest,
+    action: str,
+    step: Callable[[Write, dict[str, Any]], Awaitable[T]],
+) -> T:
+    """Run ``step`` on the request's chunk as one write. A frozen chunk gets a "blocked" run
+    (which commits) and is then refused with invalid_state naming ``action``."""
+
+    async def work(w: Write) -> T | None:
+        chunk = await load_chunk(w, request.chunk_ref)
+        if chunk["state"] == "frozen":
+            await record_run(w, tool, "chunk", chunk["id"], "blocked", "frozen")
+            return None
+        return await step(w, chunk)
+
+    result = await write(store, tenant, tool, work, audit=Audit.of(request))
+    if result is None:
+        raise _blocked_frozen(request.chunk_ref, action)
+    return result
 
 
 # --- queue_clarification -------------------------------------------------------------------------
@@ -123,236 +153,297 @@ def _queued(node: dict[str, Any], new: bool) -> QueuedQuestion:
     )
 
 
+def _by_identity(rows: list[Row]) -> dict[Identity, dict[str, Any]]:
+    return {(row["question"]["type"], row["question"]["text"]): row["question"] for row in rows}
+
+
+def _new_questions(
+    drafts: list[rules.QuestionDraft], open_by_identity: dict[Identity, dict[str, Any]]
+) -> list[dict[str, Any]]:
+    """The generated questions no open question of the chunk already asks, with new ids."""
+    return [
+        {"id": new_id(), "type": d.type, "text": d.text, "priority": d.priority, "reason": d.reason}
+        for d in drafts
+        if (d.type, d.text) not in open_by_identity
+    ]
+
+
+async def _create_questions(
+    w: Write, chunk_id: str, planned: list[dict[str, Any]], request: QueueClarificationRequest
+) -> dict[Identity, dict[str, Any]]:
+    if not planned:
+        return {}
+    made = await w.run(
+        "knowledge/create_clarification_questions",
+        chunk_id=chunk_id,
+        questions=planned,
+        now=w.now_iso,
+        session_id=request.session_id,
+        actor=request.actor,
+    )
+    return _by_identity(made)
+
+
+def _already_queued(chunk: dict[str, Any], state: ChunkState, block: str) -> bool:
+    """The chunk already stands as this queue would leave it (no new question aside)."""
+    return (
+        state == chunk["state"]
+        and chunk.get("awaiting_source_hash") == chunk["source_hash"]
+        and _same_block(chunk.get("awaiting_human_block"), block)
+    )
+
+
+def _question_change(chunk_id: str, question: dict[str, Any]) -> Change:
+    return Change(
+        "queue_clarification",
+        "question",
+        question["id"],
+        [question["id"], chunk_id],
+        {
+            "chunk_id": chunk_id,
+            "type": question["type"],
+            "priority": question["priority"],
+            "reason": question["reason"],
+        },
+    )
+
+
+async def _mark_awaiting(
+    w: Write,
+    chunk: dict[str, Any],
+    state: ChunkState,
+    block: str,
+    questions: list[QueuedQuestion],
+    created: int,
+) -> Change:
+    """Store the block (and the state) on the chunk; the change to record for it."""
+    chunk_id = chunk["id"]
+    await w.run(
+        "knowledge/set_chunk_awaiting_human",
+        chunk_id=chunk_id,
+        state=state,
+        block=block,
+        now=w.now_iso,
+    )
+    return Change(
+        "queue_clarification",
+        "chunk",
+        chunk_id,
+        [chunk_id, *(q.id for q in questions)],
+        {
+            "previous_state": chunk["state"],
+            "state": state,
+            "awaiting_source_hash": chunk["source_hash"],
+            "question_ids": [q.id for q in questions],
+            "questions_created": created,
+        },
+    )
+
+
+async def _queue(
+    w: Write, chunk: dict[str, Any], request: QueueClarificationRequest
+) -> QueueClarificationResult:
+    chunk_id, previous = chunk["id"], chunk["state"]
+    drafts = rules.generate(
+        chunk.get("title"),
+        chunk["body"],
+        workstream_id=chunk.get("workstream_id"),
+        quarantined=bool(chunk.get("quarantined")),
+        max_questions=request.max_questions,
+    )
+    open_by_identity = _by_identity(
+        await w.run(
+            "knowledge/list_chunk_open_questions", chunk_id=chunk_id, limit=MAX_OPEN_QUESTIONS
+        )
+    )
+    planned = _new_questions(drafts, open_by_identity)
+    created = await _create_questions(w, chunk_id, planned, request)
+    questions = [
+        _queued(created[key], True) if key in created else _queued(open_by_identity[key], False)
+        for key in ((d.type, d.text) for d in drafts)
+    ]
+    state: ChunkState = "awaiting_human" if can_move(previous, "awaiting_human") else previous
+    block = awaiting_block(w.now_iso, chunk_id, chunk["source_hash"], questions, state)
+    unchanged = not planned and _already_queued(chunk, state, block)
+    changes = [_question_change(chunk_id, question) for question in planned]
+    if unchanged:
+        block = chunk["awaiting_human_block"]
+    else:
+        changes.append(await _mark_awaiting(w, chunk, state, block, questions, len(planned)))
+    await record_run(
+        w,
+        "queue_clarification",
+        "chunk",
+        chunk_id,
+        "skipped" if unchanged else "success",
+        "already_queued" if unchanged else None,
+        {"questions": len(questions), "questions_created": len(planned), "state": state},
+    )
+    revision = await w.events(changes)
+    return QueueClarificationResult(
+        chunk_id=chunk_id,
+        state=state,
+        previous_state=previous,
+        moved=state != previous,
+        questions=questions,
+        questions_created=len(planned),
+        awaiting_human_block=block,
+        awaiting_source_hash=chunk["source_hash"],
+        revision=revision,
+    )
+
+
 async def queue_clarification(
     store: Store, tenant: str, request: QueueClarificationRequest
 ) -> QueueClarificationResult:
-    async def work(w: Write) -> QueueClarificationResult | None:
-        chunk = await load_chunk(w, request.chunk_ref)
-        chunk_id, previous = chunk["id"], chunk["state"]
-        if previous == "frozen":
-            await record_run(w, "queue_clarification", "chunk", chunk_id, "blocked", "frozen")
-            return None
-        drafts = rules.generate(
-            chunk.get("title"),
-            chunk["body"],
-            workstream_id=chunk.get("workstream_id"),
-            quarantined=bool(chunk.get("quarantined")),
-            max_questions=request.max_questions,
-        )
-        rows = await w.run(
-            "knowledge/list_chunk_open_questions", chunk_id=chunk_id, limit=MAX_OPEN_QUESTIONS
-        )
-        open_by_identity = {
-            (row["question"]["type"], row["question"]["text"]): row["question"] for row in rows
-        }
-        fresh = [d for d in drafts if (d.type, d.text) not in open_by_identity]
-        planned = [
-            {
-                "id": new_id(),
-                "type": d.type,
-                "text": d.text,
-                "priority": d.priority,
-                "reason": d.reason,
-            }
-            for d in fresh
-        ]
-        created: dict[tuple[str, str], dict[str, Any]] = {}
-        if planned:
-            made = await w.run(
-                "knowledge/create_clarification_questions",
-                chunk_id=chunk_id,
-                questions=planned,
-                now=w.now_iso,
-                session_id=request.session_id,
-                actor=request.actor,
-            )
-            created = {(r["question"]["type"], r["question"]["text"]): r["question"] for r in made}
-        questions = [
-            _queued(created[key], True) if key in created else _queued(open_by_identity[key], False)
-            for key in ((d.type, d.text) for d in drafts)
-        ]
-        state: ChunkState = "awaiting_human" if can_move(previous, "awaiting_human") else previous
-        block = awaiting_block(w.now_iso, chunk_id, chunk["source_hash"], questions, state)
-        unchanged = (
-            not planned
-            and state == previous
-            and chunk.get("awaiting_source_hash") == chunk["source_hash"]
-            and _same_block(chunk.get("awaiting_human_block"), block)
-        )
-        changes = [
-            Change(
-                "queue_clarification",
-                "question",
-                question["id"],
-                [question["id"], chunk_id],
-                {
-                    "chunk_id": chunk_id,
-                    "type": question["type"],
-                    "priority": question["priority"],
-                    "reason": question["reason"],
-                },
-            )
-            for question in planned
-        ]
-        if unchanged:
-            block = chunk["awaiting_human_block"]
-        else:
-            await w.run(
-                "knowledge/set_chunk_awaiting_human",
-                chunk_id=chunk_id,
-                state=state,
-                block=block,
-                now=w.now_iso,
-            )
-            changes.append(
-                Change(
-                    "queue_clarification",
-                    "chunk",
-                    chunk_id,
-                    [chunk_id, *(q.id for q in questions)],
-                    {
-                        "previous_state": previous,
-                        "state": state,
-                        "awaiting_source_hash": chunk["source_hash"],
-                        "question_ids": [q.id for q in questions],
-                        "questions_created": len(planned),
-                    },
-                )
-            )
-        await record_run(
-            w,
-            "queue_clarification",
-            "chunk",
-            chunk_id,
-            "skipped" if unchanged else "success",
-            "already_queued" if unchanged else None,
-            {"questions": len(questions), "questions_created": len(planned), "state": state},
-        )
-        revision = await w.events(changes)
-        return QueueClarificationResult(
-            chunk_id=chunk_id,
-            state=state,
-            previous_state=previous,
-            moved=state != previous,
-            questions=questions,
-            questions_created=len(planned),
-            awaiting_human_block=block,
-            awaiting_source_hash=chunk["source_hash"],
-            revision=revision,
-        )
+    async def queue(w: Write, chunk: dict[str, Any]) -> QueueClarificationResult:
+        return await _queue(w, chunk, request)
 
-    result = await write(store, tenant, "queue_clarification", work, audit=Audit.of(request))
-    if result is None:
-        raise _blocked_frozen(request.chunk_ref, "queue clarification questions")
-    return result
+    return await _write_on_chunk(
+        store, tenant, "queue_clarification", request, "queue clarification questions", queue
+    )
 
 
 # --- record_human_answer -------------------------------------------------------------------------
+@dataclass(frozen=True)
+class _Answer:
+    """A human answer, screened and given its id before the write (the same on a retry)."""
+
+    request: RecordHumanAnswerRequest
+    screened: Screened
+    id: str
+
+    @property
+    def redaction_kinds(self) -> list[str]:
+        return [r.kind for r in self.screened.redactions]
+
+
+async def _questions_answered(w: Write, chunk_id: str, question_id: str | None) -> list[str]:
+    """The one open question named (not_found / conflict otherwise), or every open one."""
+    if question_id is None:
+        rows = await w.run(
+            "knowledge/list_chunk_open_questions", chunk_id=chunk_id, limit=MAX_OPEN_QUESTIONS
+        )
+        return [row["question"]["id"] for row in rows]
+    found = await w.run("knowledge/get_chunk_question", chunk_id=chunk_id, question_id=question_id)
+    if not found:
+        raise NotFound("question", question_id)
+    if found[0]["question"]["status"] != "open":
+        raise Conflict(
+            f"question {question_id!r} is already answered; answer an open "
+            "question, or omit question_id to answer all open questions of the chunk"
+        )
+    return [question_id]
+
+
+def _answered_body(body: str, at: str, text: str) -> str:
+    answered = f"{body}\n\n[human answer {at}] {text}"
+    if len(answered) > MAX_ANSWERED_BODY:
+        raise InvalidArgument(
+            "answer_text",
+            f"the chunk's body with this answer would pass {MAX_ANSWERED_BODY} characters; "
+            "store further context as a new chunk with add_context_chunk",
+        )
+    return answered
+
+
+def _state_after_answer(previous: ChunkState, quarantined: bool) -> ChunkState:
+    """awaiting_human or uncertain reopen (to no_enrich when quarantined); others are kept."""
+    target: ChunkState = "no_enrich" if quarantined else "enrichable"
+    reopen = previous in ("awaiting_human", "uncertain") and can_move(previous, target)
+    return target if reopen else previous
+
+
+def _answer_change(
+    answer: _Answer,
+    chunk: dict[str, Any],
+    state: ChunkState,
+    source_hash: str,
+    answered: list[str],
+) -> Change:
+    return Change(
+        "record_human_answer",
+        "chunk",
+        chunk["id"],
+        [chunk["id"], answer.id, *answered],
+        {
+            "answer_id": answer.id,
+            "question_id": answer.request.question_id,
+            "answered_question_ids": answered,
+            "previous_state": chunk["state"],
+            "new_state": state,
+            "source_hash_before": chunk["source_hash"],
+            "source_hash": source_hash,
+            "redactions": answer.redaction_kinds,
+            "quarantine_reasons": answer.screened.quarantine_reasons,
+        },
+    )
+
+
+async def _record_answer(
+    w: Write, chunk: dict[str, Any], answer: _Answer
+) -> RecordHumanAnswerResult:
+    chunk_id, previous = chunk["id"], chunk["state"]
+    screened, request = answer.screened, answer.request
+    question_ids = await _questions_answered(w, chunk_id, request.question_id)
+    body = _answered_body(chunk["body"], w.now_iso, screened.text)
+    quarantined = bool(chunk.get("quarantined")) or screened.quarantined
+    reasons = sorted({*(chunk.get("quarantine_reasons") or []), *screened.quarantine_reasons})
+    state = _state_after_answer(previous, quarantined)
+    source_hash = body_hash(body)
+    rows = await w.run(
+        "knowledge/record_human_answer",
+        chunk_id=chunk_id,
+        answer_id=answer.id,
+        text=screened.text,
+        question_ids=question_ids,
+        source_hash=source_hash,
+        body=body,
+        state=state,
+        quarantined=quarantined,
+        quarantine_reasons=reasons,
+        new_reasons=screened.quarantine_reasons,
+        redactions=answer.redaction_kinds,
+        now=w.now_iso,
+        session_id=request.session_id,
+        actor=request.actor,
+        client=request.client,
+    )
+    answered: list[str] = rows[0]["answered"]
+    remaining: int = rows[0]["remaining"]
+    counters = {
+        "questions_resolved": len(answered),
+        "open_questions_remaining": remaining,
+        "redactions": len(screened.redactions),
+        "quarantined": quarantined,
+    }
+    await record_run(w, "record_human_answer", "chunk", chunk_id, "success", None, counters)
+    revision = await w.event(_answer_change(answer, chunk, state, source_hash, answered))
+    return RecordHumanAnswerResult(
+        chunk_id=chunk_id,
+        new_state=state,
+        previous_state=previous,
+        questions_resolved=len(answered),
+        answered_question_ids=answered,
+        open_questions_remaining=remaining,
+        source_hash_updated=source_hash != chunk["source_hash"],
+        source_hash=source_hash,
+        answer_id=answer.id,
+        redactions=screened.redactions,
+        quarantine_reasons=screened.quarantine_reasons,
+        quarantined=quarantined,
+        revision=revision,
+    )
+
+
 async def record_human_answer(
     store: Store, tenant: str, request: RecordHumanAnswerRequest
 ) -> RecordHumanAnswerResult:
-    screened = screen(request.answer_text)
-    answer_id = new_id()
+    answer = _Answer(request, screen(request.answer_text), new_id())
 
-    async def work(w: Write) -> RecordHumanAnswerResult | None:
-        chunk = await load_chunk(w, request.chunk_ref)
-        chunk_id, previous = chunk["id"], chunk["state"]
-        if previous == "frozen":
-            await record_run(w, "record_human_answer", "chunk", chunk_id, "blocked", "frozen")
-            return None
-        if request.question_id is not None:
-            found = await w.run(
-                "knowledge/get_chunk_question", chunk_id=chunk_id, question_id=request.question_id
-            )
-            if not found:
-                raise NotFound("question", request.question_id)
-            if found[0]["question"]["status"] != "open":
-                raise Conflict(
-                    f"question {request.question_id!r} is already answered; answer an open "
-                    "question, or omit question_id to answer all open questions of the chunk"
-                )
-            question_ids = [request.question_id]
-        else:
-            rows = await w.run(
-                "knowledge/list_chunk_open_questions", chunk_id=chunk_id, limit=MAX_OPEN_QUESTIONS
-            )
-            question_ids = [row["question"]["id"] for row in rows]
-        body = f"{chunk['body']}\n\n[human answer {w.now_iso}] {screened.text}"
-        if len(body) > MAX_ANSWERED_BODY:
-            raise InvalidArgument(
-                "answer_text",
-                f"the chunk's body with this answer would pass {MAX_ANSWERED_BODY} characters; "
-                "store further context as a new chunk with add_context_chunk",
-            )
-        quarantined = bool(chunk.get("quarantined")) or screened.quarantined
-        reasons = sorted({*(chunk.get("quarantine_reasons") or []), *screened.quarantine_reasons})
-        target: ChunkState = "no_enrich" if quarantined else "enrichable"
-        reopen = previous in ("awaiting_human", "uncertain") and can_move(previous, target)
-        state: ChunkState = target if reopen else previous
-        source_hash = body_hash(body)
-        rows = await w.run(
-            "knowledge/record_human_answer",
-            chunk_id=chunk_id,
-            answer_id=answer_id,
-            text=screened.text,
-            question_ids=question_ids,
-            source_hash=source_hash,
-            body=body,
-            state=state,
-            quarantined=quarantined,
-            quarantine_reasons=reasons,
-            new_reasons=screened.quarantine_reasons,
-            redactions=[r.kind for r in screened.redactions],
-            now=w.now_iso,
-            session_id=request.session_id,
-            actor=request.actor,
-            client=request.client,
-        )
-        answered: list[str] = rows[0]["answered"]
-        remaining: int = rows[0]["remaining"]
-        counters = {
-            "questions_resolved": len(answered),
-            "open_questions_remaining": remaining,
-            "redactions": len(screened.redactions),
-            "quarantined": quarantined,
-        }
-        await record_run(w, "record_human_answer", "chunk", chunk_id, "success", None, counters)
-        revision = await w.event(
-            Change(
-                "record_human_answer",
-                "chunk",
-                chunk_id,
-                [chunk_id, answer_id, *answered],
-                {
-                    "answer_id": answer_id,
-                    "question_id": request.question_id,
-                    "answered_question_ids": answered,
-                    "previous_state": previous,
-                    "new_state": state,
-                    "source_hash_before": chunk["source_hash"],
-                    "source_hash": source_hash,
-                    "redactions": [r.kind for r in screened.redactions],
-                    "quarantine_reasons": screened.quarantine_reasons,
-                },
-            )
-        )
-        return RecordHumanAnswerResult(
-            chunk_id=chunk_id,
-            new_state=state,
-            previous_state=previous,
-            questions_resolved=len(answered),
-            answered_question_ids=answered,
-            open_questions_remaining=remaining,
-            source_hash_updated=source_hash != chunk["source_hash"],
-            source_hash=source_hash,
-            answer_id=answer_id,
-            redactions=screened.redactions,
-            quarantine_reasons=screened.quarantine_reasons,
-            quarantined=quarantined,
-            revision=revision,
-        )
+    async def record(w: Write, chunk: dict[str, Any]) -> RecordHumanAnswerResult:
+        return await _record_answer(w, chunk, answer)
 
-    result = await write(store, tenant, "record_human_answer", work, audit=Audit.of(request))
-    if result is None:
-        raise _blocked_frozen(request.chunk_ref, "record an answer")
-    return result
+    return await _write_on_chunk(
+        store, tenant, "record_human_answer", request, "record an answer", record
+    )

@@ -31,9 +31,11 @@ workstreams, 20 facts) left work for a next run.
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from graphmem.core.clock import iso
 from graphmem.core.errors import NotFound
 from graphmem.history.chain import Change
 from graphmem.history.write_path import Write, write
@@ -44,7 +46,7 @@ from graphmem.knowledge.claims import extract_in_tx, promote_in_tx
 from graphmem.knowledge.heuristics import promotion_block
 from graphmem.knowledge.lifecycle import record_run
 from graphmem.knowledge.models.packs import DEFAULT_TOKEN_BUDGET, EnrichContextResult, EnrichDepth
-from graphmem.knowledge.models.pipeline import ClaimItem, EnrichPolicy
+from graphmem.knowledge.models.pipeline import AssessResult, ClaimItem, EnrichPolicy
 from graphmem.knowledge.packs import BuiltPack, build_pack_in_tx, pack_change
 from graphmem.store import Store
 
@@ -68,15 +70,61 @@ async def enrich_context(
 
 async def enrich_in_tx(w: Write, depth: EnrichDepth, policy: EnrichPolicy) -> EnrichContextResult:
     """Run the pipeline inside the caller's locked transaction (see the module docstring)."""
-    steps: list[dict[str, int]] = []
+    run = _Run()
     work = (await w.run("knowledge/list_enrich_chunks", limit=MAX_CHUNKS + 1, policy=policy))[0]
     enrichable: list[str] = work["enrichable"] + work["unassessed"]
-    truncated = len(enrichable) > MAX_CHUNKS
-    enrichable = enrichable[:MAX_CHUNKS]
+    run.truncated = len(enrichable) > MAX_CHUNKS
+    assessed = await _assess(w, run, enrichable[:MAX_CHUNKS], policy)
+    if depth != "quick":
+        candidates = await _extract(w, run, _chunks_to_mine(run, assessed, work["uncertain"]))
+        await _promote(w, run, candidates)
+    executor, built = await _build_packs(w, run)
+    if depth == "deep":
+        await _walk_impacts(w, run)
 
-    # 1. assess
-    assessed = [await assess_in_tx(w, chunk_id, False, policy) for chunk_id in enrichable]
-    steps.append(
+    counters: dict[str, Any] = {"depth": depth, "truncated": run.truncated, "steps": run.steps}
+    run_id = await record_run(w, TOOL, "tenant", None, "success", None, counters)
+    revision = await w.event(
+        Change(
+            TOOL,
+            "enrich_run",
+            run_id,
+            [*_pack_ids(built), *(run.promoted_facts or [])],
+            {**counters, "promoted_facts": run.promoted_facts, "pack_ids": _pack_ids(built)},
+        )
+    )
+    return EnrichContextResult(
+        depth=depth,
+        steps=run.steps,
+        pack_body=executor.result.body,
+        claims_extracted=run.claims_extracted,
+        claims_promoted=run.claims_promoted,
+        promoted_facts=run.promoted_facts,
+        impacts_analyzed=run.impacts_analyzed,
+        truncated=run.truncated,
+        revision=revision,
+    )
+
+
+@dataclass
+class _Run:
+    """One enrich run in progress: each stage appends its counters to ``steps``; the counters
+    of a stage the depth skips stay None."""
+
+    steps: list[dict[str, int]] = field(default_factory=list)
+    truncated: bool = False  # a bound left work for a next run
+    claims_extracted: int | None = None
+    claims_promoted: int | None = None
+    promoted_facts: list[str] | None = None  # distinct, in promotion order
+    impacts_analyzed: int | None = None
+
+
+async def _assess(
+    w: Write, run: _Run, chunk_ids: list[str], policy: EnrichPolicy
+) -> list[AssessResult]:
+    """1. Assess each enrichable chunk."""
+    assessed = [await assess_in_tx(w, chunk_id, False, policy) for chunk_id in chunk_ids]
+    run.steps.append(
         {
             "assess": sum(not result.should_skip for result in assessed),
             "assess_skipped": sum(result.should_skip for result in assessed),
@@ -85,126 +133,117 @@ async def enrich_in_tx(w: Write, depth: EnrichDepth, policy: EnrichPolicy) -> En
             "now_uncertain": sum(result.state == "uncertain" for result in assessed),
         }
     )
+    return assessed
 
-    # 2-3. extract and auto-promote
-    claims_extracted: int | None = None
-    claims_promoted: int | None = None
-    promoted_facts: list[str] | None = None
-    if depth != "quick":
-        mine = [r.chunk_id for r in assessed if r.state in EXTRACTABLE and not r.quarantined]
-        seen = set(mine)
-        uncertain = [chunk_id for chunk_id in work["uncertain"] if chunk_id not in seen]
-        room = MAX_CHUNKS - len(assessed)
-        truncated |= len(uncertain) > room
-        mine += uncertain[:room]
-        candidates: dict[str, ClaimItem] = {}
-        claims_extracted = created = 0
-        for chunk_id in mine:
-            extracted = await extract_in_tx(w, chunk_id, None)
-            claims_extracted += extracted.claims_extracted
-            created += extracted.claims_created
-            for item in extracted.claims:
-                if item.status == "candidate" and _auto_promotable(item):
-                    candidates.setdefault(item.claim_id, item)
-        steps.append(
-            {
-                "extract": len(mine),
-                "claims_extracted": claims_extracted,
-                "claims_created": created,
-            }
-        )
-        promoted_facts = []
-        reused = 0
-        for claim_id in candidates:
-            promoted = await promote_in_tx(w, claim_id, AUTO_MODE)
-            if promoted.promoted and promoted.fact_id is not None:
-                promoted_facts.append(promoted.fact_id)
-                reused += promoted.reused_existing_fact
-        claims_promoted = len(promoted_facts)
-        promoted_facts = list(dict.fromkeys(promoted_facts))
-        steps.append(
-            {
-                "promote_eligible": len(candidates),
-                "claims_promoted": claims_promoted,
-                "facts_reused": reused,
-            }
-        )
 
-    # 4. packs
-    executor = await build_pack_in_tx(
-        w, "executor", None, DEFAULT_TOKEN_BUDGET, tool="build_context_pack"
+def _chunks_to_mine(run: _Run, assessed: list[AssessResult], uncertain: list[str]) -> list[str]:
+    """This run's assessed chunks that are enrichable or uncertain (never quarantined ones),
+    then the uncertain chunks it did not assess, up to MAX_CHUNKS chunks in all."""
+    mine = [r.chunk_id for r in assessed if r.state in EXTRACTABLE and not r.quarantined]
+    seen = set(mine)
+    others = [chunk_id for chunk_id in uncertain if chunk_id not in seen]
+    room = MAX_CHUNKS - len(assessed)
+    run.truncated |= len(others) > room
+    return mine + others[:room]
+
+
+async def _extract(w: Write, run: _Run, chunk_ids: list[str]) -> dict[str, ClaimItem]:
+    """2. Extract the chunks' claims; the candidates the auto_layer1 gate passes, by claim id
+    in the order first returned."""
+    candidates: dict[str, ClaimItem] = {}
+    claims_extracted = created = 0
+    for chunk_id in chunk_ids:
+        extracted = await extract_in_tx(w, chunk_id, None)
+        claims_extracted += extracted.claims_extracted
+        created += extracted.claims_created
+        for item in extracted.claims:
+            if item.status == "candidate" and _auto_promotable(item):
+                candidates.setdefault(item.claim_id, item)
+    run.claims_extracted = claims_extracted
+    run.steps.append(
+        {
+            "extract": len(chunk_ids),
+            "claims_extracted": claims_extracted,
+            "claims_created": created,
+        }
     )
+    return candidates
+
+
+async def _promote(w: Write, run: _Run, candidates: dict[str, ClaimItem]) -> None:
+    """3. Promote the candidates with mode auto_layer1."""
+    promoted_facts: list[str] = []
+    reused = 0
+    for claim_id in candidates:
+        promoted = await promote_in_tx(w, claim_id, AUTO_MODE)
+        if promoted.promoted and promoted.fact_id is not None:
+            promoted_facts.append(promoted.fact_id)
+            reused += promoted.reused_existing_fact
+    run.claims_promoted = len(promoted_facts)
+    run.promoted_facts = list(dict.fromkeys(promoted_facts))
+    run.steps.append(
+        {
+            "promote_eligible": len(candidates),
+            "claims_promoted": run.claims_promoted,
+            "facts_reused": reused,
+        }
+    )
+
+
+async def _build_packs(w: Write, run: _Run) -> tuple[BuiltPack, list[BuiltPack]]:
+    """4. The executor pack, then a task pack per active workstream; the executor pack and the
+    packs persisted (one history event each)."""
+    executor = await _build_pack(w, None)
     rows = await w.run("knowledge/list_active_workstreams", limit=MAX_TASK_PACKS + 1)
-    truncated |= len(rows) > MAX_TASK_PACKS
-    task_packs = [
-        await build_pack_in_tx(
-            w, "executor", row["id"], DEFAULT_TOKEN_BUDGET, tool="build_context_pack"
-        )
-        for row in rows[:MAX_TASK_PACKS]
-    ]
+    run.truncated |= len(rows) > MAX_TASK_PACKS
+    task_packs = [await _build_pack(w, row["id"]) for row in rows[:MAX_TASK_PACKS]]
     built = [pack for pack in (executor, *task_packs) if pack.result.persisted]
     for pack in built:
         await w.event(pack_change(pack, TOOL))
-    steps.append(
+    run.steps.append(
         {
             "executor_pack_items": executor.result.items_included,
             "executor_pack_tokens": executor.result.token_usage,
         }
     )
-    steps.append(
+    run.steps.append(
         {
             "task_packs_built": len(task_packs),
             "task_packs_with_context": sum(p.result.persisted for p in task_packs),
         }
     )
+    return executor, built
 
-    # 5. impact
-    impacts_analyzed: int | None = None
-    if depth == "deep":
-        recent = await w.run("knowledge/list_recent_facts", now=w.now_iso, limit=MAX_IMPACT_FACTS)
-        newest: list[str] = [row["id"] for row in recent]
-        ordered: list[str] = [*(promoted_facts or []), *newest]
-        sources = list(dict.fromkeys(ordered))
-        truncated |= len(promoted_facts or []) > MAX_IMPACT_FACTS
-        sources = sources[:MAX_IMPACT_FACTS]
-        targets = 0
-        for fact_id in sources:
-            walked = await walk_in_tx(w, fact_id, w.now)
-            targets += walked.total_impacts
-            await record_run(
-                w,
-                "explain_impact",
-                "fact",
-                fact_id,
-                "success",
-                None,
-                {"depth": walked.depth, "total_impacts": walked.total_impacts},
-            )
-        impacts_analyzed = len(sources)
-        steps.append({"impacts_analyzed": impacts_analyzed, "impact_targets": targets})
 
-    counters: dict[str, Any] = {"depth": depth, "truncated": truncated, "steps": steps}
-    run_id = await record_run(w, TOOL, "tenant", None, "success", None, counters)
-    revision = await w.event(
-        Change(
-            TOOL,
-            "enrich_run",
-            run_id,
-            [*_pack_ids(built), *(promoted_facts or [])],
-            {**counters, "promoted_facts": promoted_facts, "pack_ids": _pack_ids(built)},
+async def _build_pack(w: Write, workstream_id: str | None) -> BuiltPack:
+    return await build_pack_in_tx(
+        w, "executor", workstream_id, DEFAULT_TOKEN_BUDGET, tool="build_context_pack"
+    )
+
+
+async def _walk_impacts(w: Write, run: _Run) -> None:
+    """5. Walk the impact of this run's promoted facts, then of the newest live facts."""
+    promoted = run.promoted_facts or []
+    recent = await w.run("knowledge/list_recent_facts", now=w.now_iso, limit=MAX_IMPACT_FACTS)
+    newest: list[str] = [row["id"] for row in recent]
+    sources = list(dict.fromkeys([*promoted, *newest]))
+    run.truncated |= len(promoted) > MAX_IMPACT_FACTS
+    sources = sources[:MAX_IMPACT_FACTS]
+    targets = 0
+    for fact_id in sources:
+        walked = await walk_in_tx(w, fact_id, w.now)
+        targets += walked.total_impacts
+        await record_run(
+            w,
+            "explain_impact",
+            "fact",
+            fact_id,
+            "success",
+            None,
+            {"depth": walked.depth, "total_impacts": walked.total_impacts},
         )
-    )
-    return EnrichContextResult(
-        depth=depth,
-        steps=steps,
-        pack_body=executor.result.body,
-        claims_extracted=claims_extracted,
-        claims_promoted=claims_promoted,
-        promoted_facts=promoted_facts,
-        impacts_analyzed=impacts_analyzed,
-        truncated=truncated,
-        revision=revision,
-    )
+    run.impacts_analyzed = len(sources)
+    run.steps.append({"impacts_analyzed": run.impacts_analyzed, "impact_targets": targets})
 
 
 def _auto_promotable(item: ClaimItem) -> bool:
@@ -230,7 +269,7 @@ async def walk_in_tx(w: Write, fact_id: str, now: datetime) -> ExplainImpactResu
     for level in range(1, impact.DEPTHS[depth] + 1):
         rows = await w.run(
             "impact/list_impact_edges",
-            now=now.isoformat(),
+            now=iso(now),
             fanout=impact.FANOUT,
             **{
                 f"{kind}_ids": [ref for k, ref in frontier if k == kind]

@@ -75,6 +75,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from graphmem.core.clock import parse_iso_or_none
 from graphmem.core.errors import NotFound
 from graphmem.core.ids import new_id
 from graphmem.history.chain import Audit, Change
@@ -309,10 +310,6 @@ def select(candidates: list[Item], budget: int, caps: dict[Section, int]) -> Sel
 
 
 # --- candidates to items -------------------------------------------------------------------------
-def _instant(text: str | None) -> datetime | None:
-    return datetime.fromisoformat(text) if text else None
-
-
 def _predicate(predicate: str | None) -> str:
     return (predicate or "").replace("_", " ")
 
@@ -362,7 +359,7 @@ class Scoring:
             text = f"{row['subject']} {_predicate(row.get('predicate'))} {row['object']}"
         else:
             text = f"{row['key']} = {_value_text(row.get('value_json'))}"
-        recorded = _instant(row.get("recorded_at"))
+        recorded = parse_iso_or_none(row.get("recorded_at"))
         day = f", {recorded.date().isoformat()}" if recorded else ""
         flag = ", contradicted" if contradicted(row) else ""
         confidence = float(row.get("confidence") or 0.0)
@@ -382,7 +379,7 @@ class Scoring:
             f"claim {confidence:.2f}, {scope}{review}",
             confidence,
             claim_trust(confidence),
-            _instant(row.get("created_at")),
+            parse_iso_or_none(row.get("created_at")),
         )
 
     def question(self, row: dict[str, Any]) -> Item:
@@ -395,7 +392,7 @@ class Scoring:
             f"question {kind} {priority:.2f}",
             priority,
             QUESTION_TRUST,
-            _instant(row.get("created_at")),
+            parse_iso_or_none(row.get("created_at")),
         )
 
     def chunk(self, row: dict[str, Any]) -> Item:
@@ -412,7 +409,7 @@ class Scoring:
             f"chunk {state} {base:.2f}",
             base,
             CHUNK_TRUST.get(state, 0.16),
-            _instant(row.get("updated_at")),
+            parse_iso_or_none(row.get("updated_at")),
         )
 
 
@@ -459,61 +456,80 @@ def pool_sizes(caps: dict[Section, int], scoped: bool) -> dict[str, int]:
     }
 
 
-async def build_pack_in_tx(
-    w: Write,
-    pack_type: PackType,
-    target_ref: str | None,
-    token_budget: int,
-    session_id: str | None = None,
-    tool: str = "build_context_pack",
-) -> BuiltPack:
-    """Select, persist (when not empty) and record one pack inside a caller's locked write
-    transaction; the caller appends the history event. Unknown workstream: not_found."""
-    task_terms: frozenset[str] | None = None
-    title = f"{pack_type} pack"
-    if target_ref is not None:
-        found = await w.run("knowledge/get_workstream_focus", id=target_ref)
-        if not found:
-            raise NotFound("workstream", target_ref)
-        focus = found[0]
-        task_terms = terms(f"{focus.get('title') or ''} {focus.get('next_action') or ''}")
-        title = f"{pack_type} pack for {one_line(focus.get('title') or target_ref, 100)}"
-    caps = caps_for(token_budget)
+@dataclass(frozen=True)
+class _PackSpec:
+    """What the caller asked for: the pack's kind, target, budget and session."""
+
+    pack_type: PackType
+    target_ref: str | None
+    token_budget: int
+    session_id: str | None
+
+    @property
+    def scope_key(self) -> str:
+        return self.target_ref or "*"
+
+
+async def _task_focus(w: Write, spec: _PackSpec) -> tuple[frozenset[str] | None, str]:
+    """The task terms (None unscoped) and the pack's title; an unknown workstream: not_found."""
+    if spec.target_ref is None:
+        return None, f"{spec.pack_type} pack"
+    found = await w.run("knowledge/get_workstream_focus", id=spec.target_ref)
+    if not found:
+        raise NotFound("workstream", spec.target_ref)
+    focus = found[0]
+    task_terms = terms(f"{focus.get('title') or ''} {focus.get('next_action') or ''}")
+    title = f"{spec.pack_type} pack for {one_line(focus.get('title') or spec.target_ref, 100)}"
+    return task_terms, title
+
+
+async def _candidates(
+    w: Write, spec: _PackSpec, caps: dict[Section, int], task_terms: frozenset[str] | None
+) -> tuple[list[Item], PackCandidates]:
+    """The candidate pools read and scored for the pack's role and task."""
     rows = await w.run(
         "knowledge/list_pack_candidates",
         now=w.now_iso,
-        workstream_id=target_ref,
+        workstream_id=spec.target_ref,
         linked_limit=LINKED_CHUNKS,
         body_chars=BODY_CHARS,
-        **pool_sizes(caps, target_ref is not None),
+        **pool_sizes(caps, spec.target_ref is not None),
     )
-    scoring = Scoring(ROLE_WEIGHTS[pack_type], task_terms, w.now)
-    items, candidates = candidate_items(rows[0], scoring)
-    selection = select(items, token_budget, caps)
-    body = selection.body
-    sections = PackSections(**{s: selection.count(s) for s in SECTIONS})
-    pack_id: str | None = None
-    retired: list[str] = []
-    if selection.items:
-        pack_id = new_id()
-        retired = (
-            await w.run(
-                "knowledge/retire_current_packs",
-                pack_type=pack_type,
-                scope_key=target_ref or "*",
-                pack_id=pack_id,
-                now=w.now_iso,
-            )
-        )[0]["retired_ids"]
-    quality = selection.mean("trust")
-    result = BuildContextPackResult(
+    scoring = Scoring(ROLE_WEIGHTS[spec.pack_type], task_terms, w.now)
+    return candidate_items(rows[0], scoring)
+
+
+async def _retire_current(w: Write, spec: _PackSpec, pack_id: str) -> list[str]:
+    """Retire the current packs of the same kind and target in favour of ``pack_id``."""
+    rows = await w.run(
+        "knowledge/retire_current_packs",
+        pack_type=spec.pack_type,
+        scope_key=spec.scope_key,
         pack_id=pack_id,
-        pack_type=pack_type,
-        token_budget=token_budget,
+        now=w.now_iso,
+    )
+    return rows[0]["retired_ids"]
+
+
+def _pack_result(
+    spec: _PackSpec,
+    caps: dict[Section, int],
+    task_terms: frozenset[str] | None,
+    candidates: PackCandidates,
+    selection: Selection,
+    pack_id: str | None,
+    retired: list[str],
+    revision: int,
+) -> BuildContextPackResult:
+    quality = selection.mean("trust")
+    return BuildContextPackResult(
+        pack_id=pack_id,
+        pack_type=spec.pack_type,
+        token_budget=spec.token_budget,
         token_usage=selection.token_usage,
         items_included=len(selection.items),
         preview_items_included=min(len(selection.items), PREVIEW_ITEMS),
-        task_scoped=target_ref is not None,
+        task_scoped=spec.target_ref is not None,
         persisted=pack_id is not None,
         freshness_score=selection.mean("freshness"),
         relevance_score=selection.mean("relevance"),
@@ -525,48 +541,60 @@ async def build_pack_in_tx(
             candidates=candidates,
             skipped=PackSkips(**selection.skipped),
             caps={str(k): v for k, v in caps.items()},
-            role_weights={str(k): v for k, v in ROLE_WEIGHTS[pack_type].items()},
-            workstream_id=target_ref,
+            role_weights={str(k): v for k, v in ROLE_WEIGHTS[spec.pack_type].items()},
+            workstream_id=spec.target_ref,
             task_terms=sorted(task_terms or ()),
             retired_pack_ids=retired,
-            session_id=session_id,
+            session_id=spec.session_id,
         ),
-        sections=sections,
-        body=body,
-        revision=w.next_revision,
+        sections=PackSections(**{s: selection.count(s) for s in SECTIONS}),
+        body=selection.body,
+        revision=revision,
     )
-    if pack_id is not None:
-        await w.run(
-            "knowledge/create_pack",
-            id=pack_id,
-            pack_type=pack_type,
-            target_ref=target_ref,
-            scope_key=target_ref or "*",
-            title=title,
-            token_budget=token_budget,
-            token_usage=result.token_usage,
-            items_included=result.items_included,
-            body=body,
-            freshness_score=result.freshness_score,
-            relevance_score=result.relevance_score,
-            quality_score=result.quality_score,
-            contract_version=CONTRACT_VERSION,
-            selection_policy=SELECTION_POLICY,
-            sections_json=sections.model_dump_json(),
-            session_id=session_id,
-            now=w.now_iso,
-            items=[
-                {
-                    "element_id": item.element_id,
-                    "rank": rank,
-                    "tokens": tokens(item.line),
-                    "section": item.section,
-                    "score": item.score,
-                }
-                for rank, item in enumerate(selection.items, start=1)
-            ],
-        )
-    run_id = await record_run(
+
+
+async def _create_pack(
+    w: Write, spec: _PackSpec, title: str, result: BuildContextPackResult, selection: Selection
+) -> None:
+    """Store the pack with an INCLUDES edge per item, in rank order."""
+    await w.run(
+        "knowledge/create_pack",
+        id=result.pack_id,
+        pack_type=spec.pack_type,
+        target_ref=spec.target_ref,
+        scope_key=spec.scope_key,
+        title=title,
+        token_budget=spec.token_budget,
+        token_usage=result.token_usage,
+        items_included=result.items_included,
+        body=result.body,
+        freshness_score=result.freshness_score,
+        relevance_score=result.relevance_score,
+        quality_score=result.quality_score,
+        contract_version=CONTRACT_VERSION,
+        selection_policy=SELECTION_POLICY,
+        sections_json=result.sections.model_dump_json(),
+        session_id=spec.session_id,
+        now=w.now_iso,
+        items=[
+            {
+                "element_id": item.element_id,
+                "rank": rank,
+                "tokens": tokens(item.line),
+                "section": item.section,
+                "score": item.score,
+            }
+            for rank, item in enumerate(selection.items, start=1)
+        ],
+    )
+
+
+async def _record_pack_run(
+    w: Write, tool: str, spec: _PackSpec, result: BuildContextPackResult, retired: list[str]
+) -> str:
+    """The run entry: success for a stored pack, skipped (empty_pack) for an empty one."""
+    pack_id = result.pack_id
+    return await record_run(
         w,
         tool,
         "pack",
@@ -574,14 +602,39 @@ async def build_pack_in_tx(
         "success" if pack_id else "skipped",
         None if pack_id else "empty_pack",
         {
-            "pack_type": pack_type,
-            "target_ref": target_ref,
+            "pack_type": spec.pack_type,
+            "target_ref": spec.target_ref,
             "items_included": result.items_included,
             "token_usage": result.token_usage,
-            "token_budget": token_budget,
+            "token_budget": spec.token_budget,
             "retired": len(retired),
         },
     )
+
+
+async def build_pack_in_tx(
+    w: Write,
+    pack_type: PackType,
+    target_ref: str | None,
+    token_budget: int,
+    session_id: str | None = None,
+    tool: str = "build_context_pack",
+) -> BuiltPack:
+    """Select, persist (when not empty) and record one pack inside a caller's locked write
+    transaction; the caller appends the history event. Unknown workstream: not_found."""
+    spec = _PackSpec(pack_type, target_ref, token_budget, session_id)
+    task_terms, title = await _task_focus(w, spec)
+    caps = caps_for(token_budget)
+    items, candidates = await _candidates(w, spec, caps, task_terms)
+    selection = select(items, token_budget, caps)
+    pack_id = new_id() if selection.items else None
+    retired = await _retire_current(w, spec, pack_id) if pack_id is not None else []
+    result = _pack_result(
+        spec, caps, task_terms, candidates, selection, pack_id, retired, w.next_revision
+    )
+    if pack_id is not None:
+        await _create_pack(w, spec, title, result, selection)
+    run_id = await _record_pack_run(w, tool, spec, result, retired)
     return BuiltPack(result, run_id, retired)
 
 

@@ -48,10 +48,10 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from graphmem.core.clock import utc_now_iso
 from graphmem.core.errors import Conflict, InvalidState, NotFound
 from graphmem.core.gate import screen
 from graphmem.core.ids import new_id
@@ -176,6 +176,45 @@ async def save_memory(
     backup_dir: Path | None = None,
 ) -> SaveMemoryResult:
     screened = _screen(request)
+    fields = _memory_fields(tenant, request, screened)
+    vectors = await embed_texts(embedder, [memory_embedding_text(fields)])
+    fields["embedding"] = vectors[0] if vectors else None
+    memory_id = new_id()
+
+    async def work(w: Write) -> SaveMemoryResult:
+        latest, active = 0, None
+        if request.topic_key is not None:
+            latest, active = await _topic_head(w, request.project, request.topic_key)
+        if active is not None and _same_content(active, fields):
+            return _result(memory_record(active), "unchanged", None, screened, None)
+        [row] = await w.run(
+            "memories/create_memory",
+            id=memory_id,
+            topic_version=latest + 1,
+            now=w.now_iso,
+            revision=w.next_revision,
+            **fields,
+        )
+        if fields["status"] == "quarantined":
+            await _open_quarantine_issue(w, request, memory_id, screened)
+        superseded_id = None
+        if active is not None and fields["status"] == "active":
+            superseded_id = active["id"]
+            await _supersede(w, memory_id, superseded_id)
+        change = _save_change(request, memory_id, latest + 1, fields, superseded_id)
+        committed = await w.event(change)
+        operation = "new_version" if latest > 0 else "created"
+        return _result(memory_record(row["memory"]), operation, superseded_id, screened, committed)
+
+    result = await write(store, tenant, "save_memory", work, audit=Audit.of(request))
+    if result.revision is None:
+        return result
+    backup = write_backup(backup_dir, tenant, result.memory) if request.backup else None
+    return result.model_copy(update={"backup": backup or BackupResult(status="skipped")})
+
+
+def _memory_fields(tenant: str, request: SaveMemoryRequest, screened: _Screened) -> dict[str, Any]:
+    """The new version's stored fields, as the gate left them (the embedding comes next)."""
     fields: dict[str, Any] = {
         "project": request.project,
         "type": request.type,
@@ -191,78 +230,72 @@ async def save_memory(
         "redactions": [r.kind for r in screened.redactions],
     }
     fields["lexical"] = memory_lexical(tenant, fields)
-    vectors = await embed_texts(embedder, [memory_embedding_text(fields)])
-    fields["embedding"] = vectors[0] if vectors else None
-    memory_id = new_id()
+    return fields
 
-    async def work(w: Write) -> SaveMemoryResult:
-        latest, active = 0, None
-        if request.topic_key is not None:
-            [topic] = await w.run(
-                "memories/find_topic_head", project=request.project, topic_key=request.topic_key
-            )
-            latest, active = topic["latest_version"], topic["active"]
-        if active is not None and _same_content(active, fields):
-            return _result(memory_record(active), "unchanged", None, screened, None)
-        revision = w.next_revision
-        [row] = await w.run(
-            "memories/create_memory",
-            id=memory_id,
-            topic_version=latest + 1,
-            now=w.now_iso,
-            revision=revision,
-            **fields,
-        )
-        if fields["status"] == "quarantined":
-            await w.run(
-                "memories/open_quarantine_issue",
-                memory_id=memory_id,
-                id=new_id(),
-                details_json=json.dumps(
-                    {
-                        "reasons": screened.quarantine_reasons,
-                        "project": request.project,
-                        "topic_key": request.topic_key,
-                    }
-                ),
-                now=w.now_iso,
-            )
-        superseded_id = None
-        if active is not None and fields["status"] == "active":
-            await w.run(
-                "memories/supersede_memory",
-                new_id=memory_id,
-                old_id=active["id"],
-                now=w.now_iso,
-                revision=revision,
-            )
-            superseded_id = active["id"]
-        committed = await w.event(
-            Change(
-                "save_memory",
-                "memory",
-                memory_id,
-                [memory_id, *([superseded_id] if superseded_id else [])],
-                {
-                    "project": request.project,
-                    "type": request.type,
-                    "topic_key": request.topic_key,
-                    "topic_version": latest + 1,
-                    "status": fields["status"],
-                    "superseded_id": superseded_id,
-                    "redactions": fields["redactions"],
-                    "quarantine_reasons": screened.quarantine_reasons,
-                },
-            )
-        )
-        operation = "new_version" if latest > 0 else "created"
-        return _result(memory_record(row["memory"]), operation, superseded_id, screened, committed)
 
-    result = await write(store, tenant, "save_memory", work, audit=Audit.of(request))
-    if result.revision is None:
-        return result
-    backup = write_backup(backup_dir, tenant, result.memory) if request.backup else None
-    return result.model_copy(update={"backup": backup or BackupResult(status="skipped")})
+async def _topic_head(w: Write, project: str, topic_key: str) -> tuple[int, dict[str, Any] | None]:
+    """The topic's latest version number (0 for a new topic) and its active version."""
+    [topic] = await w.run("memories/find_topic_head", project=project, topic_key=topic_key)
+    return topic["latest_version"], topic["active"]
+
+
+async def _open_quarantine_issue(
+    w: Write, request: SaveMemoryRequest, memory_id: str, screened: _Screened
+) -> None:
+    await w.run(
+        "memories/open_quarantine_issue",
+        memory_id=memory_id,
+        id=new_id(),
+        details_json=json.dumps(
+            {
+                "reasons": screened.quarantine_reasons,
+                "project": request.project,
+                "topic_key": request.topic_key,
+            }
+        ),
+        now=w.now_iso,
+    )
+
+
+async def _supersede(w: Write, memory_id: str, old_id: str) -> None:
+    """``memory_id`` supersedes ``old_id`` (stale from now), as of the write's next event."""
+    await w.run(
+        "memories/supersede_memory",
+        new_id=memory_id,
+        old_id=old_id,
+        now=w.now_iso,
+        revision=w.next_revision,
+    )
+
+
+def _touched(memory_id: str, superseded_id: str | None) -> list[str]:
+    """The entities a memory's event names: the memory, and the version it superseded."""
+    return [memory_id, *([superseded_id] if superseded_id else [])]
+
+
+def _save_change(
+    request: SaveMemoryRequest,
+    memory_id: str,
+    topic_version: int,
+    fields: dict[str, Any],
+    superseded_id: str | None,
+) -> Change:
+    return Change(
+        "save_memory",
+        "memory",
+        memory_id,
+        _touched(memory_id, superseded_id),
+        {
+            "project": request.project,
+            "type": request.type,
+            "topic_key": request.topic_key,
+            "topic_version": topic_version,
+            "status": fields["status"],
+            "superseded_id": superseded_id,
+            "redactions": fields["redactions"],
+            "quarantine_reasons": fields["quarantine_reasons"],
+        },
+    )
 
 
 def _result(
@@ -351,17 +384,13 @@ async def get_observations(
         return GetObservationsResult(source="raw", details=[turns[i] for i in request.ids])
 
     async def work(w: Write) -> dict[str, MemoryRecord]:
-        rows = await w.run("memories/record_memory_access", ids=ids, now=_now_iso())
+        rows = await w.run("memories/record_memory_access", ids=ids, now=utc_now_iso())
         found = {row["memory"]["id"]: memory_record(row["memory"]) for row in rows}
         _require_all(ids, found, "memory")  # raises: the access update rolls back
         return found
 
     found = await write(store, tenant, "get_observations", work, audit=Audit.of(request))
     return GetObservationsResult(source="memory", details=[found[i] for i in request.ids])
-
-
-def _now_iso() -> str:
-    return datetime.now(UTC).isoformat()
 
 
 def _require_all(ids: list[str], found: dict[str, Any], kind: str) -> None:
@@ -441,56 +470,28 @@ def _governed(
 async def _apply(
     w: Write, request: GovernMemoryRequest, memory: dict[str, Any], target: str
 ) -> GovernedMemory:
-    now = w.now_iso
-    superseded_id, status = None, target
+    status, superseded_id = target, None
     if request.action == "release" and memory.get("topic_key") is not None:
-        [topic] = await w.run(
-            "memories/find_topic_head", project=memory["project"], topic_key=memory["topic_key"]
-        )
-        active = topic["active"]
-        if active is not None and active["topic_version"] > memory["topic_version"]:
-            status = "stale"  # a newer version already holds the topic
-        elif active is not None:
-            superseded_id = active["id"]
+        status, superseded_id = await _release(w, memory, target)
     [row] = await w.run(
         "memories/set_memory_status",
         id=memory["id"],
         expected_version=memory["version"],
         status=status,
         reason=request.reason,
-        now=now,
+        now=w.now_iso,
         revision=w.next_revision,
     )
     if superseded_id is not None:
-        await w.run(
-            "memories/supersede_memory",
-            new_id=memory["id"],
-            old_id=superseded_id,
-            now=now,
-            revision=w.next_revision,
-        )
+        await _supersede(w, memory["id"], superseded_id)
     if memory["status"] == "quarantined":
         await w.run(
             "memories/resolve_quarantine_issue",
             memory_id=memory["id"],
             resolution=f"governed: {request.action}",
-            now=now,
+            now=w.now_iso,
         )
-    await w.event(
-        Change(
-            "govern_memory",
-            "memory",
-            memory["id"],
-            [memory["id"], *([superseded_id] if superseded_id else [])],
-            {
-                "action": request.action,
-                "previous_status": memory["status"],
-                "new_status": status,
-                "reason": request.reason,
-                "superseded_id": superseded_id,
-            },
-        )
-    )
+    await w.event(_govern_change(request, memory, status, superseded_id))
     new = row["memory"]
     return GovernedMemory(
         id=new["id"],
@@ -501,4 +502,33 @@ async def _apply(
         previous_status=memory["status"],
         new_status=new["status"],
         superseded_id=superseded_id,
+    )
+
+
+async def _release(w: Write, memory: dict[str, Any], target: str) -> tuple[str, str | None]:
+    """The status a released topic version gets and the version it supersedes: ``target``,
+    superseding the topic's active version if any, or stale when that version is newer."""
+    _, active = await _topic_head(w, memory["project"], memory["topic_key"])
+    if active is None:
+        return target, None
+    if active["topic_version"] > memory["topic_version"]:
+        return "stale", None  # a newer version already holds the topic
+    return target, active["id"]
+
+
+def _govern_change(
+    request: GovernMemoryRequest, memory: dict[str, Any], status: str, superseded_id: str | None
+) -> Change:
+    return Change(
+        "govern_memory",
+        "memory",
+        memory["id"],
+        _touched(memory["id"], superseded_id),
+        {
+            "action": request.action,
+            "previous_status": memory["status"],
+            "new_status": status,
+            "reason": request.reason,
+            "superseded_id": superseded_id,
+        },
     )

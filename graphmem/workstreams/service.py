@@ -24,6 +24,7 @@ from typing import Any
 
 from graphmem.core.errors import NotFound
 from graphmem.core.ids import new_id
+from graphmem.core.models import paged
 from graphmem.history.chain import Audit, Change
 from graphmem.history.write_path import Write, write
 from graphmem.store import Store
@@ -83,17 +84,12 @@ async def list_workstreams(
         offset=request.offset,
         limit=request.limit,
     )
-    has_more = len(rows) > request.limit
-    page = [workstream_from_node(row["workstream"]) for row in rows[: request.limit]]
+    page, paging = paged(rows, request.limit, request.offset)
     return ListWorkstreamsResult(
         project=request.project,
         status=request.status,
-        workstreams=page,
-        count=len(page),
-        limit=request.limit,
-        offset=request.offset,
-        has_more=has_more,
-        next_offset=request.offset + len(page) if has_more else None,
+        workstreams=[workstream_from_node(row["workstream"]) for row in page],
+        **paging,
     )
 
 
