@@ -72,13 +72,13 @@ from graphmem.archive.models import (
     ListRawSessionsRequest,
     ListRawSessionsResult,
     RawHit,
-    RawSession,
     RawSessionSummary,
     SearchRawRequest,
     SearchRawResult,
     TurnQuarantine,
     TurnRedaction,
 )
+from graphmem.archive.rows import session_from_node
 from graphmem.core.clock import utc_iso
 from graphmem.core.errors import InvalidArgument
 from graphmem.core.gate import screen
@@ -110,20 +110,6 @@ def fold_hash(current: str, digests: list[str]) -> str:
     for digest in digests:
         value ^= int(digest, 16)
     return f"{value:064x}"
-
-
-def _session(node: dict[str, Any]) -> RawSession:
-    return RawSession(
-        id=node["id"],
-        project=node["project"],
-        session_ref=node["session_ref"],
-        host=node["host"],
-        source_root=node["source_root"],
-        first_ts=node.get("first_ts"),
-        last_ts=node.get("last_ts"),
-        message_count=node["message_count"],
-        content_hash=node["content_hash"],
-    )
 
 
 async def archive_turns(
@@ -190,7 +176,7 @@ class _Batch:
         revision: int | None,
     ) -> ArchiveTurnsResult:
         return ArchiveTurnsResult(
-            session=_session(session_row["session"]),
+            session=session_from_node(session_row["session"]),
             session_created=created,
             stored=stored,
             duplicates=duplicates,

@@ -35,8 +35,6 @@ from graphmem.commits.models import (
     MAX_LOOKUP_MATCHES,
     CommitsForSessionRequest,
     CommitsForSessionResult,
-    CommitWithLinks,
-    GitMetadata,
     LookupCommitRequest,
     LookupCommitResult,
     RecordCommitRequest,
@@ -44,6 +42,7 @@ from graphmem.commits.models import (
     SessionCommit,
     SessionLink,
 )
+from graphmem.commits.rows import commit_from_row, git_from_node
 from graphmem.core.clock import iso
 from graphmem.core.errors import Conflict, NotFound
 from graphmem.core.gate import Screened, screen
@@ -54,32 +53,6 @@ from graphmem.store import Store
 
 SHORT_SHA = 7
 _COMPARED = ("message", "author", "committed_at", "branch", "files")
-
-
-def git_metadata(node: dict[str, Any]) -> GitMetadata:
-    quarantined = bool(node.get("message_quarantined"))
-    return GitMetadata(
-        project=node["project"],
-        sha=node["sha"],
-        short_sha=node["short_sha"],
-        message=None if quarantined else node["message"],
-        message_quarantined=quarantined,
-        quarantine_reasons=list(node.get("quarantine_reasons") or []),
-        author=node.get("author"),
-        committed_at=node.get("committed_at"),
-        branch=node.get("branch"),
-        files=list(node.get("files") or []),
-        recorded_at=node["recorded_at"],
-    )
-
-
-def _links(rows: list[dict[str, Any]]) -> list[SessionLink]:
-    links = [SessionLink(**row) for row in rows]
-    return sorted(links, key=lambda link: (-link.linked_at.timestamp(), link.session_id))
-
-
-def _with_links(row: dict[str, Any]) -> CommitWithLinks:
-    return CommitWithLinks(git=git_metadata(row["commit"]), sessions=_links(row["sessions"]))
 
 
 def _differences(stored: dict[str, Any], given: dict[str, Any]) -> list[str]:
@@ -157,7 +130,7 @@ class _Recording:
         self, row: dict[str, Any], *, created: bool, linked: bool, revision: int | None
     ) -> RecordCommitResult:
         return RecordCommitResult(
-            commit=_with_links(row),
+            commit=commit_from_row(row),
             created=created,
             linked=linked,
             redactions=self.redactions,
@@ -228,7 +201,7 @@ async def lookup_commit(
     )
     if not rows:
         raise NotFound("commit", request.sha)
-    commits = [_with_links(row) for row in rows[:MAX_LOOKUP_MATCHES]]
+    commits = [commit_from_row(row) for row in rows[:MAX_LOOKUP_MATCHES]]
     exact = any(commit.git.sha == prefix for commit in commits)
     return LookupCommitResult(
         query=request.sha,
@@ -255,7 +228,7 @@ async def commits_for_session(
     return CommitsForSessionResult(
         session_id=request.session_id,
         commits=[
-            SessionCommit(git=git_metadata(row["commit"]), link=SessionLink(**row["link"]))
+            SessionCommit(git=git_from_node(row["commit"]), link=SessionLink(**row["link"]))
             for row in page
         ],
         **paging,

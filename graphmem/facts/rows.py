@@ -1,4 +1,4 @@
-"""Named parsers from query rows (already plain Python) to models."""
+"""Query rows to models: the facts area's mappers from nodes as Cypher returns them."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from typing import Any
 from graphmem.facts.models import Fact, Temporal, Verification, validity_policy
 
 
-def parse_fact(node: dict[str, Any], state: dict[str, Any] | None = None) -> Fact:
+def fact_from_node(node: dict[str, Any], state: dict[str, Any] | None = None) -> Fact:
     """A Fact node as a model; ``state`` overrides the lifecycle fields (a past FactState)."""
     lifecycle = state or node
     valid_to = lifecycle.get("valid_to")

@@ -45,7 +45,7 @@ from graphmem.facts.models import (
     WhyEdge,
     owner_of,
 )
-from graphmem.facts.rows import parse_fact
+from graphmem.facts.rows import fact_from_node
 from graphmem.facts.verification import Attestation, TrustedVerifiers, check_attestation
 from graphmem.history.chain import Audit, Change
 from graphmem.history.write_path import Idempotency, IdempotencyRecord, Write, write
@@ -117,7 +117,7 @@ async def _replayed_fact(w: Write, earlier: IdempotencyRecord) -> RecordFactResu
     """The first write's result, with the fact as it is stored now."""
     rows = await w.run("facts/get_facts", ids=[earlier.entity_id])
     return RecordFactResult(
-        **parse_fact(rows[0]["fact"]).model_dump(),
+        **fact_from_node(rows[0]["fact"]).model_dump(),
         superseded_id=earlier.details.get("superseded_id"),
         revision=earlier.revision,
         idempotent_replay=True,
@@ -138,7 +138,7 @@ async def record_in_transaction(w: Write, request: RecordFactRequest, fact_id: s
     rows = await w.run("facts/record_fact", **_record_params(request, fact_id, w.now))
     superseded_id = rows[0]["superseded_id"]
     pushed = await decisions.push_signals(w, [fact_id])
-    return Recorded(parse_fact(rows[0]["fact"]), superseded_id, pushed)
+    return Recorded(fact_from_node(rows[0]["fact"]), superseded_id, pushed)
 
 
 def _record_params(request: RecordFactRequest, fact_id: str, now: datetime) -> dict[str, Any]:
@@ -218,7 +218,7 @@ class _View:
         return "key" in self.node
 
     def fact(self) -> Fact:
-        return parse_fact(self.node, self.state)
+        return fact_from_node(self.node, self.state)
 
     def lapsed_at(self, at: datetime) -> bool:
         return lapsed(self.valid_to, self.expires_at, at)
@@ -423,7 +423,7 @@ async def govern_fact(store: Store, tenant: str, request: GovernFactRequest) -> 
             effective_at=effective_at,
             changed=True,
             revision=revision,
-            fact=parse_fact(rows[0]["fact"]),
+            fact=fact_from_node(rows[0]["fact"]),
             review_signals=pushed.opened,
         )
 
@@ -433,7 +433,7 @@ async def govern_fact(store: Store, tenant: str, request: GovernFactRequest) -> 
 async def _load_pair(w: Write, request: GovernFactRequest) -> tuple[Fact, Fact | None]:
     ids = [request.fact_id, *([request.target_fact_id] if request.target_fact_id else [])]
     rows = await w.run("facts/get_facts", ids=ids)
-    found = {row["fact"]["id"]: parse_fact(row["fact"]) for row in rows}
+    found = {row["fact"]["id"]: fact_from_node(row["fact"]) for row in rows}
     if request.fact_id not in found:
         raise NotFound("fact", request.fact_id)
     if request.target_fact_id is not None and request.target_fact_id not in found:
@@ -562,7 +562,7 @@ async def _revalidate(g: _Governance) -> list[str]:
     if displaced_id is None:
         return [fact.id]
     displaced = (await w.run("facts/get_facts", ids=[displaced_id]))[0]["fact"]
-    await _update(w, parse_fact(displaced), status="superseded", superseded_at=w.now)
+    await _update(w, fact_from_node(displaced), status="superseded", superseded_at=w.now)
     await w.run(
         "facts/link_supersedes",
         newer_id=fact.id,
@@ -633,7 +633,7 @@ async def verify_fact(
         rows = await w.run("facts/get_facts", ids=[fact_id])
         if not rows:
             raise NotFound("fact", fact_id)
-        fact = parse_fact(rows[0]["fact"])
+        fact = fact_from_node(rows[0]["fact"])
         check_attestation(fact.model_dump(mode="json"), attestation, trusted)
         record = attestation.model_dump(
             mode="json", exclude={"signature", "schema_version", "fact_id"}
@@ -656,6 +656,6 @@ async def verify_fact(
                 },
             )
         )
-        return VerifyFactResult(fact=parse_fact(updated[0]["fact"]), revision=revision)
+        return VerifyFactResult(fact=fact_from_node(updated[0]["fact"]), revision=revision)
 
     return await write(store, tenant, "verify_fact", work)

@@ -22,8 +22,8 @@ from typing import Any
 
 from graphmem.facts import service as facts
 from graphmem.facts.models import CurrentState, CurrentStateRequest
-from graphmem.memories.models.memories import MemoryTopicState, TopicVersion
-from graphmem.memories.service import memory_record
+from graphmem.memories.models.memories import MemoryTopicState
+from graphmem.memories.rows import memory_from_node, topic_version_from_node
 from graphmem.store import Store
 
 MAX_VERSIONS = 50
@@ -71,8 +71,12 @@ async def resolve_topic(
     return MemoryTopicState(
         status="current" if current is not None else "no_current",
         project=project,
-        current=memory_record(current) if current is not None else None,
-        history=[_version(v) for v in versions if current is None or v["id"] != current["id"]],
+        current=memory_from_node(current) if current is not None else None,
+        history=[
+            topic_version_from_node(v)
+            for v in versions
+            if current is None or v["id"] != current["id"]
+        ],
     )
 
 
@@ -92,16 +96,3 @@ def _active(versions: list[dict[str, Any]], at: datetime | None) -> dict[str, An
         if start is not None and start <= moment and (end is None or end > moment):
             return version
     return None
-
-
-def _version(node: dict[str, Any]) -> TopicVersion:
-    return TopicVersion(
-        id=node["id"],
-        topic_version=node["topic_version"],
-        title=node["title"],
-        status=node["status"],
-        created_at=node["created_at"],
-        active_from=node.get("active_from"),
-        retired_at=node.get("retired_at"),
-        superseded_by=node.get("superseded_by"),
-    )

@@ -13,32 +13,13 @@ from graphmem.history.chain import Audit, Change
 from graphmem.history.write_path import Write, write
 from graphmem.knowledge.heuristics import initial_state
 from graphmem.knowledge.lifecycle import record_run
-from graphmem.knowledge.models.chunks import AddContextChunkRequest, AddContextChunkResult, Chunk
+from graphmem.knowledge.models.chunks import AddContextChunkRequest, AddContextChunkResult
+from graphmem.knowledge.rows import chunk_from_node
 from graphmem.store import Store
 
 
 def body_hash(body: str) -> str:
     return hashlib.sha256(body.encode()).hexdigest()
-
-
-def parse_chunk(node: dict[str, Any]) -> Chunk:
-    return Chunk(
-        id=node["id"],
-        project=node["project"],
-        title=node.get("title"),
-        body=node["body"],
-        origin=node.get("origin"),
-        session_id=node.get("session_id"),
-        workstream_id=node.get("workstream_id"),
-        source_hash=node["source_hash"],
-        state=node["state"],
-        quarantined=node.get("quarantined", False),
-        materiality=node.get("materiality"),
-        uncertainty=node.get("uncertainty"),
-        signals=node.get("signals") or [],
-        created_at=node["created_at"],
-        updated_at=node["updated_at"],
-    )
 
 
 async def load_chunk(w: Write, chunk_id: str) -> dict[str, Any]:
@@ -78,7 +59,7 @@ async def add_context_chunk(
             client=request.client,
             now=w.now_iso,
         )
-        chunk = parse_chunk(rows[0]["chunk"])
+        chunk = chunk_from_node(rows[0]["chunk"])
         revision = None
         if rows[0]["created"]:
             await record_run(w, "add_context_chunk", "chunk", chunk.id, "success")

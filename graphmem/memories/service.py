@@ -72,6 +72,7 @@ from graphmem.memories.models.memories import (
     SaveMemoryResult,
     SaveRedaction,
 )
+from graphmem.memories.rows import memory_from_node
 from graphmem.search.embeddings import Embedder
 from graphmem.search.lexical import lexical_text, tenant_prefix
 from graphmem.search.vectors import embed_texts
@@ -84,34 +85,6 @@ GOVERN_MOVES: dict[str, tuple[frozenset[str], str]] = {
     "delete": (frozenset({"active", "stale", "quarantined", "rejected", "deleted"}), "deleted"),
     "release": (frozenset({"quarantined"}), "active"),
 }
-
-
-def memory_record(node: dict[str, Any]) -> MemoryRecord:
-    return MemoryRecord(
-        id=node["id"],
-        project=node["project"],
-        type=node["type"],
-        title=node["title"],
-        content=node["content"],
-        topic_key=node.get("topic_key"),
-        topic_version=node.get("topic_version") or 1,
-        branch=node.get("branch"),
-        tags=list(node.get("tags") or []),
-        files=list(node.get("files") or []),
-        status=node["status"],
-        version=node["version"],
-        created_at=node["created_at"],
-        updated_at=node["updated_at"],
-        active_from=node.get("active_from"),
-        retired_at=node.get("retired_at"),
-        superseded_by=node.get("superseded_by"),
-        status_reason=node.get("status_reason"),
-        session_id=node.get("session_id"),
-        quarantine_reasons=list(node.get("quarantine_reasons") or []),
-        redactions=list(node.get("redactions") or []),
-        access_count=node.get("access_count") or 0,
-        last_accessed_at=node.get("last_accessed_at"),
-    )
 
 
 def preview(content: str, size: int = PREVIEW_CHARS) -> str:
@@ -186,7 +159,7 @@ async def save_memory(
         if request.topic_key is not None:
             latest, active = await _topic_head(w, request.project, request.topic_key)
         if active is not None and _same_content(active, fields):
-            return _result(memory_record(active), "unchanged", None, screened, None)
+            return _result(memory_from_node(active), "unchanged", None, screened, None)
         [row] = await w.run(
             "memories/create_memory",
             id=memory_id,
@@ -204,7 +177,9 @@ async def save_memory(
         change = _save_change(request, memory_id, latest + 1, fields, superseded_id)
         committed = await w.event(change)
         operation = "new_version" if latest > 0 else "created"
-        return _result(memory_record(row["memory"]), operation, superseded_id, screened, committed)
+        return _result(
+            memory_from_node(row["memory"]), operation, superseded_id, screened, committed
+        )
 
     result = await write(store, tenant, "save_memory", work, audit=Audit.of(request))
     if result.revision is None:
@@ -385,7 +360,7 @@ async def get_observations(
 
     async def work(w: Write) -> dict[str, MemoryRecord]:
         rows = await w.run("memories/record_memory_access", ids=ids, now=utc_now_iso())
-        found = {row["memory"]["id"]: memory_record(row["memory"]) for row in rows}
+        found = {row["memory"]["id"]: memory_from_node(row["memory"]) for row in rows}
         _require_all(ids, found, "memory")  # raises: the access update rolls back
         return found
 
