@@ -241,7 +241,6 @@ async def _merge_session(w: Write, request: ArchiveTurnsRequest, session_id: str
         host=request.host,
         session_ref=request.session_ref,
         empty_hash=EMPTY_HASH,
-        now=w.now_iso,
     )
     return merged
 
@@ -266,7 +265,6 @@ async def _create_turns(w: Write, sid: str, base: int, new: list[dict[str, Any]]
     await w.run(
         "archive/create_archived_turns",
         session_id=sid,
-        now=w.now_iso,
         turns=[
             {
                 "id": c["id"],
@@ -293,7 +291,6 @@ async def _update_session(w: Write, sid: str, new: list[dict[str, Any]], content
         last_ts=max(new, key=lambda c: c["at"])["ts"],
         stored=len(new),
         content_hash=content_hash,
-        now=w.now_iso,
     )
     return row
 

@@ -153,7 +153,6 @@ async def _create_commit(w: Write, commit: _Recording) -> dict[str, Any]:
         committed_at=iso(request.committed_at),
         branch=request.branch,
         files=request.files,
-        now=w.now_iso,
     )
     return {"commit": row["commit"], "sessions": []}
 
@@ -164,7 +163,6 @@ async def _link_session(w: Write, commit: _Recording) -> dict[str, Any]:
         "commits/link_commit_session",
         **commit.key,
         session_id=commit.request.session_id,
-        now=w.now_iso,
         revision=w.next_revision,  # the event appended next
     )
     return row

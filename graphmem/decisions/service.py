@@ -131,7 +131,6 @@ async def evaluate(w: Write, decision_ids: list[str], *, details: bool = False) 
         rows = await w.run(
             "decisions/evaluate_reopen_rules",
             decision_ids=decision_ids,
-            now=w.now_iso,
             details=details,
         )
         for found in rows[0]["decisions"]:
@@ -172,7 +171,7 @@ async def _sync_signals(
     opened: list[ReviewSignal] = []
     cleared = 0
     if entries:
-        rows = await w.run("decisions/sync_review_signals", entries=entries, now=w.now_iso)
+        rows = await w.run("decisions/sync_review_signals", entries=entries)
         for row in rows:
             cleared += row["cleared"]
             if row["signal"] is None:
@@ -294,9 +293,6 @@ async def _create(w: Write, decision_id: str, request: RecordDecisionRequest) ->
         rationale=request.rationale,
         review_after=iso(request.review_after),
         now=now,
-        session_id=request.session_id,
-        actor=request.actor,
-        client=request.client,
     )
     alternatives, rules = _alternatives_and_rules(request)
     if alternatives:
@@ -475,7 +471,6 @@ async def ack_review(store: Store, tenant: str, request: AckReviewRequest) -> Ac
             id=request.signal_id,
             note=request.note,
             actor=request.actor,
-            now=w.now_iso,
         )
         signal = ReviewSignal(**updated[0]["signal"])
         revision = await w.event(
@@ -565,10 +560,6 @@ async def record_attempt(
             title=request.title,
             description=request.description,
             evidence=request.evidence,
-            now=w.now_iso,
-            session_id=request.session_id,
-            actor=request.actor,
-            client=request.client,
         )
         if not rows:
             if request.decision_id is not None:
@@ -611,10 +602,6 @@ async def record_outcome(
             summary=request.summary,
             lesson=request.lesson,
             evidence=request.evidence,
-            now=w.now_iso,
-            session_id=request.session_id,
-            actor=request.actor,
-            client=request.client,
         )
         revision = await w.event(
             Change(
@@ -653,7 +640,7 @@ class DecisionUpkeep:
 async def maintain_decisions(w: Write) -> DecisionUpkeep:
     """Inside maintain's transaction: decisions past review_after become stale, then every
     live decision's rules are evaluated (facts may have lapsed since the last write)."""
-    rows = await w.run("decisions/mark_stale_decisions", now=w.now_iso, limit=STALE_BATCH)
+    rows = await w.run("decisions/mark_stale_decisions", limit=STALE_BATCH)
     live = await w.run("decisions/list_live_decisions", project=None, decision_id=None)
     evaluation = await evaluate_listed(w, live[0]["decisions"])
     return DecisionUpkeep([row["id"] for row in rows], evaluation)

@@ -479,7 +479,6 @@ async def _update(w: Write, fact: Fact, **fields: Any) -> None:
     await w.run(
         "facts/update_fact",
         id=fact.id,
-        now=w.now_iso,
         **{
             name: iso(value) if isinstance(value, datetime) else value
             for name, value in merged.items()
@@ -496,12 +495,11 @@ async def _supersede(g: _Governance) -> list[str]:
         raise Conflict(f"target fact {target.id!r} is {target.status}; a successor must be active")
     valid_to = _ending_window(fact, effective_at)
     await _update(w, fact, status="superseded", valid_to=valid_to, superseded_at=w.now)
-    await w.run("facts/release_current", id=fact.id, now=w.now_iso)
+    await w.run("facts/release_current", id=fact.id)
     await w.run(
         "facts/link_supersedes",
         newer_id=target.id,
         older_id=fact.id,
-        now=w.now_iso,
         effective_at=effective_at.isoformat(),
         rationale=g.rationale,
     )
@@ -519,7 +517,6 @@ async def _contradict(g: _Governance) -> list[str]:
         "facts/link_contradicts",
         fact_id=fact.id,
         target_id=target.id,
-        now=w.now_iso,
         effective_at=effective_at.isoformat(),
         rationale=g.rationale,
     )
@@ -532,7 +529,7 @@ async def _invalidate(g: _Governance) -> list[str]:
         raise Conflict(f"fact {fact.id!r} is already invalidated")
     valid_to = _ending_window(fact, effective_at)
     await _update(w, fact, status="invalidated", valid_to=valid_to, invalidated_at=w.now)
-    await w.run("facts/release_current", id=fact.id, now=w.now_iso)
+    await w.run("facts/release_current", id=fact.id)
     return [fact.id]
 
 
@@ -589,7 +586,7 @@ async def maintain(store: Store, tenant: str) -> MaintainResult:
     revision when something changed. Repeating it changes nothing more."""
 
     async def work(w: Write) -> MaintainResult:
-        rows = await w.run("facts/expire_facts", now=w.now_iso, limit=EXPIRY_BATCH)
+        rows = await w.run("facts/expire_facts", limit=EXPIRY_BATCH)
         ids = [row["id"] for row in rows]
         upkeep = await decisions.maintain_decisions(w)
         evaluation = upkeep.evaluation
@@ -641,7 +638,6 @@ async def verify_fact(
         updated = await w.run(
             "facts/mark_fact_verified",
             id=fact_id,
-            now=w.now_iso,
             verification_json=json.dumps(record),
         )
         revision = await w.event(

@@ -63,7 +63,17 @@ class Write:
         return self._head.revision + 1
 
     async def run(self, name: str, **params: Any) -> list[Row]:
-        return await self.tx.run(name, **params)
+        """Run a statement of this write. Every statement may read the write's transaction
+        time as ``$now`` and its audit fields as ``$session_id``, ``$actor`` and ``$client``,
+        unless the caller passes other values."""
+        audit = self._audit
+        defaults = {
+            "now": self.now_iso,
+            "session_id": audit.session_id,
+            "actor": audit.actor,
+            "client": audit.client,
+        }
+        return await self.tx.run(name, **{**defaults, **params})
 
     @property
     def last_revision(self) -> int | None:

@@ -107,7 +107,6 @@ async def link_impact(store: Store, tenant: str, request: LinkImpactRequest) -> 
                 score=request.score,
                 rationale=request.rationale,
                 edge_id=edge_id,
-                now=w.now_iso,
             )
         )[0]
         revision = await w.event(

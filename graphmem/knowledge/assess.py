@@ -152,7 +152,6 @@ async def _store_assessment(
         signals=found,
         entered_awaiting=decision.changed and decision.final == "awaiting_human",
         annotations=annotations,
-        now=w.now_iso,
         **scores,
     )
     return annotations

@@ -57,7 +57,6 @@ async def add_context_chunk(
             quarantine_reasons=screened.quarantine_reasons,
             actor=request.actor,
             client=request.client,
-            now=w.now_iso,
         )
         chunk = chunk_from_node(rows[0]["chunk"])
         revision = None

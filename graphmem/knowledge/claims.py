@@ -191,7 +191,6 @@ async def _merge_claims(
             }
             for triple in triples
         ],
-        now=w.now_iso,
     )
 
 
@@ -294,7 +293,6 @@ async def promote_in_tx(
         fact_id=promotion.fact_id,
         mode=mode,
         reused=promotion.reused,
-        now=w.now_iso,
     )
     if not promotion.reused and claim["predicate"] in SINGLE_VALUED:
         await _contradict_rivals(w, promotion)
@@ -421,7 +419,6 @@ async def _land_on_fact(
         owner=owner_of(project, None),
         key=key,
         object_norm=claim["object_norm"],
-        now=w.now_iso,
     )
     if live:
         return _Promotion(claim_id, claim, mode, key, live[0]["fact_id"], reused=True)
@@ -460,7 +457,6 @@ async def _contradict_rivals(w: Write, promotion: _Promotion) -> None:
         predicate=claim["predicate"],
         object_norm=claim["object_norm"],
         limit=MAX_CONTRADICTIONS,
-        now=w.now_iso,
     )
     promotion.contradictions = [row["id"] for row in linked if row["id"] != promotion.fact_id]
     if promotion.contradictions:  # conflicting evidence can change reopen-rule verdicts

@@ -177,7 +177,6 @@ async def _create_questions(
         "knowledge/create_clarification_questions",
         chunk_id=chunk_id,
         questions=planned,
-        now=w.now_iso,
         session_id=request.session_id,
         actor=request.actor,
     )
@@ -223,7 +222,6 @@ async def _mark_awaiting(
         chunk_id=chunk_id,
         state=state,
         block=block,
-        now=w.now_iso,
     )
     return Change(
         "queue_clarification",
@@ -404,7 +402,6 @@ async def _record_answer(
         quarantine_reasons=reasons,
         new_reasons=screened.quarantine_reasons,
         redactions=answer.redaction_kinds,
-        now=w.now_iso,
         session_id=request.session_id,
         actor=request.actor,
         client=request.client,

@@ -224,7 +224,7 @@ async def _build_pack(w: Write, workstream_id: str | None) -> BuiltPack:
 async def _walk_impacts(w: Write, run: _Run) -> None:
     """5. Walk the impact of this run's promoted facts, then of the newest live facts."""
     promoted = run.promoted_facts or []
-    recent = await w.run("knowledge/list_recent_facts", now=w.now_iso, limit=MAX_IMPACT_FACTS)
+    recent = await w.run("knowledge/list_recent_facts", limit=MAX_IMPACT_FACTS)
     newest: list[str] = [row["id"] for row in recent]
     sources = list(dict.fromkeys([*promoted, *newest]))
     run.truncated |= len(promoted) > MAX_IMPACT_FACTS

@@ -61,6 +61,5 @@ async def record_run(
         status=status,
         reason=reason,
         counters_json=json.dumps(counters or {}, sort_keys=True),
-        now=w.now_iso,
     )
     return run_id

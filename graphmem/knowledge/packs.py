@@ -489,7 +489,6 @@ async def _candidates(
     """The candidate pools read and scored for the pack's role and task."""
     rows = await w.run(
         "knowledge/list_pack_candidates",
-        now=w.now_iso,
         workstream_id=spec.target_ref,
         linked_limit=LINKED_CHUNKS,
         body_chars=BODY_CHARS,
@@ -506,7 +505,6 @@ async def _retire_current(w: Write, spec: _PackSpec, pack_id: str) -> list[str]:
         pack_type=spec.pack_type,
         scope_key=spec.scope_key,
         pack_id=pack_id,
-        now=w.now_iso,
     )
     return rows[0]["retired_ids"]
 
@@ -575,7 +573,6 @@ async def _create_pack(
         selection_policy=SELECTION_POLICY,
         sections_json=result.sections.model_dump_json(),
         session_id=spec.session_id,
-        now=w.now_iso,
         items=[
             {
                 "element_id": item.element_id,

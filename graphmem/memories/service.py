@@ -164,7 +164,6 @@ async def save_memory(
             "memories/create_memory",
             id=memory_id,
             topic_version=latest + 1,
-            now=w.now_iso,
             revision=w.next_revision,
             **fields,
         )
@@ -228,7 +227,6 @@ async def _open_quarantine_issue(
                 "topic_key": request.topic_key,
             }
         ),
-        now=w.now_iso,
     )
 
 
@@ -238,7 +236,6 @@ async def _supersede(w: Write, memory_id: str, old_id: str) -> None:
         "memories/supersede_memory",
         new_id=memory_id,
         old_id=old_id,
-        now=w.now_iso,
         revision=w.next_revision,
     )
 
@@ -454,7 +451,6 @@ async def _apply(
         expected_version=memory["version"],
         status=status,
         reason=request.reason,
-        now=w.now_iso,
         revision=w.next_revision,
     )
     if superseded_id is not None:
@@ -464,7 +460,6 @@ async def _apply(
             "memories/resolve_quarantine_issue",
             memory_id=memory["id"],
             resolution=f"governed: {request.action}",
-            now=w.now_iso,
         )
     await w.event(_govern_change(request, memory, status, superseded_id))
     new = row["memory"]

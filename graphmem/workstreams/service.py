@@ -55,7 +55,6 @@ async def create_workstream(
             next_action=request.next_action,
             blockers=request.blockers,
             progress=request.progress,
-            now=w.now_iso,
         )
         revision = await w.event(
             Change(
@@ -121,7 +120,6 @@ async def update_workstream(
             next_action=changed.get("next_action"),
             blockers=changed.get("blockers"),
             progress=changed.get("progress"),
-            now=w.now_iso,
         )
         revision = await w.event(
             Change(
