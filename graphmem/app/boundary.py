@@ -1,7 +1,9 @@
 """The one place where errors become MCP tool errors.
 
 Every expected failure reaches the client as a ``ToolError`` whose text is a JSON payload
-(``{"error": code, "message": ..., "field": ...}``):
+(``{"error": code, "message": ..., "field": ...}``, ``"retryable": true`` where a retry can
+help). Errors about the server's environment (database unreachable, timeouts) reach the client
+as one plain sentence; their detail (addresses, users) goes to the server log:
 - a ``GraphmemError`` or pydantic ``ValidationError`` raised by a tool (``map_domain_errors``,
   applied to every tool at registration);
 - arguments refused by the tool's input schema, which FastMCP validates before the tool runs
@@ -12,6 +14,7 @@ Anything else is a bug: it propagates, FastMCP logs it to stderr, and the server
 
 import functools
 import json
+import logging
 from collections.abc import Awaitable, Callable
 from typing import ParamSpec, TypeVar
 
@@ -24,6 +27,7 @@ from pydantic import ValidationError
 
 from graphmem.core.errors import GraphmemError
 
+log = logging.getLogger("graphmem")
 P = ParamSpec("P")
 R = TypeVar("R")
 
@@ -49,7 +53,12 @@ def validation_payload(error: ValidationError) -> dict[str, object]:
 
 
 def tool_error(error: GraphmemError | ValidationError) -> ToolError:
-    payload = validation_payload(error) if isinstance(error, ValidationError) else error.payload()
+    if isinstance(error, ValidationError):
+        payload = validation_payload(error)
+    else:
+        payload = error.client_payload()
+        if payload["message"] != error.message:  # the detail is the operator's, not the client's
+            log.warning("%s: %s", error.code, error.message)
     return ToolError(json.dumps(payload, ensure_ascii=False))
 
 

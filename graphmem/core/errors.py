@@ -12,14 +12,20 @@
     ├── LocalDatabaseError        the managed local Neo4j failed       (code: local_database)
     │   ├── ArtifactDownloadFailed   Maven repository unreachable or jar corrupt
     │   └── DatabaseStartFailed      the server process did not come up
-    └── StoreError                the database failed                  (code: store_unavailable)
-        ├── StoreUnavailable      cannot reach Neo4j
-        └── StoreAuthFailed       Neo4j refused the credentials
+    ├── StoreError                the database failed                  (code: store_unavailable)
+    │   ├── StoreUnavailable      cannot reach Neo4j
+    │   └── StoreAuthFailed       Neo4j refused the credentials
+    └── TimedOut                  the call did not finish in time      (code: timed_out)
 
 Domain code raises these; the store translates driver exceptions into them with
 ``raise ... from e``; the MCP boundary (``graphmem.app.boundary``) turns them into tool errors,
 and the CLI into a one-line message. Anything else is a bug and is masked from clients.
 Every message says what went wrong and, where it can, what to do about it.
+
+Two audiences: ``message`` is for the operator (CLI, server log) and may name addresses, users
+and files; ``client_payload()`` is what an MCP client sees, and for the errors about the
+server's own environment (store, timeouts) it is one plain sentence with no internals, plus
+``retryable`` where repeating the call can help.
 """
 
 from __future__ import annotations
@@ -29,14 +35,23 @@ class GraphmemError(Exception):
     """Base of every deliberate graphmem error."""
 
     code = "error"
+    retryable = False  # whether the same call may succeed later
 
     def __init__(self, message: str) -> None:
         super().__init__(message)
         self.message = message
 
     def payload(self) -> dict[str, object]:
-        """The machine-readable form sent to MCP clients."""
+        """The machine-readable form, with the full message (CLI and server log)."""
         return {"error": self.code, "message": self.message}
+
+    def client_payload(self) -> dict[str, object]:
+        """What an MCP client sees; by default the payload itself (input errors name only
+        what the caller sent)."""
+        payload = self.payload()
+        if self.retryable:
+            payload["retryable"] = True
+        return payload
 
 
 class InvalidArgument(GraphmemError):
@@ -107,6 +122,15 @@ class DatabaseStartFailed(LocalDatabaseError):
 
 class StoreError(GraphmemError):
     code = "store_unavailable"
+    retryable = True
+    client_message = (
+        "The database is not reachable right now. Retry in a moment; if it persists, the "
+        "operator will find the cause in the server log (graphmem neo4j status for the "
+        "managed database)."
+    )
+
+    def client_payload(self) -> dict[str, object]:
+        return {"error": self.code, "message": self.client_message, "retryable": True}
 
 
 class StoreUnavailable(StoreError):
@@ -114,4 +138,25 @@ class StoreUnavailable(StoreError):
 
 
 class StoreAuthFailed(StoreError):
-    pass
+    retryable = False
+    client_message = (
+        "The server cannot sign in to its database. This is the operator's to fix; the "
+        "server log says what to check."
+    )
+
+    def client_payload(self) -> dict[str, object]:
+        return {"error": self.code, "message": self.client_message, "retryable": False}
+
+
+class TimedOut(GraphmemError):
+    """A transaction outlived its timeout, or the database kept refusing it (busy tenant)."""
+
+    code = "timed_out"
+    retryable = True
+    client_message = (
+        "The call did not finish in time (the database is busy or the tenant's writes are "
+        "queued). Nothing was changed; retry it."
+    )
+
+    def client_payload(self) -> dict[str, object]:
+        return {"error": self.code, "message": self.client_message, "retryable": True}

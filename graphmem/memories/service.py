@@ -46,6 +46,7 @@ Rules of govern_memory (never touches the raw archive):
 from __future__ import annotations
 
 import json
+import logging
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -295,6 +296,7 @@ def _result(
 
 
 # --- markdown backup -------------------------------------------------------------------------
+log = logging.getLogger("graphmem")
 _UNSAFE = re.compile(r"[^a-z0-9._-]+")
 
 
@@ -334,14 +336,18 @@ def write_backup(root: Path | None, tenant: str, memory: MemoryRecord) -> Backup
     if root is None:
         return BackupResult(status="disabled")
     path = backup_path(root, tenant, memory)
+    name = path.relative_to(root).as_posix()
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         temporary = path.with_suffix(".tmp")
         temporary.write_text(render_markdown(memory), encoding="utf-8")
         temporary.replace(path)  # atomic: a reader never sees half a file
     except OSError as error:
-        return BackupResult(status="failed", path=str(path), error=str(error))
-    return BackupResult(status="saved", path=str(path))
+        log.warning("save_memory backup %s: %s", path, error)
+        return BackupResult(
+            status="failed", file=name, error="the backup file could not be written"
+        )
+    return BackupResult(status="saved", file=name)
 
 
 # --- get_observations ------------------------------------------------------------------------

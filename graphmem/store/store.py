@@ -24,7 +24,7 @@ from tenacity import (
     wait_exponential,
 )
 
-from graphmem.core.errors import Conflict, StoreAuthFailed, StoreUnavailable
+from graphmem.core.errors import Conflict, StoreAuthFailed, StoreUnavailable, TimedOut
 from graphmem.store.catalog import QueryCatalog, default_catalog
 
 Row = dict[str, Any]
@@ -33,6 +33,9 @@ T = TypeVar("T")
 BOLT_SCHEMES = ("bolt", "bolt+s", "bolt+ssc", "neo4j", "neo4j+s", "neo4j+ssc")
 _UNREACHABLE = (neo4j_errors.ServiceUnavailable, neo4j_errors.SessionExpired, OSError)
 
+
+# Codes of a transaction the server ended for running past its timeout (a lock wait included).
+_TIMED_OUT = ("TimedOut", "LockClientStopped", "Transaction.Terminated")
 
 _PLAIN = frozenset({str, int, float, bool, type(None)})
 
@@ -82,6 +85,12 @@ def _translated(uri: str, user: str) -> Iterator[None]:
         raise Conflict(
             "the write collided with a concurrent one on a unique key; retry it"
         ) from error
+    except neo4j_errors.TransientError as error:  # still refused after the driver's retries
+        raise TimedOut(f"Neo4j kept refusing the transaction: {error.code}") from error
+    except neo4j_errors.ClientError as error:
+        if not any(mark in (error.code or "") for mark in _TIMED_OUT):
+            raise
+        raise TimedOut(f"the transaction outlived its timeout: {error.code}") from error
     except _UNREACHABLE as error:
         raise StoreUnavailable(
             f"cannot reach Neo4j at {uri} ({error.__class__.__name__}). Check NEO4J_URI and "

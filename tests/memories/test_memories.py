@@ -119,9 +119,10 @@ async def test_backup_is_written_as_markdown(
         saved = await save(client, topic_key="db-choice", title="Ledger: DB", tags=["x"])
         backup = saved["backup"]
         assert backup["status"] == "saved"
-        path = Path(backup["path"])
-        assert path.is_relative_to(tmp_path) and path.name.startswith("v1-")
-        text = path.read_text()  # noqa: ASYNC240 - a small local file
+        assert not Path(backup["file"]).is_absolute() and str(tmp_path) not in str(backup)
+        path = tmp_path / backup["file"]
+        assert path.name.startswith("v1-")
+        text = path.read_text()
         assert text.startswith("---\nid: ") and "# Ledger: DB" in text
         assert "We chose Postgres." in text and 'topic_key: "db-choice"' in text
         opted_out = await save(client, topic_key="db-choice", content="v2", backup=False)

@@ -121,8 +121,14 @@ class BackupResult(OutputModel):
         description="saved; disabled (no GRAPHMEM_MEMORY_BACKUP_DIR); skipped (backup=false or "
         "nothing written); failed (the memory is saved, the file is not: see error)."
     )
-    path: str | None = None
-    error: str | None = None
+    file: str | None = Field(
+        default=None,
+        description="The file's name inside the server's backup folder (never the server's "
+        "own path).",
+    )
+    error: str | None = Field(
+        default=None, description="Why the file was not written; details are in the server log."
+    )
 
 
 class SaveRedaction(OutputModel):
