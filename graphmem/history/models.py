@@ -43,13 +43,19 @@ class EventRecord(OutputModel):
 
 class ChainVerdict(OutputModel):
     verified: bool = Field(
-        description="True when every event recomputes to its stored hash "
+        description="True when every checked event recomputes to its stored hash "
         "and links to the one before, with no revision missing."
+    )
+    complete: bool = Field(
+        description="True when every event up to the head was checked; false when the call's "
+        "bound stopped earlier (reason says how far)."
     )
     checked_events: int
     head_revision: int = Field(description="The tenant's latest revision.")
     first_break_revision: int | None = Field(description="The first revision that fails.")
-    reason: str | None = Field(description="Why the chain does not verify.")
+    reason: str | None = Field(
+        description="Why the chain does not verify, or how much of it was checked."
+    )
 
 
 class ReplayResult(OutputModel):

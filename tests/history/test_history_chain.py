@@ -6,6 +6,7 @@ the Neo4j driver directly, as an attacker with database credentials would.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -13,6 +14,8 @@ import neo4j
 import pytest
 from fastmcp import Client
 
+from graphmem.history.chain import verify_chain
+from graphmem.store import Store
 from tests.neo4j_endpoint import Endpoint
 from tests.support import call
 
@@ -94,3 +97,35 @@ async def test_a_rehashed_forgery_still_breaks_the_link(
     chain = (await call(client, "replay_memory"))["chain"]
     assert chain["verified"] is False and chain["first_break_revision"] == 2
     assert "does not link" in chain["reason"]
+
+
+async def test_verification_during_concurrent_writes_never_reports_a_false_break(
+    client: Client[Any],
+) -> None:
+    writers, writes = 4, 30
+    verdicts: list[dict[str, Any]] = []
+
+    async def writer(n: int) -> None:
+        for i in range(writes):
+            await call(client, "record_fact", project="p", key=f"k{n}", value=i)
+
+    async def verifier() -> None:
+        while len(verdicts) < 50:
+            verdicts.append((await call(client, "replay_memory", limit=1))["chain"])
+
+    await asyncio.gather(verifier(), *(writer(n) for n in range(writers)))
+    assert len(verdicts) >= 50
+    assert all(v["verified"] and v["complete"] for v in verdicts), [
+        v for v in verdicts if not v["verified"]
+    ][:3]
+    assert verdicts[-1]["head_revision"] > verdicts[0]["head_revision"]  # writes interleaved
+
+
+async def test_a_bounded_check_says_how_far_it_got(
+    store: Store, client: Client[Any], tenant: str
+) -> None:
+    await _three_writes(client)
+    verdict = await verify_chain(store, tenant, limit=2)
+    assert verdict.verified and not verdict.complete and verdict.checked_events == 2
+    assert verdict.reason is not None and "first 2 of 3" in verdict.reason
+    assert (await verify_chain(store, tenant)).complete
