@@ -6,6 +6,7 @@
   write its transaction time (``Write.now``);
 - the history events: the domain describes each change (``Write.event``); the path chains
   them, numbers them (revisions are gap-free per tenant) and stamps the audit fields;
+- (``bookkeeping`` is the one exception: usage counters, no lock, no event);
 - idempotency: with an ``Idempotency``, a retry with the same key and fingerprint returns the
   first write's result (rebuilt by ``replay``) and writes nothing; the same key with other
   arguments is a conflict.
@@ -22,6 +23,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Generic, TypeVar
 
+from graphmem.core.clock import utc_now_iso
 from graphmem.core.errors import Conflict
 from graphmem.history.chain import Audit, Change, Head, append_event, lock_head
 from graphmem.store import Store, Tx
@@ -140,6 +142,13 @@ async def write(
         return result
 
     return await store.write_transaction(label, tenant, unit)
+
+
+async def bookkeeping(store: Store, tenant: str, name: str, **params: Any) -> list[Row]:
+    """A write that is not knowledge and records no history (usage counters): one statement,
+    no tenant lock, no event, so readers who trigger it never queue behind writers. The
+    statement must take its node locks in a deterministic order."""
+    return await store.write(name, tenant, **{"now": utc_now_iso(), **params})
 
 
 async def _find(current: Write, keyed: Idempotency[Any]) -> IdempotencyRecord | None:

@@ -48,16 +48,16 @@ from __future__ import annotations
 import json
 import logging
 import re
+from collections.abc import Container
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from graphmem.core.clock import utc_now_iso
 from graphmem.core.errors import Conflict, InvalidState, NotFound
 from graphmem.core.gate import screen
 from graphmem.core.ids import new_id
 from graphmem.history.chain import Audit, Change
-from graphmem.history.write_path import Write, write
+from graphmem.history.write_path import Write, bookkeeping, write
 from graphmem.memories.models.memories import (
     PREVIEW_CHARS,
     BackupResult,
@@ -361,17 +361,15 @@ async def get_observations(
         _require_all(ids, turns, "turn")
         return GetObservationsResult(source="raw", details=[turns[i] for i in request.ids])
 
-    async def work(w: Write) -> dict[str, MemoryRecord]:
-        rows = await w.run("memories/record_memory_access", ids=ids, now=utc_now_iso())
-        found = {row["memory"]["id"]: memory_from_node(row["memory"]) for row in rows}
-        _require_all(ids, found, "memory")  # raises: the access update rolls back
-        return found
-
-    found = await write(store, tenant, "get_observations", work, audit=Audit.of(request))
+    rows = await store.read("memories/get_memories", tenant, ids=ids)
+    _require_all(ids, {row["memory"]["id"] for row in rows}, "memory")  # before any counter
+    rows = await bookkeeping(store, tenant, "memories/record_memory_access", ids=ids)
+    found = {row["memory"]["id"]: memory_from_node(row["memory"]) for row in rows}
+    _require_all(ids, found, "memory")  # deleted in between: as if never found
     return GetObservationsResult(source="memory", details=[found[i] for i in request.ids])
 
 
-def _require_all(ids: list[str], found: dict[str, Any], kind: str) -> None:
+def _require_all(ids: list[str], found: Container[str], kind: str) -> None:
     missing = [i for i in ids if i not in found]
     if missing:
         raise NotFound(kind, ", ".join(missing))

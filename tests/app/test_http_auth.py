@@ -119,6 +119,26 @@ async def test_read_only_tokens_cannot_write(principals: Principals) -> None:
         assert "record_fact" in {tool.name for tool in await client.list_tools()}
 
 
+async def test_read_only_tokens_read_memories_with_their_counters(
+    principals: Principals,
+) -> None:
+    url = principals.server.url
+    saved = await _call(
+        url,
+        principals.writer_a,
+        "save_memory",
+        project="p",
+        type="decision",
+        title="Read me",
+        content="Readers may read this.",
+    )
+    memory_id = saved.structured_content["memory"]["id"]
+    for expected in (1, 2):
+        read = await _call(url, principals.reader_a, "get_observations", ids=[memory_id])
+        assert not read.is_error, read.content
+        assert read.structured_content["details"][0]["access_count"] == expected
+
+
 async def test_revoked_token_is_refused(principals: Principals) -> None:
     token, record = issue_token(principals.tokens_file, principals.tenant_a, ["read"])
     ok = await _call(principals.server.url, token, "current_state", state_key="k")
