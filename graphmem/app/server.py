@@ -7,9 +7,9 @@ from fastmcp import FastMCP
 from graphmem import __version__
 from graphmem.app.access import ScopeMiddleware
 from graphmem.app.auth import GraphmemTokenVerifier, JWTSettings
-from graphmem.app.boundary import ArgumentErrorMiddleware, map_domain_errors
+from graphmem.app.boundary import ArgumentErrorMiddleware
 from graphmem.app.catalogue import tools_for
-from graphmem.app.services import Services
+from graphmem.app.services import Services, attach
 from graphmem.app.settings import Settings
 from graphmem.core.errors import ConfigurationError
 from graphmem.facts.verification import TrustedVerifiers
@@ -76,16 +76,10 @@ def create_server(store: Store, settings: Settings) -> FastMCP:
         trusted_verifiers=load_trusted_verifiers(settings),
         embedder=load_embedder(settings),
     )
+    attach(server, services)
     for spec in specs:
-        if not spec.available(services):
-            continue
-        function = map_domain_errors(spec.make(services))
-        server.tool(
-            function,
-            name=spec.name,
-            title=spec.title,
-            annotations=spec.annotations(),
-        )
+        if spec.available(services):
+            server.add_tool(spec.mcp_tool().model_copy())
     _register_resources(server, services)
     return server
 

@@ -1,8 +1,10 @@
 """What every tool needs: the store, the settings, and the caller's tenant."""
 
 from dataclasses import dataclass
+from weakref import WeakKeyDictionary
 
-from fastmcp.server.dependencies import get_access_token
+from fastmcp import FastMCP
+from fastmcp.server.dependencies import get_access_token, get_server
 
 from graphmem.app.settings import Settings
 from graphmem.facts.verification import TrustedVerifiers
@@ -28,3 +30,17 @@ class Services:
             if isinstance(claimed, str) and claimed:
                 return claimed
         return self.settings.tenant
+
+
+# A server's services, found by the server that handles the call: tool functions are derived
+# once per handler and shared by every server in the process (see toolspec.mcp_tool).
+_SERVICES: WeakKeyDictionary[FastMCP, Services] = WeakKeyDictionary()
+
+
+def attach(server: FastMCP, services: Services) -> None:
+    _SERVICES[server] = services
+
+
+def current_services() -> Services:
+    """The services of the server handling the current call."""
+    return _SERVICES[get_server()]

@@ -8,16 +8,19 @@ description. ``flat_tool`` turns that model into the flat keyword arguments MCP 
 and builds the request from them, so the model's own validators always run.
 """
 
+import functools
 import inspect
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Annotated, Any, Literal, get_type_hints
 
+from fastmcp.tools import Tool
 from mcp_types import ToolAnnotations
 from pydantic import BaseModel, Field
 from pydantic.fields import FieldInfo
 
-from graphmem.app.services import Services
+from graphmem.app.boundary import map_domain_errors
+from graphmem.app.services import Services, current_services
 
 Toolset = Literal["core", "full"]
 ToolFunction = Callable[..., Awaitable[Any]]
@@ -35,8 +38,10 @@ class ToolSpec:
     handler: Handler
     available: Callable[[Services], bool] = lambda _: True  # e.g. only when configured
 
-    def make(self, services: Services) -> ToolFunction:
-        return flat_tool(self.handler, services)
+    def mcp_tool(self) -> Tool:
+        """The MCP tool, derived once per process (schemas are costly) and shared by every
+        server; each registration takes a copy."""
+        return _derived_tool(self)
 
     def annotations(self) -> ToolAnnotations:
         return ToolAnnotations(
@@ -81,20 +86,31 @@ def _argument(name: str, field: FieldInfo) -> inspect.Parameter:
     )
 
 
-def flat_tool(handler: Handler, services: Services) -> ToolFunction:
-    """The MCP tool of a handler: flat arguments in, the handler's result out."""
+@functools.cache
+def _derived_tool(spec: ToolSpec) -> Tool:
+    return Tool.from_function(
+        map_domain_errors(flat_tool(spec.handler)),
+        name=spec.name,
+        title=spec.title,
+        annotations=spec.annotations(),
+    )
+
+
+def flat_tool(handler: Handler) -> ToolFunction:
+    """The MCP tool function of a handler: flat arguments in, the handler's result out; the
+    services are those of the server handling the call."""
     model = request_model(handler)
     result = get_type_hints(handler)["return"]
     if model is None:
 
         async def tool(**arguments: Any) -> Any:
-            return await handler(services)
+            return await handler(current_services())
 
         parameters: list[inspect.Parameter] = []
     else:
 
         async def tool(**arguments: Any) -> Any:
-            return await handler(services, model(**arguments))
+            return await handler(current_services(), model(**arguments))
 
         parameters = [_argument(name, field) for name, field in model.model_fields.items()]
     tool.__signature__ = inspect.Signature(parameters, return_annotation=result)  # type: ignore[attr-defined]
