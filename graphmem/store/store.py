@@ -131,6 +131,14 @@ class Store:
         self.catalog = catalog or default_catalog()
         self.query_timeout = query_timeout
         self._owns_driver = owns_driver
+        # One bookmark manager for every session and execute_query of this store: a read
+        # after a write sees it, also on a routed (neo4j://) cluster.
+        self.bookmarks = neo4j.AsyncGraphDatabase.bookmark_manager()
+
+    def _session(self, **config: Any) -> neo4j.AsyncSession:
+        return self._driver.session(
+            database=self.database, bookmark_manager=self.bookmarks, **config
+        )
 
     @classmethod
     async def connect(
@@ -185,7 +193,7 @@ class Store:
     async def ping(self) -> None:
         """One round trip, without the driver's own retries (callers decide how to wait)."""
         with _translated(self.uri, self.user):
-            async with self._driver.session(database=self.database) as session:
+            async with self._session() as session:
                 result = await session.run(self.catalog["store/ping"].text)
                 await result.consume()
 
@@ -204,9 +212,7 @@ class Store:
         named = self.catalog[name]
         query = Query(named.text, metadata={"graphmem_query": name}, timeout=self.query_timeout)
         with _translated(self.uri, self.user):
-            async with self._driver.session(
-                database=self.database, default_access_mode=neo4j.READ_ACCESS
-            ) as session:
+            async with self._session(default_access_mode=neo4j.READ_ACCESS) as session:
                 result = await session.run(query, {**params, "tenant": tenant})
                 return [_row(record) async for record in result]
 
@@ -221,6 +227,7 @@ class Store:
                 {**params, "tenant": tenant},
                 routing_=RoutingControl.WRITE,
                 database_=self.database,
+                bookmark_manager_=self.bookmarks,
             )
         return [_row(record) for record in result.records]
 
@@ -238,7 +245,7 @@ class Store:
             return await work(Tx(tx, self.catalog, tenant))
 
         with _translated(self.uri, self.user):
-            async with self._driver.session(database=self.database) as session:
+            async with self._session() as session:
                 return await session.execute_write(unit)
 
     # --- schema and maintenance -----------------------------------------------------------
@@ -250,6 +257,7 @@ class Store:
                 await self._driver.execute_query(
                     Query(query.text, metadata={"graphmem_query": query.name}),
                     database_=self.database,
+                    bookmark_manager_=self.bookmarks,
                 )
             applied.append(query.name)
         await self._await_indexes()
@@ -262,7 +270,9 @@ class Store:
     async def _await_indexes(self) -> None:
         with _translated(self.uri, self.user):
             await self._driver.execute_query(
-                self.catalog["store/await_indexes"].text, database_=self.database
+                self.catalog["store/await_indexes"].text,
+                database_=self.database,
+                bookmark_manager_=self.bookmarks,
             )
 
     async def purge_tenant(self, tenant: str) -> None:
@@ -270,7 +280,7 @@ class Store:
         _require_tenant(tenant)
         query = self.catalog["store/delete_tenant_data"]
         with _translated(self.uri, self.user):
-            async with self._driver.session(database=self.database) as session:
+            async with self._session() as session:
                 # CALL ... IN TRANSACTIONS needs an auto-commit transaction.
                 result = await session.run(query.text, {"tenant": tenant})
                 await result.consume()
@@ -278,7 +288,7 @@ class Store:
     async def explain(self, name: str) -> list[str]:
         """Plan a catalog query without running it; returns its operators, root first."""
         text = "EXPLAIN " + self.catalog[name].text
-        async with self._driver.session(database=self.database) as session:
+        async with self._session() as session:
             result = await session.run(text)  # type: ignore[arg-type]  # EXPLAIN of catalog text
             summary = await result.consume()
         operators: list[str] = []
