@@ -1,7 +1,8 @@
 // maintain: active facts whose boundary (the earlier of valid_to and expires_at) has passed
 // become 'expired', leave their key's CURRENT slot and get a new transaction-time state.
-MATCH (f:Fact {tenant: $tenant})
-WHERE f.effective_until <= datetime($now) AND f.status = 'active'
+MATCH (f:Fact {tenant: $tenant, status: 'active'})
+USING INDEX SEEK f:Fact(tenant, status, effective_until)
+WHERE f.effective_until <= datetime($now)
 WITH f ORDER BY f.effective_until LIMIT $limit
 SET f.status = 'expired', f.updated_at = datetime($now),
     f.verification_status = CASE f.verification_status WHEN 'verified' THEN 'expired'
