@@ -6,13 +6,13 @@
   write its transaction time (``Write.now``);
 - the history events: the domain describes each change (``Write.event``); the path chains
   them, numbers them (revisions are gap-free per tenant) and stamps the audit fields;
-- (``bookkeeping`` is the one exception: usage counters, no lock, no event);
 - idempotency: with an ``Idempotency``, a retry with the same key and fingerprint returns the
   first write's result (rebuilt by ``replay``) and writes nothing; the same key with other
   arguments is a conflict.
 
-A test (tests/history/test_write_path.py) fails when code outside this module takes the lock,
-appends an event or opens a write transaction.
+``bookkeeping`` is the one exception: usage counters, with no lock and no event. A test
+(tests/history/test_write_path.py) fails when code outside this module takes the lock,
+appends an event, opens a write transaction or runs an unlocked write.
 """
 
 from __future__ import annotations
