@@ -2,7 +2,10 @@
 // $latest + 1 (the extra one says has_more); a session whose turns all fall outside the window
 // (it spans the window without a turn in it) takes no slot. Window counts come from in-window turns only;
 // samples are the first $samples non-quarantined user turns in the window, cut to $sample_chars.
+// The seek on (tenant, last_ts) is pinned: with statistics of a grown database the planner
+// would otherwise scan the (tenant, project, last_ts) index when $project is null.
 MATCH (s:Session)
+USING INDEX SEEK s:Session(tenant, last_ts)
 WHERE s.tenant = $tenant AND s.last_ts >= datetime($since)
   AND ($until IS NULL OR s.first_ts <= datetime($until))
   AND ($project IS NULL OR s.project = $project)
