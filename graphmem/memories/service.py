@@ -361,11 +361,9 @@ async def get_observations(
         _require_all(ids, turns, "turn")
         return GetObservationsResult(source="raw", details=[turns[i] for i in request.ids])
 
-    rows = await store.read("memories/get_memories", tenant, ids=ids)
-    _require_all(ids, {row["memory"]["id"] for row in rows}, "memory")  # before any counter
     rows = await bookkeeping(store, tenant, "memories/record_memory_access", ids=ids)
     found = {row["memory"]["id"]: memory_from_node(row["memory"]) for row in rows}
-    _require_all(ids, found, "memory")  # deleted in between: as if never found
+    _require_all(ids, found, "memory")  # the statement counted nothing then
     return GetObservationsResult(source="memory", details=[found[i] for i in request.ids])
 
 
