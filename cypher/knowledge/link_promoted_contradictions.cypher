@@ -5,7 +5,7 @@
 MATCH (f:Fact {tenant: $tenant, id: $fact_id})
 CALL (f) {
   MATCH (o:Fact)
-  USING INDEX o:Fact(tenant, project, subject_norm, predicate)
+  USING INDEX SEEK o:Fact(tenant, project, subject_norm, predicate)
   WHERE o.tenant = $tenant AND o.project = $project AND o.subject_norm = $subject_norm
     AND o.predicate = $predicate AND o.id <> $fact_id AND o.object_norm <> $object_norm
     AND o.status = 'active' AND coalesce(o.effective_until > datetime($now), true)

@@ -29,14 +29,17 @@ Handler = Callable[..., Awaitable[Any]]
 
 @dataclass(frozen=True)
 class ToolSpec:
-    name: str
+    handler: Handler  # its name is the tool's name, its docstring the description
     title: str
     toolset: Toolset  # "core" tools are also in "full"
     writes: bool
     idempotent: bool
     destructive: bool
-    handler: Handler
     available: Callable[[Services], bool] = lambda _: True  # e.g. only when configured
+
+    @property
+    def name(self) -> str:
+        return self.handler.__name__
 
     def mcp_tool(self) -> Tool:
         """The MCP tool, derived once per process (schemas are costly) and shared by every

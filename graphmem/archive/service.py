@@ -83,11 +83,11 @@ from graphmem.core.clock import utc_iso
 from graphmem.core.errors import InvalidArgument
 from graphmem.core.gate import screen
 from graphmem.core.ids import new_id
-from graphmem.core.models import paged
+from graphmem.core.models import from_node, paged, pick
 from graphmem.history.chain import Audit, Change
 from graphmem.history.write_path import Write, write
 from graphmem.search.embeddings import Embedder
-from graphmem.search.lexical import lexical_text, lucene_query
+from graphmem.search.lexical import FETCH_GROWTH, lexical_text, lucene_query, widening
 from graphmem.search.vectors import embed_texts
 from graphmem.store import Store
 from graphmem.store.store import Row
@@ -236,11 +236,8 @@ async def _merge_session(w: Write, request: ArchiveTurnsRequest, session_id: str
     [merged] = await w.run(
         "archive/merge_raw_session",
         id=session_id,
-        project=request.project,
-        source_root=request.source_root,
-        host=request.host,
-        session_ref=request.session_ref,
         empty_hash=EMPTY_HASH,
+        **pick(request, "project source_root host session_ref"),
     )
     return merged
 
@@ -368,45 +365,47 @@ def _check_window(since: datetime | None, until: datetime | None) -> None:
         raise InvalidArgument("until", "must not be before since")
 
 
+async def _ranked_turns(
+    store: Store, tenant: str, request: SearchRawRequest, lucene: str
+) -> list[dict[str, Any]]:
+    """The page (and one more row) of the turns Lucene ranks, filtered; Lucene's top-k grows
+    only while the filters keep too few and it had more (``widening``)."""
+
+    async def read(fetch: int) -> dict[str, Any]:
+        [row] = await store.read(
+            "archive/search_raw_turns",
+            tenant,
+            lucene=lucene,
+            fetch=fetch,
+            since=utc_iso(request.since) if request.since else None,
+            until=utc_iso(request.until) if request.until else None,
+            **pick(request, "project role session_id session_ref include_quarantined offset limit"),
+        )
+        return row
+
+    needed = request.offset + request.limit + 1
+    row = await widening(
+        read,
+        FETCH_GROWTH * needed,
+        lambda row, fetch: len(row["page"]) > request.limit or row["fetched"] < fetch,
+    )
+    return row["page"]
+
+
 async def search_raw(store: Store, tenant: str, request: SearchRawRequest) -> SearchRawResult:
     if not request.query.strip():
         raise InvalidArgument("query", "must not be blank")
     _check_window(request.since, request.until)
     terms = query_terms(request.query)
     lucene = lucene_query(tenant, request.query, MAX_QUERY_TERMS)
-    rows: list[dict[str, Any]] = []
-    if lucene:
-        rows = await store.read(
-            "archive/search_raw_turns",
-            tenant,
-            lucene=lucene,
-            project=request.project,
-            role=request.role,
-            session_id=request.session_id,
-            session_ref=request.session_ref,
-            since=utc_iso(request.since) if request.since else None,
-            until=utc_iso(request.until) if request.until else None,
-            include_quarantined=request.include_quarantined,
-            offset=request.offset,
-            limit=request.limit,
-        )
+    rows = await _ranked_turns(store, tenant, request, lucene) if lucene else []
     page, paging = paged(rows, request.limit, request.offset)
     hits = [
-        RawHit(
-            turn_id=row["turn_id"],
-            session_id=row["session_id"],
-            session_ref=row["session_ref"],
-            project=row["project"],
-            host=row["host"],
-            source_root=row["source_root"],
-            role=row["role"],
-            ts=row["ts"],
-            seq=row["seq"],
+        from_node(
+            RawHit,
+            row,
             snippet=snippet(row["content"], terms),
             content_chars=len(row["content"]),
-            score=row["score"],
-            quarantined=row["quarantined"],
-            quarantine_reasons=row["quarantine_reasons"] or [],
         )
         for row in page
     ]
@@ -423,22 +422,12 @@ async def list_raw_sessions(
         tenant,
         since=utc_iso(request.since or EARLIEST),
         until=utc_iso(request.until) if request.until else None,
-        project=request.project,
-        latest=request.latest,
-        samples=request.samples,
-        sample_chars=request.sample_chars,
+        **pick(request, "project latest samples sample_chars"),
     )
     sessions = [
-        RawSessionSummary(
-            session_id=row["session_id"],
-            session_ref=row["session_ref"],
-            project=row["project"],
-            host=row["host"],
-            source_root=row["source_root"],
-            content_hash=row["content_hash"],
-            first_ts=row["first_ts"],
-            last_ts=row["last_ts"],
-            message_count=row["message_count"],
+        from_node(
+            RawSessionSummary,
+            row,
             window_message_count=row["window_count"],
             window_user_message_count=row["user_count"],
             window_assistant_message_count=row["assistant_count"],
@@ -449,10 +438,7 @@ async def list_raw_sessions(
         for row in rows[: request.latest]
     ]
     return ListRawSessionsResult(
-        since=request.since,
-        until=request.until,
-        project=request.project,
-        latest=request.latest,
+        **pick(request, "since until project latest"),
         count=len(sessions),
         has_more=len(rows) > request.latest,
         sessions=sessions,

@@ -63,30 +63,27 @@ async def list_raw_sessions(
 
 SPECS = [
     ToolSpec(
-        name="archive_turns",
+        handler=archive_turns,
         title="Archive conversation turns",
         toolset="full",
         writes=True,
         idempotent=True,  # the same turns again store nothing
         destructive=False,
-        handler=archive_turns,
     ),
     ToolSpec(
-        name="search_raw",
+        handler=search_raw,
         title="Search the raw archive",
         toolset="full",
         writes=False,
         idempotent=True,
         destructive=False,
-        handler=search_raw,
     ),
     ToolSpec(
-        name="list_raw_sessions",
+        handler=list_raw_sessions,
         title="List raw-archive sessions",
         toolset="full",
         writes=False,
         idempotent=True,
         destructive=False,
-        handler=list_raw_sessions,
     ),
 ]

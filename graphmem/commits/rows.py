@@ -9,22 +9,16 @@ from graphmem.commits.models import (
     GitMetadata,
     SessionLink,
 )
+from graphmem.core.models import from_node
 
 
 def git_from_node(node: dict[str, Any]) -> GitMetadata:
     quarantined = bool(node.get("message_quarantined"))
-    return GitMetadata(
-        project=node["project"],
-        sha=node["sha"],
-        short_sha=node["short_sha"],
+    return from_node(
+        GitMetadata,
+        node,
         message=None if quarantined else node["message"],
         message_quarantined=quarantined,
-        quarantine_reasons=list(node.get("quarantine_reasons") or []),
-        author=node.get("author"),
-        committed_at=node.get("committed_at"),
-        branch=node.get("branch"),
-        files=list(node.get("files") or []),
-        recorded_at=node["recorded_at"],
     )
 
 

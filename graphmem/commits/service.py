@@ -46,7 +46,7 @@ from graphmem.commits.rows import commit_from_row, git_from_node
 from graphmem.core.clock import iso
 from graphmem.core.errors import Conflict, NotFound
 from graphmem.core.gate import Screened, screen
-from graphmem.core.models import paged
+from graphmem.core.models import paged, pick
 from graphmem.history.chain import Audit, Change
 from graphmem.history.write_path import Write, write
 from graphmem.store import Store
@@ -217,10 +217,7 @@ async def commits_for_session(
     rows = await store.read(
         "commits/list_session_commits",
         tenant,
-        session_id=request.session_id,
-        project=request.project,
-        offset=request.offset,
-        limit=request.limit,
+        **pick(request, "session_id project offset limit"),
     )
     page, paging = paged(rows, request.limit, request.offset)
     return CommitsForSessionResult(

@@ -56,30 +56,27 @@ async def commits_for_session(
 
 SPECS = [
     ToolSpec(
-        name="record_commit",
+        handler=record_commit,
         title="Record a git commit and its session link",
         toolset="full",
         writes=True,
         idempotent=True,
         destructive=False,
-        handler=record_commit,
     ),
     ToolSpec(
-        name="lookup_commit",
+        handler=lookup_commit,
         title="Look up a commit by sha",
         toolset="full",
         writes=False,
         idempotent=True,
         destructive=False,
-        handler=lookup_commit,
     ),
     ToolSpec(
-        name="commits_for_session",
+        handler=commits_for_session,
         title="List a session's linked commits",
         toolset="full",
         writes=False,
         idempotent=True,
         destructive=False,
-        handler=commits_for_session,
     ),
 ]

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import json
-from typing import Annotated, Any, Literal, TypeVar
+from collections.abc import Mapping
+from typing import Annotated, Any, Literal, TypeVar, get_origin
 
 from pydantic import (
     AfterValidator,
@@ -27,6 +28,31 @@ class StrictModel(BaseModel):
 
 class OutputModel(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+Out = TypeVar("Out", bound=OutputModel)
+
+
+def pick(source: Any, names: str) -> dict[str, Any]:
+    """The named attributes of ``source`` (names space-separated) as keyword arguments: for
+    passing a request's fields on to a statement or a result without listing each twice."""
+    return {name: getattr(source, name) for name in names.split()}
+
+
+def from_node(model: type[Out], node: Mapping[str, Any], **given: Any) -> Out:
+    """An output model from a node's properties: each field reads the property of its name.
+    Neo4j stores no nulls, so an absent property takes the field's default, else None, or []
+    for a list. ``given`` supplies what differs (renamed, decoded or derived fields)."""
+    values = dict(given)
+    for name, field in model.model_fields.items():
+        if name in values:
+            continue
+        value = node.get(name)
+        if value is not None:
+            values[name] = value
+        elif field.is_required():
+            values[name] = [] if get_origin(field.annotation) is list else None
+    return model(**values)
 
 
 def _depth(value: Any, level: int = 0) -> int:

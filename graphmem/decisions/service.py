@@ -21,7 +21,7 @@ from typing import Any
 from graphmem.core.clock import iso, parse_iso
 from graphmem.core.errors import Conflict, NotFound
 from graphmem.core.ids import new_id
-from graphmem.core.models import canonical_json
+from graphmem.core.models import from_node, pick
 from graphmem.decisions.models import (
     AckReviewRequest,
     AckReviewResult,
@@ -106,15 +106,7 @@ class Evaluation:
             evaluated_decisions=len(self.decisions),
             evaluated_rules=len(rows),
             verdicts=counts,
-            diagnostics=[
-                Diagnostic(
-                    decision_id=row["decision_id"],
-                    rule_id=row["rule_id"],
-                    key=row["key"],
-                    reason=row["reason"],
-                )
-                for row in unknown[:MAX_DIAGNOSTICS]
-            ],
+            diagnostics=[from_node(Diagnostic, row) for row in unknown[:MAX_DIAGNOSTICS]],
             diagnostics_total=len(unknown),
             signals_opened=self.opened,
             signals_cleared=self.cleared,
@@ -244,21 +236,18 @@ async def record_decision(
         await _create(w, decision_id, request)
         loaded, evaluation = await load_decisions(w, [decision_id])
         decision = loaded[decision_id]
-        revision = await w.event(
-            Change(
-                "record_decision",
-                "decision",
-                decision_id,
-                [decision_id, *filter(None, [request.supersedes_decision_id])],
-                {
-                    "project": request.project,
-                    "title": request.title,
-                    "choice": request.choice,
-                    "rules": sum(len(a.rules) for a in decision.alternatives),
-                    "supersedes_decision_id": request.supersedes_decision_id,
-                    **signal_change(evaluation),
-                },
-            )
+        revision = await w.record(
+            "decision",
+            decision_id,
+            [decision_id, *filter(None, [request.supersedes_decision_id])],
+            {
+                "project": request.project,
+                "title": request.title,
+                "choice": request.choice,
+                "rules": sum(len(a.rules) for a in decision.alternatives),
+                "supersedes_decision_id": request.supersedes_decision_id,
+                **signal_change(evaluation),
+            },
         )
         return RecordDecisionResult(
             decision=decision,
@@ -267,15 +256,13 @@ async def record_decision(
             review_signals=evaluation.opened,
         )
 
-    keyed = None
-    if request.idempotency_key is not None:
-        keyed = Idempotency(
-            scope=f"record_decision:{owner_of(request.project, None)}",
-            key=request.idempotency_key,
-            fingerprint=canonical_json(request.fingerprint()),
-            remember=lambda result: IdempotencyRecord(result.decision.id, result.revision),
-            replay=_replayed_decision,
-        )
+    keyed = Idempotency.of(
+        f"record_decision:{owner_of(request.project, None)}",
+        request.idempotency_key,
+        request.fingerprint(),
+        lambda result: IdempotencyRecord(result.decision.id, result.revision),
+        _replayed_decision,
+    )
     return await write(
         store, tenant, "record_decision", work, audit=Audit.of(request), idempotency=keyed
     )
@@ -287,10 +274,7 @@ async def _create(w: Write, decision_id: str, request: RecordDecisionRequest) ->
     await w.run(
         "decisions/create_decision",
         id=decision_id,
-        project=request.project,
-        title=request.title,
-        choice=request.choice,
-        rationale=request.rationale,
+        **pick(request, "project title choice rationale"),
         review_after=iso(request.review_after),
         now=now,
     )
@@ -473,14 +457,11 @@ async def ack_review(store: Store, tenant: str, request: AckReviewRequest) -> Ac
             actor=request.actor,
         )
         signal = ReviewSignal(**updated[0]["signal"])
-        revision = await w.event(
-            Change(
-                "ack_review",
-                "decision",
-                signal.decision_id,
-                [signal.decision_id, signal.signal_id],
-                {"signal_id": signal.signal_id, "note": request.note},
-            )
+        revision = await w.record(
+            "decision",
+            signal.decision_id,
+            [signal.decision_id, signal.signal_id],
+            {"signal_id": signal.signal_id, "note": request.note},
         )
         return AckReviewResult(signal=signal, revision=revision)
 
@@ -521,20 +502,17 @@ async def update_decision(
             now=now,
         )
         loaded, evaluation = await load_decisions(w, [request.decision_id])
-        revision = await w.event(
-            Change(
-                "update_decision",
-                "decision",
-                request.decision_id,
-                [request.decision_id, *filter(None, [request.successor_decision_id])],
-                {
-                    "from": previous,
-                    "to": request.status,
-                    "successor_decision_id": request.successor_decision_id,
-                    "reason": request.reason,
-                    **signal_change(evaluation),
-                },
-            )
+        revision = await w.record(
+            "decision",
+            request.decision_id,
+            [request.decision_id, *filter(None, [request.successor_decision_id])],
+            {
+                "from": previous,
+                "to": request.status,
+                "successor_decision_id": request.successor_decision_id,
+                "reason": request.reason,
+                **signal_change(evaluation),
+            },
         )
         return UpdateDecisionResult(
             decision=loaded[request.decision_id], previous_status=previous, revision=revision
@@ -555,25 +533,18 @@ async def record_attempt(
         rows = await w.run(
             "decisions/create_attempt",
             id=attempt_id,
-            decision_id=request.decision_id,
-            workstream_id=request.workstream_id,
-            title=request.title,
-            description=request.description,
-            evidence=request.evidence,
+            **pick(request, "decision_id workstream_id title description evidence"),
         )
         if not rows:
             if request.decision_id is not None:
                 raise NotFound("decision", request.decision_id)
             raise NotFound("workstream", request.workstream_id or "")
         subject = request.decision_id or request.workstream_id or ""
-        revision = await w.event(
-            Change(
-                "record_attempt",
-                "attempt",
-                attempt_id,
-                [attempt_id, subject],
-                {"title": request.title, "subject_id": subject},
-            )
+        revision = await w.record(
+            "attempt",
+            attempt_id,
+            [attempt_id, subject],
+            {"title": request.title, "subject_id": subject},
         )
         return RecordAttemptResult(attempt=attempt_from_node(rows[0]["attempt"]), revision=revision)
 
@@ -597,20 +568,13 @@ async def record_outcome(
         created = await w.run(
             "decisions/create_outcome",
             id=outcome_id,
-            attempt_id=request.attempt_id,
-            result=request.result,
-            summary=request.summary,
-            lesson=request.lesson,
-            evidence=request.evidence,
+            **pick(request, "attempt_id result summary lesson evidence"),
         )
-        revision = await w.event(
-            Change(
-                "record_outcome",
-                "attempt",
-                request.attempt_id,
-                [request.attempt_id, outcome_id],
-                {"result": request.result},
-            )
+        revision = await w.record(
+            "attempt",
+            request.attempt_id,
+            [request.attempt_id, outcome_id],
+            {"result": request.result},
         )
         node = created[0]["outcome"]
         return RecordOutcomeResult(

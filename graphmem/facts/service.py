@@ -26,7 +26,7 @@ from typing import Any
 from graphmem.core.clock import iso, utc_now
 from graphmem.core.errors import Conflict, InvalidArgument, NotFound
 from graphmem.core.ids import new_id
-from graphmem.core.models import canonical_json
+from graphmem.core.models import canonical_json, pick
 from graphmem.decisions import service as decisions
 from graphmem.decisions.reopen_rules import value_projection
 from graphmem.facts.models import (
@@ -47,7 +47,7 @@ from graphmem.facts.models import (
 )
 from graphmem.facts.rows import fact_from_node
 from graphmem.facts.verification import Attestation, TrustedVerifiers, check_attestation
-from graphmem.history.chain import Audit, Change
+from graphmem.history.chain import Audit
 from graphmem.history.write_path import Idempotency, IdempotencyRecord, Write, write
 from graphmem.store import Store
 
@@ -72,20 +72,17 @@ async def record_fact(store: Store, tenant: str, request: RecordFactRequest) -> 
     async def work(w: Write) -> RecordFactResult:
         recorded = await record_in_transaction(w, request, fact_id)
         superseded_id, pushed = recorded.superseded_id, recorded.signals
-        revision = await w.event(
-            Change(
-                "record_fact",
-                "fact",
-                fact_id,
-                [fact_id, *([superseded_id] if superseded_id else [])],
-                {
-                    "owner": request.owner,
-                    "key": request.key,
-                    "value_json": canonical_json(request.value),
-                    "superseded_id": superseded_id,
-                    **decisions.signal_change(pushed),
-                },
-            )
+        revision = await w.record(
+            "fact",
+            fact_id,
+            [fact_id, *([superseded_id] if superseded_id else [])],
+            {
+                "owner": request.owner,
+                "key": request.key,
+                "value_json": canonical_json(request.value),
+                "superseded_id": superseded_id,
+                **decisions.signal_change(pushed),
+            },
         )
         return RecordFactResult(
             **recorded.fact.model_dump(),
@@ -95,15 +92,13 @@ async def record_fact(store: Store, tenant: str, request: RecordFactRequest) -> 
             review_signals=pushed.opened,
         )
 
-    keyed = None
-    if request.idempotency_key is not None:
-        keyed = Idempotency(
-            scope=f"record_fact:{request.owner}",
-            key=request.idempotency_key,
-            fingerprint=canonical_json(request.fingerprint()),
-            remember=_remembered_fact,
-            replay=_replayed_fact,
-        )
+    keyed = Idempotency.of(
+        f"record_fact:{request.owner}",
+        request.idempotency_key,
+        request.fingerprint(),
+        _remembered_fact,
+        _replayed_fact,
+    )
     return await write(
         store, tenant, "record_fact", work, audit=Audit.of(request), idempotency=keyed
     )
@@ -379,11 +374,7 @@ def _history_entry(view: _View, reference: datetime) -> HistoryEntry:
     return HistoryEntry(
         id=view.id,
         status="expired" if lapsed_now else view.status,
-        value=view.value,
-        valid_from=view.valid_from,
-        valid_to=view.valid_to,
-        expires_at=view.expires_at,
-        recorded_at=view.recorded_at,
+        **pick(view, "value valid_from valid_to expires_at recorded_at"),
         superseded_by=superseded_by,
     )
 
@@ -399,27 +390,22 @@ async def govern_fact(store: Store, tenant: str, request: GovernFactRequest) -> 
         await w.run("facts/snapshot_fact_states", ids=changed, now=now)
         await w.run("facts/refresh_contradiction_counts", ids=changed, now=now)
         pushed = await decisions.push_signals(w, changed)
-        revision = await w.event(
-            Change(
-                "govern_fact",
-                "fact",
-                request.fact_id,
-                changed,
-                {
-                    "action": request.action,
-                    "target_fact_id": request.target_fact_id,
-                    "effective_at": effective_at.isoformat(),
-                    "rationale": request.rationale,
-                    "before": {"status": fact.status},
-                    **decisions.signal_change(pushed),
-                },
-            )
+        revision = await w.record(
+            "fact",
+            request.fact_id,
+            changed,
+            {
+                "action": request.action,
+                "target_fact_id": request.target_fact_id,
+                "effective_at": effective_at.isoformat(),
+                "rationale": request.rationale,
+                "before": {"status": fact.status},
+                **decisions.signal_change(pushed),
+            },
         )
         rows = await w.run("facts/get_facts", ids=[request.fact_id])
         return GovernFactResult(
-            fact_id=request.fact_id,
-            action=request.action,
-            target_fact_id=request.target_fact_id,
+            **pick(request, "fact_id action target_fact_id"),
             effective_at=effective_at,
             changed=True,
             revision=revision,
@@ -496,31 +482,24 @@ async def _supersede(g: _Governance) -> list[str]:
     valid_to = _ending_window(fact, effective_at)
     await _update(w, fact, status="superseded", valid_to=valid_to, superseded_at=w.now)
     await w.run("facts/release_current", id=fact.id)
-    await w.run(
-        "facts/link_supersedes",
-        newer_id=target.id,
-        older_id=fact.id,
-        effective_at=effective_at.isoformat(),
-        rationale=g.rationale,
-    )
+    await _link(g, "facts/link_supersedes", newer_id=target.id, older_id=fact.id)
     return [fact.id, target.id]
 
 
 async def _contradict(g: _Governance) -> list[str]:
-    w, fact, target, effective_at = g.w, g.fact, g.target, g.effective_at
+    w, fact, target = g.w, g.fact, g.target
     assert target is not None
     rows = await w.run("facts/count_contradictions_between", fact_id=fact.id, target_id=target.id)
     if rows and rows[0]["existing"]:
         raise Conflict(f"facts {fact.id!r} and {target.id!r} are already linked as contradicting")
     await _update(w, fact, verification_status="contradicted")
-    await w.run(
-        "facts/link_contradicts",
-        fact_id=fact.id,
-        target_id=target.id,
-        effective_at=effective_at.isoformat(),
-        rationale=g.rationale,
-    )
+    await _link(g, "facts/link_contradicts", fact_id=fact.id, target_id=target.id)
     return [fact.id, target.id]
+
+
+async def _link(g: _Governance, statement: str, **ends: str) -> None:
+    """Link two facts as the governance says, from its effective instant, with its reason."""
+    await g.w.run(statement, effective_at=g.effective_at.isoformat(), rationale=g.rationale, **ends)
 
 
 async def _invalidate(g: _Governance) -> list[str]:
@@ -593,18 +572,15 @@ async def maintain(store: Store, tenant: str) -> MaintainResult:
         revision = None
         if ids or upkeep.stale_ids or evaluation.opened or evaluation.cleared:
             subjects = ids + upkeep.stale_ids
-            revision = await w.event(
-                Change(
-                    "maintain",
-                    "fact" if ids else "decision",
-                    subjects[0] if subjects else "review_signals",
-                    subjects,
-                    {
-                        "expired": len(ids),
-                        "stale_decisions": len(upkeep.stale_ids),
-                        **decisions.signal_change(evaluation),
-                    },
-                )
+            revision = await w.record(
+                "fact" if ids else "decision",
+                subjects[0] if subjects else "review_signals",
+                subjects,
+                {
+                    "expired": len(ids),
+                    "stale_decisions": len(upkeep.stale_ids),
+                    **decisions.signal_change(evaluation),
+                },
             )
         return MaintainResult(
             expired_facts=len(ids),
@@ -640,17 +616,14 @@ async def verify_fact(
             id=fact_id,
             verification_json=json.dumps(record),
         )
-        revision = await w.event(
-            Change(
-                "verify_fact",
-                "fact",
-                fact_id,
-                [fact_id],
-                {
-                    "verifier_identity": attestation.verifier_identity,
-                    "fact_digest": attestation.fact_digest,
-                },
-            )
+        revision = await w.record(
+            "fact",
+            fact_id,
+            [fact_id],
+            {
+                "verifier_identity": attestation.verifier_identity,
+                "fact_digest": attestation.fact_digest,
+            },
         )
         return VerifyFactResult(fact=fact_from_node(updated[0]["fact"]), revision=revision)
 

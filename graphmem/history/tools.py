@@ -21,12 +21,11 @@ async def replay_memory(services: Services, request: ReplayRequest) -> ReplayRes
 
 SPECS = [
     ToolSpec(
-        name="replay_memory",
+        handler=replay_memory,
         title="Replay and verify the history",
         toolset="full",
         writes=False,
         idempotent=True,
         destructive=False,
-        handler=replay_memory,
     ),
 ]

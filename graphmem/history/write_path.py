@@ -25,6 +25,7 @@ from typing import Any, Generic, TypeVar
 
 from graphmem.core.clock import utc_now_iso
 from graphmem.core.errors import Conflict
+from graphmem.core.models import canonical_json, pick
 from graphmem.history.chain import Audit, Change, Head, append_event, lock_head
 from graphmem.store import Store, Tx
 from graphmem.store.store import Row
@@ -35,8 +36,9 @@ T = TypeVar("T")
 class Write:
     """One tenant write in progress: its transaction, with the tenant's lock held."""
 
-    def __init__(self, tx: Tx, head: Head, audit: Audit) -> None:
+    def __init__(self, tx: Tx, head: Head, audit: Audit, label: str) -> None:
         self.tx = tx
+        self.label = label  # the tool or step that writes: its events' op
         self._head = head
         self._audit = audit
         self._last_revision: int | None = None
@@ -88,6 +90,13 @@ class Write:
         self._last_revision = revision
         return revision
 
+    async def record(
+        self, kind: str, aggregate_id: str, subject_ids: list[str], payload: dict[str, Any]
+    ) -> int:
+        """Record one change of this write (its op is the write's label); returns the revision
+        it commits as."""
+        return await self.event(Change(self.label, kind, aggregate_id, subject_ids, payload))
+
     async def events(self, changes: list[Change]) -> int | None:
         """Record several changes in order; the revision of the last one, None for none."""
         revision = None
@@ -117,6 +126,20 @@ class Idempotency(Generic[T]):
     remember: Callable[[T], IdempotencyRecord]
     replay: Callable[[Write, IdempotencyRecord], Awaitable[T]]
 
+    @classmethod
+    def of(
+        cls,
+        scope: str,
+        key: str | None,
+        fingerprint: Any,
+        remember: Callable[[T], IdempotencyRecord],
+        replay: Callable[[Write, IdempotencyRecord], Awaitable[T]],
+    ) -> Idempotency[T] | None:
+        """The keyed write of a request's ``key``; None for a request without one."""
+        if key is None:
+            return None
+        return cls(scope, key, canonical_json(fingerprint), remember, replay)
+
 
 async def write(
     store: Store,
@@ -131,7 +154,7 @@ async def write(
     transient error, so it must not act outside the transaction)."""
 
     async def unit(tx: Tx) -> T:
-        current = Write(tx, await lock_head(tx), audit or Audit())
+        current = Write(tx, await lock_head(tx), audit or Audit(), label)
         if idempotency is not None:
             earlier = await _find(current, idempotency)
             if earlier is not None:
@@ -170,9 +193,7 @@ async def _find(current: Write, keyed: Idempotency[Any]) -> IdempotencyRecord | 
 async def _remember(current: Write, keyed: Idempotency[Any], record: IdempotencyRecord) -> None:
     await current.run(
         "history/create_idempotency_record",
-        scope=keyed.scope,
-        key=keyed.key,
-        fingerprint=keyed.fingerprint,
+        **pick(keyed, "scope key fingerprint"),
         entity_id=record.entity_id,
         revision=record.revision,
         details_json=json.dumps(record.details, sort_keys=True),

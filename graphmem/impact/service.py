@@ -44,7 +44,8 @@ from typing import Any, get_args
 from graphmem.core.clock import utc_now_iso
 from graphmem.core.errors import NotFound
 from graphmem.core.ids import new_id
-from graphmem.history.chain import Audit, Change
+from graphmem.core.models import pick
+from graphmem.history.chain import Audit
 from graphmem.history.write_path import Write, write
 from graphmem.impact.models import (
     DEPTHS,
@@ -103,27 +104,22 @@ async def link_impact(store: Store, tenant: str, request: LinkImpactRequest) -> 
             await w.run(
                 "impact/link_impact",
                 **ends,
-                impact_type=request.impact_type,
-                score=request.score,
-                rationale=request.rationale,
+                **pick(request, "impact_type score rationale"),
                 edge_id=edge_id,
             )
         )[0]
-        revision = await w.event(
-            Change(
-                "link_impact",
-                "impact",
-                row["edge_id"],
-                [request.source_ref, request.target_ref],
-                {
-                    "source": node_name(request.source_kind, request.source_ref),
-                    "target": node_name(request.target_kind, request.target_ref),
-                    "impact_type": request.impact_type,
-                    "score": request.score,
-                    "rationale": request.rationale,
-                    "created": row["created"],
-                },
-            )
+        revision = await w.record(
+            "impact",
+            row["edge_id"],
+            [request.source_ref, request.target_ref],
+            {
+                "source": node_name(request.source_kind, request.source_ref),
+                "target": node_name(request.target_kind, request.target_ref),
+                "impact_type": request.impact_type,
+                "score": request.score,
+                "rationale": request.rationale,
+                "created": row["created"],
+            },
         )
         return LinkImpactResult(
             edge_id=row["edge_id"],

@@ -43,21 +43,19 @@ async def explain_impact(
 
 SPECS = [
     ToolSpec(
-        name="link_impact",
+        handler=link_impact,
         title="Record an impact link",
         toolset="full",
         writes=True,
         idempotent=False,
         destructive=True,  # a repeat overwrites the link's score and rationale
-        handler=link_impact,
     ),
     ToolSpec(
-        name="explain_impact",
+        handler=explain_impact,
         title="Explain a change's downstream impact",
         toolset="core",
         writes=False,
         idempotent=True,
         destructive=False,
-        handler=explain_impact,
     ),
 ]

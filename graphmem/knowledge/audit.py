@@ -87,8 +87,9 @@ from dataclasses import dataclass, field
 from typing import Any, get_args
 
 from graphmem.core.ids import new_id
+from graphmem.core.models import from_node
 from graphmem.decisions import service as decisions
-from graphmem.history.chain import Audit, Change
+from graphmem.history.chain import Audit
 from graphmem.history.write_path import Write, write
 from graphmem.knowledge.lifecycle import record_run
 from graphmem.knowledge.models.audit import (
@@ -570,21 +571,18 @@ async def _record_audit(
     changed_ids = [issue.issue_id for issue in issues if issue.new or issue.repaired] + [
         r["id"] for r in resolved_gone
     ]
-    revision = await w.event(
-        Change(
-            "audit_memory",
-            "audit",
-            run_id,
-            changed_ids[:MAX_EVENT_SUBJECTS],
-            {
-                **counters,
-                "repair": run.request.repair,
-                "stale_sync_minutes": run.request.stale_sync_minutes,
-                "issue_types": dict(Counter(i.issue_type for i in issues if i.new)),
-                "changed_fact_ids": changed_facts[:MAX_EVENT_SUBJECTS],
-                **decisions.signal_change(pushed),
-            },
-        )
+    revision = await w.record(
+        "audit",
+        run_id,
+        changed_ids[:MAX_EVENT_SUBJECTS],
+        {
+            **counters,
+            "repair": run.request.repair,
+            "stale_sync_minutes": run.request.stale_sync_minutes,
+            "issue_types": dict(Counter(i.issue_type for i in issues if i.new)),
+            "changed_fact_ids": changed_facts[:MAX_EVENT_SUBJECTS],
+            **decisions.signal_change(pushed),
+        },
     )
     return run_id, revision
 
@@ -642,18 +640,11 @@ async def list_memory_issues(
     )
     row = rows[0]
     issues = [
-        MemoryIssue(
+        from_node(
+            MemoryIssue,
+            item,
             issue_id=item["id"],
-            issue_type=item["issue_type"],
-            severity=item["severity"],
-            subject_kind=item["subject_kind"],
-            subject_ref=item["subject_ref"],
             details=json.loads(item["details_json"] or "{}"),
-            status=item["status"],
-            resolution=item.get("resolution"),
-            first_detected_at=item["first_detected_at"],
-            last_detected_at=item["last_detected_at"],
-            resolved_at=item.get("resolved_at"),
         )
         for item in row["issues"]
     ]

@@ -9,7 +9,8 @@ from typing import Any
 from graphmem.core.errors import NotFound
 from graphmem.core.gate import screen
 from graphmem.core.ids import new_id
-from graphmem.history.chain import Audit, Change
+from graphmem.core.models import pick
+from graphmem.history.chain import Audit
 from graphmem.history.write_path import Write, write
 from graphmem.knowledge.heuristics import initial_state
 from graphmem.knowledge.lifecycle import record_run
@@ -49,9 +50,7 @@ async def add_context_chunk(
             body_hash=digest,
             title=request.title,
             body=screened.text,
-            origin=request.origin,
-            session_id=request.session_id,
-            workstream_id=request.workstream_id,
+            **pick(request, "origin session_id workstream_id"),
             state=initial_state(screened.text, screened.quarantined),
             quarantined=screened.quarantined,
             quarantine_reasons=screened.quarantine_reasons,
@@ -62,20 +61,17 @@ async def add_context_chunk(
         revision = None
         if rows[0]["created"]:
             await record_run(w, "add_context_chunk", "chunk", chunk.id, "success")
-            revision = await w.event(
-                Change(
-                    "add_context_chunk",
-                    "chunk",
-                    chunk.id,
-                    [chunk.id],
-                    {
-                        "project": request.project,
-                        "source_hash": digest,
-                        "state": chunk.state,
-                        "redactions": [r.kind for r in screened.redactions],
-                        "quarantine_reasons": screened.quarantine_reasons,
-                    },
-                )
+            revision = await w.record(
+                "chunk",
+                chunk.id,
+                [chunk.id],
+                {
+                    "project": request.project,
+                    "source_hash": digest,
+                    "state": chunk.state,
+                    "redactions": [r.kind for r in screened.redactions],
+                    "quarantine_reasons": screened.quarantine_reasons,
+                },
             )
         return AddContextChunkResult(
             chunk=chunk,

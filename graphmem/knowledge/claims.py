@@ -52,6 +52,7 @@ from typing import Any
 
 from graphmem.core.errors import InvalidArgument, InvalidState, NotFound
 from graphmem.core.ids import new_id
+from graphmem.core.models import pick
 from graphmem.decisions import service as decisions
 from graphmem.facts import service as facts
 from graphmem.facts.models import RecordFactRequest, owner_of
@@ -432,9 +433,7 @@ async def _land_on_fact(
             value=claim["object"],
             source_class=SOURCE_CLASS_OF_MODE[mode],
             confidence=float(claim["confidence"]),
-            session_id=audit.session_id,
-            actor=audit.actor,
-            client=audit.client,
+            **pick(audit, "session_id actor client"),
         ),
         fact_id,
     )

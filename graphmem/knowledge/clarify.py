@@ -58,6 +58,7 @@ from typing import Any, TypeVar
 from graphmem.core.errors import Conflict, InvalidArgument, InvalidState, NotFound
 from graphmem.core.gate import Screened, screen
 from graphmem.core.ids import new_id
+from graphmem.core.models import pick
 from graphmem.history.chain import Audit, Change
 from graphmem.history.write_path import Write, write
 from graphmem.knowledge import questions as rules
@@ -402,9 +403,7 @@ async def _record_answer(
         quarantine_reasons=reasons,
         new_reasons=screened.quarantine_reasons,
         redactions=answer.redaction_kinds,
-        session_id=request.session_id,
-        actor=request.actor,
-        client=request.client,
+        **pick(request, "session_id actor client"),
     )
     answered: list[str] = rows[0]["answered"]
     remaining: int = rows[0]["remaining"]

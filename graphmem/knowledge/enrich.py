@@ -37,6 +37,7 @@ from typing import Any
 
 from graphmem.core.clock import iso
 from graphmem.core.errors import NotFound
+from graphmem.core.models import pick
 from graphmem.history.chain import Change
 from graphmem.history.write_path import Write, write
 from graphmem.impact import service as impact
@@ -97,11 +98,7 @@ async def enrich_in_tx(w: Write, depth: EnrichDepth, policy: EnrichPolicy) -> En
         depth=depth,
         steps=run.steps,
         pack_body=executor.result.body,
-        claims_extracted=run.claims_extracted,
-        claims_promoted=run.claims_promoted,
-        promoted_facts=run.promoted_facts,
-        impacts_analyzed=run.impacts_analyzed,
-        truncated=run.truncated,
+        **pick(run, "claims_extracted claims_promoted promoted_facts impacts_analyzed truncated"),
         revision=revision,
     )
 

@@ -78,6 +78,7 @@ from typing import Any
 from graphmem.core.clock import parse_iso_or_none
 from graphmem.core.errors import NotFound
 from graphmem.core.ids import new_id
+from graphmem.core.models import pick
 from graphmem.history.chain import Audit, Change
 from graphmem.history.write_path import Write, write
 from graphmem.knowledge.lifecycle import record_run
@@ -558,17 +559,12 @@ async def _create_pack(
     await w.run(
         "knowledge/create_pack",
         id=result.pack_id,
-        pack_type=spec.pack_type,
-        target_ref=spec.target_ref,
-        scope_key=spec.scope_key,
+        **pick(spec, "pack_type target_ref scope_key"),
         title=title,
         token_budget=spec.token_budget,
-        token_usage=result.token_usage,
-        items_included=result.items_included,
-        body=result.body,
-        freshness_score=result.freshness_score,
-        relevance_score=result.relevance_score,
-        quality_score=result.quality_score,
+        **pick(
+            result, "token_usage items_included body freshness_score relevance_score quality_score"
+        ),
         contract_version=CONTRACT_VERSION,
         selection_policy=SELECTION_POLICY,
         sections_json=result.sections.model_dump_json(),

@@ -60,7 +60,7 @@ from typing import Any
 from graphmem.core.clock import from_epoch, parse_iso, utc_now_iso
 from graphmem.core.errors import InvalidArgument
 from graphmem.core.gate import screen
-from graphmem.core.models import canonical_json
+from graphmem.core.models import canonical_json, pick
 from graphmem.facts.models import owner_of
 from graphmem.memories.models.recall import (
     BUNDLE_SCHEMA_VERSION,
@@ -180,7 +180,7 @@ async def context_bundle(store: Store, tenant: str, request: BundleRequest) -> C
     candidates = [*memories, *facts, *workstreams[0], *sessions]
     selected, entries = _select(candidates, request)
     entries += [*unknown, *workstreams[1]]
-    sections: dict[str, list[BundleItem]] = {s.name: [] for s in SECTIONS.values()}
+    sections: dict[str, Any] = {s.name: [] for s in SECTIONS.values()}  # name: list[BundleItem]
     for candidate in selected:
         sections[SECTIONS[candidate.channel].name].append(_item(candidate, request.project))
     digest = plan_hash(request, as_of)
@@ -188,11 +188,7 @@ async def context_bundle(store: Store, tenant: str, request: BundleRequest) -> C
     return ContextBundle(
         schema_version=BUNDLE_SCHEMA_VERSION,
         plan_hash=digest,
-        task=request.task,
-        project=request.project,
-        branch=request.branch,
-        role=request.role,
-        risk=request.risk,
+        **pick(request, "task project branch role risk"),
         as_of=as_of,
         include_superseded=request.include_superseded,
         **sections,

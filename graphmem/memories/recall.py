@@ -41,7 +41,7 @@ from graphmem.archive.models import ListRawSessionsRequest
 from graphmem.archive.service import list_raw_sessions
 from graphmem.core.clock import utc_now_iso
 from graphmem.core.gate import screen
-from graphmem.core.models import canonical_json
+from graphmem.core.models import canonical_json, pick
 from graphmem.facts.models import CurrentStateRequest, owner_of
 from graphmem.facts.service import current_state
 from graphmem.memories.models.recall import (
@@ -105,9 +105,7 @@ async def recall_user_context(
         dropped=len(dropped),
     )
     return RecallResult(
-        query=request.query,
-        project=request.project,
-        task_intent=request.task_intent,
+        **pick(request, "query project task_intent"),
         empty=not included,
         context=context,
         included=included,

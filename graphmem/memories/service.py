@@ -56,6 +56,7 @@ from typing import Any
 from graphmem.core.errors import Conflict, InvalidState, NotFound
 from graphmem.core.gate import screen
 from graphmem.core.ids import new_id
+from graphmem.core.models import pick
 from graphmem.history.chain import Audit, Change
 from graphmem.history.write_path import Write, bookkeeping, write
 from graphmem.memories.models.memories import (
@@ -433,9 +434,7 @@ def _governed(
     request: GovernMemoryRequest, affected: list[GovernedMemory], revision: int | None
 ) -> GovernMemoryResult:
     return GovernMemoryResult(
-        dry_run=request.dry_run,
-        action=request.action,
-        reason=request.reason,
+        **pick(request, "dry_run action reason"),
         affected=affected,
         revision=revision,
     )

@@ -52,6 +52,7 @@ from graphmem.archive import service as archive
 from graphmem.archive.models import SearchRawRequest
 from graphmem.core.clock import parse_iso
 from graphmem.core.errors import InvalidArgument, InvalidState, NotFound
+from graphmem.core.models import pick
 from graphmem.memories.models.memories import PREVIEW_CHARS
 from graphmem.memories.models.timeline import (
     COMPACT_MONTHS,
@@ -178,9 +179,7 @@ async def _turn_timeline(
         "memories/get_turn_timeline",
         tenant,
         anchor=anchor,
-        project=request.project,
-        depth_before=request.depth_before,
-        depth_after=request.depth_after,
+        **pick(request, "project depth_before depth_after"),
         preview_chars=PREVIEW_CHARS,
     )
     if not rows:

@@ -18,7 +18,10 @@ from __future__ import annotations
 import hashlib
 import re
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Awaitable, Callable, Iterable
+from typing import TypeVar
+
+T = TypeVar("T")
 
 _WORD = re.compile(r"[^\W_]+")
 _VOWEL = re.compile(r"[aeiouy]")
@@ -101,3 +104,24 @@ def lucene_query(tenant: str, query: str, limit: int) -> str:
     if len(phrase) > 1:
         clauses.insert(0, '"' + " ".join(phrase) + '"^2')
     return " OR ".join(clauses)
+
+
+# Lucene is asked for its top-k, never for every hit: k starts at what a page needs and grows
+# by this factor while the filters keep too few and Lucene had more, up to MAX_FETCH.
+MAX_FETCH = 16_000
+FETCH_GROWTH = 4
+
+
+async def widening(
+    read: Callable[[int], Awaitable[T]], start: int, enough: Callable[[T, int], bool]
+) -> T:
+    """Read with ``fetch`` = ``start``, then 4x, 16x, ... (at most MAX_FETCH) until ``enough``
+    (given the answer and the fetch it was read with) says the answer needs no wider read.
+    Every read is bounded, whatever the corpus size; past MAX_FETCH the answer ranks within
+    Lucene's best MAX_FETCH hits."""
+    fetch = min(start, MAX_FETCH)
+    while True:
+        answer = await read(fetch)
+        if fetch >= MAX_FETCH or enough(answer, fetch):
+            return answer
+        fetch = min(fetch * FETCH_GROWTH, MAX_FETCH)

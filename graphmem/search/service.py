@@ -43,10 +43,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from graphmem.core.errors import GraphmemError, InvalidArgument
+from graphmem.core.models import from_node
 from graphmem.memories.models.memories import NextStep
 from graphmem.memories.service import preview
 from graphmem.search.embeddings import Embedder
-from graphmem.search.lexical import STOP_WORDS, lucene_query, words
+from graphmem.search.lexical import FETCH_GROWTH, STOP_WORDS, lucene_query, widening, words
 from graphmem.search.models import (
     ChannelShare,
     HitExplanation,
@@ -76,7 +77,6 @@ RAW_FALLBACK_BELOW = 3
 MULTI_HOP_SEEDS = 5
 MULTI_HOP_ENTITIES = 5
 MULTI_HOP_WEIGHT = 0.5
-FULLTEXT_ALL = 2**31 - 1  # Lucene's limit when every hit is needed
 _NAME = re.compile(r"\b[A-Z][\w'-]{2,}\b")
 
 
@@ -247,8 +247,8 @@ def _boosts(types: dict[str, str | None], by_type: dict[str, float]) -> dict[str
 async def _fulltext_rows(context: _Context, sources: _Sources, query: str) -> list[dict[str, Any]]:
     """The channel's best hits after the filters, best first (ties by id).
 
-    Lucene is asked for its top 4 x pool first (a top-k read, cheap at any corpus size); only
-    when the filters keep fewer than the pool and Lucene had more does it ask for everything.
+    Lucene is asked for its top 4 x pool first (a top-k read, cheap at any corpus size); when
+    the filters keep fewer than the pool and Lucene had more, for 4 times more (``widening``).
     """
     if len(query.split()) > MAX_QUERY_TERMS:
         raise InvalidArgument("query", f"more than {MAX_QUERY_TERMS} terms")
@@ -256,12 +256,16 @@ async def _fulltext_rows(context: _Context, sources: _Sources, query: str) -> li
     if not lucene:
         return []
     params = {"lucene": lucene, "pool": context.pool, **_plain(sources)}
-    fetch = 4 * context.pool
-    [row] = await context.store.read(sources.fulltext, context.tenant, fetch=fetch, **params)
-    if len(row["hits"]) < context.pool and row["fetched"] == fetch:
-        [row] = await context.store.read(
-            sources.fulltext, context.tenant, fetch=FULLTEXT_ALL, **params
-        )
+
+    async def read(fetch: int) -> dict[str, Any]:
+        [row] = await context.store.read(sources.fulltext, context.tenant, fetch=fetch, **params)
+        return row
+
+    row = await widening(
+        read,
+        FETCH_GROWTH * context.pool,
+        lambda row, fetch: len(row["hits"]) >= context.pool or row["fetched"] < fetch,
+    )
     return sorted(row["hits"], key=lambda hit: (-hit["score"], hit["id"]))
 
 
@@ -468,14 +472,10 @@ async def rank_turns(context: _Context) -> list[RawSearchHit]:
     by_id = {row["id"]: row for row in rows}
     explain = context.request.explain
     return [
-        RawSearchHit(
+        from_node(
+            RawSearchHit,
+            row,
             turn_id=row["id"],
-            session_id=row["session_id"],
-            session_ref=row["session_ref"],
-            project=row["project"],
-            role=row["role"],
-            ts=row["ts"],
-            seq=row["seq"],
             preview=preview(row["content"]),
             score=round(entry.score, 6),
             explain=_explanation(entry) if explain else None,

@@ -28,12 +28,11 @@ async def search(services: Services, request: SearchRequest) -> SearchResult:
 
 SPECS = [
     ToolSpec(
-        name="search",
+        handler=search,
         title="Search memories",
         toolset="core",
         writes=False,
         idempotent=True,
         destructive=False,
-        handler=search,
     ),
 ]

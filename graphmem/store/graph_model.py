@@ -21,517 +21,276 @@ class EdgeKind(OutputModel):
     properties: list[str] = Field(default_factory=list)
 
 
+def node(label: str, meaning: str, properties: str) -> NodeKind:
+    return NodeKind(label=label, meaning=meaning, properties=properties.split())
+
+
+def edge(type: str, source: str, target: str, meaning: str, properties: str = "") -> EdgeKind:
+    return EdgeKind(
+        type=type, source=source, target=target, meaning=meaning, properties=properties.split()
+    )
+
+
 class GraphModel(OutputModel):
     nodes: list[NodeKind]
     edges: list[EdgeKind]
 
 
+# Properties are listed space-separated: one declaration per kind, read like a table.
 GRAPH_MODEL = GraphModel(
     nodes=[
-        NodeKind(
-            label="FactKey",
-            meaning="one slot per (tenant, owner, key)",
-            properties=["id", "tenant", "owner", "project", "origin_id", "key"],
+        node(
+            "FactKey",
+            "one slot per (tenant, owner, key)",
+            "id tenant owner project origin_id key",
         ),
-        NodeKind(
-            label="Fact",
-            meaning="an observed value with provenance and validity",
-            properties=[
-                "id",
-                "tenant",
-                "owner",
-                "project",
-                "origin_id",
-                "key",
-                "value_json",
-                "value_kind",
-                "value_canon",
-                "value_number",
-                "value_base",
-                "value_dim",
-                "value_instant",
-                "value_text",
-                "value_items",
-                "value_keys",
-                "status",
-                "source_class",
-                "source_raw",
-                "confidence",
-                "verification_status",
-                "verification_json",
-                "contradiction_count",
-                "observed_at",
-                "valid_from",
-                "valid_to",
-                "expires_at",
-                "effective_until",
-                "recorded_at",
-                "invalidated_at",
-                "superseded_at",
-                "session_id",
-                "actor",
-                "client",
-            ],
+        node(
+            "Fact",
+            "an observed value with provenance and validity",
+            (
+                "id tenant owner project origin_id key value_json value_kind value_canon "
+                "value_number value_base value_dim value_instant value_text value_items "
+                "value_keys status source_class source_raw confidence verification_status "
+                "verification_json contradiction_count observed_at valid_from valid_to expires_at "
+                "effective_until recorded_at invalidated_at superseded_at session_id actor client"
+            ),
         ),
-        NodeKind(
-            label="FactState",
-            meaning="a fact's lifecycle fields during [tx_from, tx_to)",
-            properties=[
-                "tenant",
-                "fact_id",
-                "tx_from",
-                "tx_to",
-                "status",
-                "valid_to",
-                "expires_at",
-            ],
+        node(
+            "FactState",
+            "a fact's lifecycle fields during [tx_from, tx_to)",
+            "tenant fact_id tx_from tx_to status valid_to expires_at",
         ),
-        NodeKind(
-            label="Decision",
-            meaning="a choice, the alternatives it rejected and when to reconsider them",
-            properties=[
-                "id",
-                "tenant",
-                "project",
-                "title",
-                "choice",
-                "rationale",
-                "status",
-                "status_reason",
-                "review_after",
-                "created_at",
-                "updated_at",
-                "session_id",
-                "actor",
-                "client",
-            ],
+        node(
+            "Decision",
+            "a choice, the alternatives it rejected and when to reconsider them",
+            (
+                "id tenant project title choice rationale status status_reason review_after "
+                "created_at updated_at session_id actor client"
+            ),
         ),
-        NodeKind(
-            label="Alternative",
-            meaning="a rejected option; its REOPEN_WHEN rules watch fact keys",
-            properties=["id", "tenant", "decision_id", "title", "why_rejected", "position"],
+        node(
+            "Alternative",
+            "a rejected option; its REOPEN_WHEN rules watch fact keys",
+            "id tenant decision_id title why_rejected position",
         ),
-        NodeKind(
-            label="ReviewSignal",
-            meaning="a decision's breach, identified by its sorted breached rule ids",
-            properties=[
-                "id",
-                "tenant",
-                "decision_id",
-                "coverage",
-                "breached_rule_ids",
-                "status",
-                "opened_at",
-                "acknowledged_at",
-                "note",
-                "cleared_at",
-            ],
+        node(
+            "ReviewSignal",
+            "a decision's breach, identified by its sorted breached rule ids",
+            (
+                "id tenant decision_id coverage breached_rule_ids status opened_at "
+                "acknowledged_at note cleared_at"
+            ),
         ),
-        NodeKind(
-            label="Attempt",
-            meaning="something tried for a decision or workstream",
-            properties=[
-                "id",
-                "tenant",
-                "decision_id",
-                "workstream_id",
-                "title",
-                "description",
-                "evidence",
-                "status",
-                "result",
-                "created_at",
-            ],
+        node(
+            "Attempt",
+            "something tried for a decision or workstream",
+            (
+                "id tenant decision_id workstream_id title description evidence status result "
+                "created_at"
+            ),
         ),
-        NodeKind(
-            label="Outcome",
-            meaning="how an attempt ended",
-            properties=["id", "tenant", "attempt_id", "result", "summary", "lesson", "evidence"],
+        node(
+            "Outcome",
+            "how an attempt ended",
+            "id tenant attempt_id result summary lesson evidence",
         ),
-        NodeKind(
-            label="ImpactTarget",
-            meaning="an external thing a link_impact points at (session, snapshot, ...)",
-            properties=["tenant", "kind", "ref"],
+        node(
+            "ImpactTarget",
+            "an external thing a link_impact points at (session, snapshot, ...)",
+            "tenant kind ref",
         ),
-        NodeKind(
-            label="Chunk",
-            meaning="raw context for the knowledge pipeline, with its lifecycle state",
-            properties=[
-                "id",
-                "tenant",
-                "project",
-                "title",
-                "body",
-                "body_hash",
-                "source_hash",
-                "origin",
-                "session_id",
-                "workstream_id",
-                "state",
-                "quarantined",
-                "quarantine_reasons",
-                "materiality",
-                "uncertainty",
-                "signals",
-                "awaiting_source_hash",
-                "created_at",
-                "updated_at",
-            ],
+        node(
+            "Chunk",
+            "raw context for the knowledge pipeline, with its lifecycle state",
+            (
+                "id tenant project title body body_hash source_hash origin session_id "
+                "workstream_id state quarantined quarantine_reasons materiality uncertainty "
+                "signals awaiting_source_hash created_at updated_at"
+            ),
         ),
-        NodeKind(
-            label="Annotation",
-            meaning="a marker note recorded when a chunk was assessed",
-            properties=["id", "tenant", "chunk_id", "kind", "marker", "source_hash", "at"],
+        node(
+            "Annotation",
+            "a marker note recorded when a chunk was assessed",
+            "id tenant chunk_id kind marker source_hash at",
         ),
-        NodeKind(
-            label="Claim",
-            meaning="a candidate subject-predicate-object triple mined from chunks",
-            properties=[
-                "id",
-                "tenant",
-                "project",
-                "subject",
-                "predicate",
-                "object",
-                "triple_key",
-                "scope",
-                "confidence",
-                "requires_human",
-                "status",
-                "fact_id",
-                "validation_mode",
-            ],
+        node(
+            "Claim",
+            "a candidate subject-predicate-object triple mined from chunks",
+            (
+                "id tenant project subject predicate object triple_key scope confidence "
+                "requires_human status fact_id validation_mode"
+            ),
         ),
-        NodeKind(
-            label="Question",
-            meaning="a clarification question about a chunk",
-            properties=["id", "tenant", "chunk_id", "text", "type", "priority", "status"],
+        node(
+            "Question",
+            "a clarification question about a chunk",
+            "id tenant chunk_id text type priority status",
         ),
-        NodeKind(
-            label="Answer",
-            meaning="a human answer appended to a chunk",
-            properties=["id", "tenant", "chunk_id", "text", "at"],
+        node(
+            "Answer",
+            "a human answer appended to a chunk",
+            "id tenant chunk_id text at",
         ),
-        NodeKind(
-            label="Pack",
-            meaning="a role-specific context pack under a token budget",
-            properties=[
-                "id",
-                "tenant",
-                "pack_type",
-                "target_ref",
-                "token_budget",
-                "token_usage",
-                "items_included",
-                "body",
-                "status",
-                "freshness_score",
-                "relevance_score",
-                "quality_score",
-                "contract_version",
-                "created_at",
-                "retired_at",
-            ],
+        node(
+            "Pack",
+            "a role-specific context pack under a token budget",
+            (
+                "id tenant pack_type target_ref token_budget token_usage items_included body "
+                "status freshness_score relevance_score quality_score contract_version created_at "
+                "retired_at"
+            ),
         ),
-        NodeKind(
-            label="Issue",
-            meaning="an audit finding, unique per (type, subject)",
-            properties=[
-                "id",
-                "tenant",
-                "issue_type",
-                "severity",
-                "subject_kind",
-                "subject_ref",
-                "details_json",
-                "status",
-                "first_detected_at",
-                "last_detected_at",
-                "resolved_at",
-            ],
+        node(
+            "Issue",
+            "an audit finding, unique per (type, subject)",
+            (
+                "id tenant issue_type severity subject_kind subject_ref details_json status "
+                "first_detected_at last_detected_at resolved_at"
+            ),
         ),
-        NodeKind(
-            label="AuditState",
-            meaning="the audit's scan cursors, hung off the tenant's History head",
-            properties=["tenant"],
+        node(
+            "AuditState",
+            "the audit's scan cursors, hung off the tenant's History head",
+            "tenant",
         ),
-        NodeKind(
-            label="Run",
-            meaning="one pipeline call's run-history entry",
-            properties=[
-                "id",
-                "tenant",
-                "tool",
-                "subject_kind",
-                "subject_id",
-                "status",
-                "reason",
-                "at",
-            ],
+        node(
+            "Run",
+            "one pipeline call's run-history entry",
+            "id tenant tool subject_kind subject_id status reason at",
         ),
-        NodeKind(
-            label="Workstream",
-            meaning="a project's high-level thread of work",
-            properties=[
-                "id",
-                "tenant",
-                "project",
-                "title",
-                "status",
-                "next_action",
-                "blockers",
-                "progress",
-                "created_at",
-                "updated_at",
-                "completed_at",
-            ],
+        node(
+            "Workstream",
+            "a project's high-level thread of work",
+            (
+                "id tenant project title status next_action blockers progress created_at "
+                "updated_at completed_at"
+            ),
         ),
-        NodeKind(
-            label="Commit",
-            meaning="a git commit's metadata, unique per (project, sha)",
-            properties=[
-                "tenant",
-                "project",
-                "sha",
-                "message",
-                "message_quarantined",
-                "author",
-                "committed_at",
-                "branch",
-                "files",
-            ],
+        node(
+            "Commit",
+            "a git commit's metadata, unique per (project, sha)",
+            "tenant project sha message message_quarantined author committed_at branch files",
         ),
-        NodeKind(
-            label="Session",
-            meaning="a conversation session of the raw archive (or one a commit names)",
-            properties=[
-                "id",
-                "tenant",
-                "project",
-                "session_ref",
-                "host",
-                "source_root",
-                "first_ts",
-                "last_ts",
-                "message_count",
-                "content_hash",
-            ],
+        node(
+            "Session",
+            "a conversation session of the raw archive (or one a commit names)",
+            (
+                "id tenant project session_ref host source_root first_ts last_ts message_count "
+                "content_hash"
+            ),
         ),
-        NodeKind(
-            label="Turn",
-            meaning="one archived conversation turn, word for word (secrets redacted)",
-            properties=[
-                "id",
-                "tenant",
-                "session_id",
-                "project",
-                "role",
-                "content",
-                "ts",
-                "seq",
-                "content_hash",
-                "quarantined",
-                "quarantine_reasons",
-                "lexical",
-                "embedding",
-            ],
+        node(
+            "Turn",
+            "one archived conversation turn, word for word (secrets redacted)",
+            (
+                "id tenant session_id project role content ts seq content_hash quarantined "
+                "quarantine_reasons lexical embedding"
+            ),
         ),
-        NodeKind(
-            label="Memory",
-            meaning="a curated memory (one version of its topic when it has a topic_key)",
-            properties=[
-                "id",
-                "tenant",
-                "project",
-                "type",
-                "title",
-                "content",
-                "topic_key",
-                "topic_version",
-                "branch",
-                "tags",
-                "files",
-                "status",
-                "version",
-                "created_at",
-                "updated_at",
-                "active_from",
-                "retired_at",
-                "superseded_by",
-                "status_reason",
-                "session_id",
-                "quarantine_reasons",
-                "redactions",
-                "access_count",
-                "last_accessed_at",
-                "lexical",
-                "embedding",
-            ],
+        node(
+            "Memory",
+            "a curated memory (one version of its topic when it has a topic_key)",
+            (
+                "id tenant project type title content topic_key topic_version branch tags files "
+                "status version created_at updated_at active_from retired_at superseded_by "
+                "status_reason session_id quarantine_reasons redactions access_count "
+                "last_accessed_at lexical embedding"
+            ),
         ),
-        NodeKind(
-            label="IdempotencyRecord",
-            meaning="what a keyed write produced (older records name fact_id or decision_id)",
-            properties=[
-                "tenant",
-                "scope",
-                "key",
-                "fingerprint",
-                "entity_id",
-                "revision",
-                "details_json",
-                "created_at",
-            ],
+        node(
+            "IdempotencyRecord",
+            "what a keyed write produced (older records name fact_id or decision_id)",
+            "tenant scope key fingerprint entity_id revision details_json created_at",
         ),
-        NodeKind(
-            label="History",
-            meaning="a tenant's chain head, locked by every write",
-            properties=["tenant", "revision", "last_hash"],
+        node(
+            "History",
+            "a tenant's chain head, locked by every write",
+            "tenant revision last_hash",
         ),
-        NodeKind(
-            label="Event",
-            meaning="one committed write, hash-chained",
-            properties=[
-                "id",
-                "tenant",
-                "revision",
-                "op",
-                "at",
-                "aggregate_kind",
-                "aggregate_id",
-                "subject_ids",
-                "payload_json",
-                "session_id",
-                "actor",
-                "client",
-                "prev_hash",
-                "hash",
-            ],
+        node(
+            "Event",
+            "one committed write, hash-chained",
+            (
+                "id tenant revision op at aggregate_kind aggregate_id subject_ids payload_json "
+                "session_id actor client prev_hash hash"
+            ),
         ),
     ],
     edges=[
-        EdgeKind(
-            type="CURRENT",
-            source="FactKey",
-            target="Fact",
-            meaning="the key's active fact",
-            properties=["since"],
+        edge("CURRENT", "FactKey", "Fact", "the key's active fact", "since"),
+        edge("WAS_CURRENT", "FactKey", "Fact", "a former stint as the active fact", "since until"),
+        edge("OF_KEY", "Fact", "FactKey", "the fact's slot"),
+        edge(
+            "SUPERSEDES",
+            "Fact",
+            "Fact",
+            "newer replaces older",
+            "at effective_at rationale cleared_at",
         ),
-        EdgeKind(
-            type="WAS_CURRENT",
-            source="FactKey",
-            target="Fact",
-            meaning="a former stint as the active fact",
-            properties=["since", "until"],
+        edge("CONTRADICTS", "Fact", "Fact", "the two facts disagree", "at effective_at rationale"),
+        edge("HAS_STATE", "Fact", "FactState", "transaction-time states"),
+        edge("HAS_ALTERNATIVE", "Decision", "Alternative", "an option the decision rejected"),
+        edge(
+            "REOPEN_WHEN",
+            "Alternative",
+            "FactKey",
+            "a reopen rule on the key's current fact",
+            "rule_id key operator operand_json unit position",
         ),
-        EdgeKind(type="OF_KEY", source="Fact", target="FactKey", meaning="the fact's slot"),
-        EdgeKind(
-            type="SUPERSEDES",
-            source="Fact",
-            target="Fact",
-            meaning="newer replaces older",
-            properties=["at", "effective_at", "rationale", "cleared_at"],
+        edge("DEPENDS_ON", "Decision", "Fact|FactKey", "what the decision rests on", "at"),
+        edge("SUPERSEDES", "Decision", "Decision", "newer decision replaces older", "at reason"),
+        edge("HAS_ATTEMPT", "Decision|Workstream", "Attempt", "something tried for it"),
+        edge("HAS_OUTCOME", "Attempt", "Outcome", "how it ended"),
+        edge(
+            "IMPACTS",
+            "Fact|Claim|Chunk",
+            "Fact|Decision|ImpactTarget",
+            "a recorded impact link (link_impact)",
+            "id type score rationale created_at updated_at",
         ),
-        EdgeKind(
-            type="CONTRADICTS",
-            source="Fact",
-            target="Fact",
-            meaning="the two facts disagree",
-            properties=["at", "effective_at", "rationale"],
+        edge("HAS_ANNOTATION", "Chunk", "Annotation", "marker notes"),
+        edge(
+            "EVIDENCED_BY",
+            "Claim",
+            "Chunk",
+            "a chunk the claim was extracted from",
+            "type weight excerpt start end at",
         ),
-        EdgeKind(
-            type="HAS_STATE", source="Fact", target="FactState", meaning="transaction-time states"
+        edge(
+            "PROMOTED_TO",
+            "Claim",
+            "Fact",
+            "the canonical fact the claim became (or reinforced)",
+            "at mode reused",
         ),
-        EdgeKind(
-            type="HAS_ALTERNATIVE",
-            source="Decision",
-            target="Alternative",
-            meaning="an option the decision rejected",
+        edge("HAS_QUESTION", "Chunk", "Question", "asked"),
+        edge("HAS_ANSWER", "Chunk", "Answer", "answered"),
+        edge("ANSWERED_BY", "Question", "Answer", "resolution"),
+        edge(
+            "INCLUDES",
+            "Pack",
+            "Fact|Claim|Question|Chunk",
+            "an item selected into the pack",
+            "rank tokens section score",
         ),
-        EdgeKind(
-            type="REOPEN_WHEN",
-            source="Alternative",
-            target="FactKey",
-            meaning="a reopen rule on the key's current fact",
-            properties=["rule_id", "key", "operator", "operand_json", "unit", "position"],
+        edge("FOR_WORKSTREAM", "Pack", "Workstream", "task scope"),
+        edge("HAS_AUDIT_STATE", "History", "AuditState", "cursors"),
+        edge(
+            "IN_SESSION",
+            "Commit",
+            "Session",
+            "a link given by record_commit, never inferred",
+            "source linked_at revision",
         ),
-        EdgeKind(
-            type="DEPENDS_ON",
-            source="Decision",
-            target="Fact|FactKey",
-            meaning="what the decision rests on",
-            properties=["at"],
+        edge("HAS_TURN", "Session", "Turn", "archived turns"),
+        edge(
+            "SUPERSEDES",
+            "Memory",
+            "Memory",
+            "a newer version of the topic replaced this one",
+            "at revision",
         ),
-        EdgeKind(
-            type="SUPERSEDES",
-            source="Decision",
-            target="Decision",
-            meaning="newer decision replaces older",
-            properties=["at", "reason"],
-        ),
-        EdgeKind(
-            type="HAS_ATTEMPT",
-            source="Decision|Workstream",
-            target="Attempt",
-            meaning="something tried for it",
-        ),
-        EdgeKind(type="HAS_OUTCOME", source="Attempt", target="Outcome", meaning="how it ended"),
-        EdgeKind(
-            type="IMPACTS",
-            source="Fact|Claim|Chunk",
-            target="Fact|Decision|ImpactTarget",
-            meaning="a recorded impact link (link_impact)",
-            properties=["id", "type", "score", "rationale", "created_at", "updated_at"],
-        ),
-        EdgeKind(
-            type="HAS_ANNOTATION", source="Chunk", target="Annotation", meaning="marker notes"
-        ),
-        EdgeKind(
-            type="EVIDENCED_BY",
-            source="Claim",
-            target="Chunk",
-            meaning="a chunk the claim was extracted from",
-            properties=["type", "weight", "excerpt", "start", "end", "at"],
-        ),
-        EdgeKind(
-            type="PROMOTED_TO",
-            source="Claim",
-            target="Fact",
-            meaning="the canonical fact the claim became (or reinforced)",
-            properties=["at", "mode", "reused"],
-        ),
-        EdgeKind(type="HAS_QUESTION", source="Chunk", target="Question", meaning="asked"),
-        EdgeKind(type="HAS_ANSWER", source="Chunk", target="Answer", meaning="answered"),
-        EdgeKind(type="ANSWERED_BY", source="Question", target="Answer", meaning="resolution"),
-        EdgeKind(
-            type="INCLUDES",
-            source="Pack",
-            target="Fact|Claim|Question|Chunk",
-            meaning="an item selected into the pack",
-            properties=["rank", "tokens", "section", "score"],
-        ),
-        EdgeKind(type="FOR_WORKSTREAM", source="Pack", target="Workstream", meaning="task scope"),
-        EdgeKind(type="HAS_AUDIT_STATE", source="History", target="AuditState", meaning="cursors"),
-        EdgeKind(
-            type="IN_SESSION",
-            source="Commit",
-            target="Session",
-            meaning="a link given by record_commit, never inferred",
-            properties=["source", "linked_at", "revision"],
-        ),
-        EdgeKind(type="HAS_TURN", source="Session", target="Turn", meaning="archived turns"),
-        EdgeKind(
-            type="SUPERSEDES",
-            source="Memory",
-            target="Memory",
-            meaning="a newer version of the topic replaced this one",
-            properties=["at", "revision"],
-        ),
-        EdgeKind(
-            type="IN_SESSION",
-            source="Memory",
-            target="Session",
-            meaning="saved in one of the caller's archived sessions",
-        ),
-        EdgeKind(type="NEXT", source="Turn", target="Turn", meaning="the following turn"),
+        edge("IN_SESSION", "Memory", "Session", "saved in one of the caller's archived sessions"),
+        edge("NEXT", "Turn", "Turn", "the following turn"),
     ],
 )

@@ -4,19 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from graphmem.core.models import from_node
 from graphmem.workstreams.models import Workstream
 
 
 def workstream_from_node(node: dict[str, Any]) -> Workstream:
-    return Workstream(
-        id=node["id"],
-        project=node.get("project"),
+    return from_node(
+        Workstream,
+        node,
         title=node.get("title") or node["id"],
         status=node.get("status") or "active",
-        progress=node.get("progress"),
-        next_action=node.get("next_action"),
-        blockers=list(node.get("blockers") or []),
-        created_at=node.get("created_at"),
-        updated_at=node.get("updated_at"),
-        completed_at=node.get("completed_at"),
     )

@@ -24,8 +24,8 @@ from typing import Any
 
 from graphmem.core.errors import NotFound
 from graphmem.core.ids import new_id
-from graphmem.core.models import paged
-from graphmem.history.chain import Audit, Change
+from graphmem.core.models import paged, pick
+from graphmem.history.chain import Audit
 from graphmem.history.write_path import Write, write
 from graphmem.store import Store
 from graphmem.workstreams.models import (
@@ -49,21 +49,13 @@ async def create_workstream(
         rows = await w.run(
             "workstreams/create_workstream",
             id=workstream_id,
-            project=request.project,
-            title=request.title,
-            status=request.status,
-            next_action=request.next_action,
-            blockers=request.blockers,
-            progress=request.progress,
+            **pick(request, "project title status next_action blockers progress"),
         )
-        revision = await w.event(
-            Change(
-                "create_workstream",
-                "workstream",
-                workstream_id,
-                [workstream_id],
-                {"project": request.project, "title": request.title, "status": request.status},
-            )
+        revision = await w.record(
+            "workstream",
+            workstream_id,
+            [workstream_id],
+            {"project": request.project, "title": request.title, "status": request.status},
         )
         return CreateWorkstreamResult(
             workstream=workstream_from_node(rows[0]["workstream"]), revision=revision
@@ -121,14 +113,11 @@ async def update_workstream(
             blockers=changed.get("blockers"),
             progress=changed.get("progress"),
         )
-        revision = await w.event(
-            Change(
-                "update_workstream",
-                "workstream",
-                request.id,
-                [request.id],
-                {"changed": changed, "previous_status": current.get("status")},
-            )
+        revision = await w.record(
+            "workstream",
+            request.id,
+            [request.id],
+            {"changed": changed, "previous_status": current.get("status")},
         )
         return UpdateWorkstreamResult(
             id=request.id,

@@ -54,30 +54,27 @@ async def update_workstream(
 
 SPECS = [
     ToolSpec(
-        name="create_workstream",
+        handler=create_workstream,
         title="Create a workstream",
         toolset="full",
         writes=True,
         idempotent=False,
         destructive=False,
-        handler=create_workstream,
     ),
     ToolSpec(
-        name="workstreams",
+        handler=workstreams,
         title="List a project's workstreams",
         toolset="full",
         writes=False,
         idempotent=True,
         destructive=False,
-        handler=workstreams,
     ),
     ToolSpec(
-        name="update_workstream",
+        handler=update_workstream,
         title="Change a workstream",
         toolset="full",
         writes=True,
         idempotent=True,
         destructive=True,
-        handler=update_workstream,
     ),
 ]

@@ -249,6 +249,21 @@ async def test_search_pages(client: Client[Any]) -> None:
     assert (last["count"], last["has_more"], last["next_offset"]) == (1, False, None)
 
 
+async def test_search_widens_past_lucenes_first_hits_when_filters_keep_too_few(
+    client: Client[Any],
+) -> None:
+    """Lucene is asked for a top-k sized to the page; a filtered-out crowd of better hits must
+    not hide the one turn the filters keep (the read widens, still bounded)."""
+    crowd = [turn(f"deploy deploy deploy deploy {n}", at(n % 60, 1 + n // 60)) for n in range(80)]
+    await archive(client, crowd, project="crowd")
+    await archive(client, [turn("we deploy on friday, a long and wordy turn", at(1))], project="q")
+    found = await call(client, "search_raw", query="deploy", project="q", limit=1)
+    assert [hit["project"] for hit in found["results"]] == ["q"]
+    assert found["has_more"] is False
+    everywhere = await call(client, "search_raw", query="deploy", limit=1)
+    assert everywhere["results"][0]["project"] == "crowd"  # the crowd does rank first
+
+
 @pytest.mark.parametrize(
     "query",
     [

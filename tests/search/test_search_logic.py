@@ -8,11 +8,13 @@ import pytest
 from graphmem.core.errors import InvalidArgument
 from graphmem.search import ranking
 from graphmem.search.lexical import (
+    MAX_FETCH,
     lexical_text,
     lucene_query,
     query_terms,
     stem,
     tenant_prefix,
+    widening,
 )
 from graphmem.search.models import SearchRequest
 from graphmem.search.plans import compile_plan
@@ -137,3 +139,20 @@ def test_multi_hop_discovers_names_the_query_lacks() -> None:
     texts = ["Billing is owned by Priyanka.", "Priyanka moved to Lisbon", "The Billing team"]
     # Priyanka twice, Lisbon once; Billing is in the query, The is a stop word
     assert discover_entities("who owns billing", texts) == ["Priyanka", "Lisbon"]
+
+
+async def test_widening_grows_the_fetch_until_enough_and_stops_at_the_cap() -> None:
+    asked: list[int] = []
+
+    async def read(fetch: int) -> int:
+        asked.append(fetch)
+        return fetch
+
+    assert await widening(read, 10, lambda answer, fetch: answer >= 500) == 640
+    assert asked == [10, 40, 160, 640]
+    asked.clear()
+    assert await widening(read, 5_000, lambda answer, fetch: False) == MAX_FETCH
+    assert asked == [5_000, MAX_FETCH]
+    asked.clear()
+    assert await widening(read, 50_000, lambda answer, fetch: False) == MAX_FETCH
+    assert asked == [MAX_FETCH]

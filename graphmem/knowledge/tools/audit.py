@@ -47,21 +47,19 @@ async def list_memory_issues(
 
 SPECS = [
     ToolSpec(
-        name="audit_memory",
+        handler=audit_memory,
         title="Audit and repair the knowledge graph",
         toolset="full",
         writes=True,
         idempotent=True,  # a second run finds nothing new and repairs nothing more
         destructive=True,  # repairs supersede extra active facts and retire packs
-        handler=audit_memory,
     ),
     ToolSpec(
-        name="list_memory_issues",
+        handler=list_memory_issues,
         title="List memory audit issues",
         toolset="full",
         writes=False,
         idempotent=True,
         destructive=False,
-        handler=list_memory_issues,
     ),
 ]

@@ -26,12 +26,11 @@ async def add_context_chunk(
 
 SPECS = [
     ToolSpec(
-        name="add_context_chunk",
+        handler=add_context_chunk,
         title="Store a chunk of raw context",
         toolset="core",
         writes=True,
         idempotent=True,
         destructive=False,
-        handler=add_context_chunk,
     ),
 ]

@@ -51,21 +51,19 @@ async def record_human_answer(
 
 SPECS = [
     ToolSpec(
-        name="queue_clarification",
+        handler=queue_clarification,
         title="Queue clarification questions for a chunk",
         toolset="full",
         writes=True,
         idempotent=True,  # a repeat reuses the open questions and changes nothing
         destructive=False,
-        handler=queue_clarification,
     ),
     ToolSpec(
-        name="record_human_answer",
+        handler=record_human_answer,
         title="Record a human answer to a chunk's questions",
         toolset="full",
         writes=True,
         idempotent=False,  # every call appends its answer
         destructive=False,  # appends to the body; the original text is kept
-        handler=record_human_answer,
     ),
 ]

@@ -61,21 +61,19 @@ async def enrich_context(
 
 SPECS = [
     ToolSpec(
-        name="build_context_pack",
+        handler=build_context_pack,
         title="Build a context pack",
         toolset="core",
         writes=True,
         idempotent=False,  # every call stores a new pack and retires the previous one
         destructive=False,  # retired packs are kept
-        handler=build_context_pack,
     ),
     ToolSpec(
-        name="enrich_context",
+        handler=enrich_context,
         title="Run the knowledge pipeline in one step",
         toolset="full",
         writes=True,
         idempotent=False,  # each run assesses again and stores new packs
         destructive=False,  # packs it replaces are retired, never deleted
-        handler=enrich_context,
     ),
 ]

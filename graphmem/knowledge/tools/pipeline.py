@@ -78,30 +78,27 @@ async def promote_candidate(
 
 SPECS = [
     ToolSpec(
-        name="assess_context",
+        handler=assess_context,
         title="Assess a context chunk",
         toolset="full",
         writes=True,
         idempotent=True,
         destructive=False,
-        handler=assess_context,
     ),
     ToolSpec(
-        name="extract_candidate_claims",
+        handler=extract_candidate_claims,
         title="Extract candidate claims from a chunk",
         toolset="full",
         writes=True,
         idempotent=True,
         destructive=False,
-        handler=extract_candidate_claims,
     ),
     ToolSpec(
-        name="promote_candidate",
+        handler=promote_candidate,
         title="Promote a candidate claim to a fact",
         toolset="full",
         writes=True,
         idempotent=True,
         destructive=False,
-        handler=promote_candidate,
     ),
 ]

@@ -65,30 +65,27 @@ async def govern_memory(
 
 SPECS = [
     ToolSpec(
-        name="save_memory",
+        handler=save_memory,
         title="Save a memory",
         toolset="core",
         writes=True,
         idempotent=False,  # without a topic_key every save is a new memory
         destructive=False,
-        handler=save_memory,
     ),
     ToolSpec(
-        name="get_observations",
+        handler=get_observations,
         title="Get memory details",
         toolset="core",
         writes=False,  # access counters are bookkeeping, not a write of knowledge
         idempotent=False,
         destructive=False,
-        handler=get_observations,
     ),
     ToolSpec(
-        name="govern_memory",
+        handler=govern_memory,
         title="Govern memories",
         toolset="full",
         writes=True,
         idempotent=False,
         destructive=True,
-        handler=govern_memory,
     ),
 ]

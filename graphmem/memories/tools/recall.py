@@ -60,21 +60,19 @@ async def context_bundle(services: Services, request: models.BundleRequest) -> m
 
 SPECS = [
     ToolSpec(
-        name="recall_user_context",
+        handler=recall_user_context,
         title="Recall user context",
         toolset="full",
         writes=False,
         idempotent=True,
         destructive=False,
-        handler=recall_user_context,
     ),
     ToolSpec(
-        name="context_bundle",
+        handler=context_bundle,
         title="Compile a context bundle",
         toolset="full",
         writes=False,
         idempotent=True,
         destructive=False,
-        handler=context_bundle,
     ),
 ]

@@ -69,21 +69,19 @@ async def timeline_report(
 
 SPECS = [
     ToolSpec(
-        name="timeline",
+        handler=timeline,
         title="Memory timeline",
         toolset="core",
         writes=False,
         idempotent=True,
         destructive=False,
-        handler=timeline,
     ),
     ToolSpec(
-        name="timeline_report",
+        handler=timeline_report,
         title="Project timeline report",
         toolset="full",
         writes=False,
         idempotent=True,
         destructive=False,
-        handler=timeline_report,
     ),
 ]
