@@ -28,6 +28,7 @@ from pathlib import Path
 from pydantic import BaseModel
 
 from graphmem.app.settings import Settings
+from graphmem.browser.served import browser_settings, write_browser_jar
 from graphmem.core.errors import DatabaseStartFailed, GraphmemError, PortInUse
 from graphmem.localdb.assemble import assemble
 from graphmem.localdb.java import find_java
@@ -167,6 +168,7 @@ class LocalNeo4j:
                 self.progress,
             )
             conf_dir = self._write_config()
+            write_browser_jar(home, conf_dir, self.settings.tenant)
             self._set_initial_password(java.executable, home, conf_dir)
             process = self._spawn(java.executable, home, conf_dir)
             state = _State(
@@ -217,6 +219,7 @@ class LocalNeo4j:
             "server.directories.logs": str(self.data_dir / "logs"),
             "server.directories.run": str(self.data_dir / "run"),
             "server.directories.import": str(self.data_dir / "import"),
+            **browser_settings(s.local_http_port),
         }
         text = "# Written by graphmem on every start; edit graphmem settings instead.\n"
         text += "".join(f"{key}={value}\n" for key, value in lines.items())

@@ -8,6 +8,9 @@ from pathlib import Path
 
 import pytest
 
+from graphmem.browser.guide import SLIDES
+from graphmem.browser.served import browser_settings
+from graphmem.browser.style import grass
 from graphmem.core.errors import PortInUse
 from graphmem.localdb import LocalNeo4j
 from graphmem.store import Store, ping_sync
@@ -44,6 +47,40 @@ def test_the_browser_is_served(neo4j_endpoint: Endpoint) -> None:
     local = _local_or_skip(neo4j_endpoint)
     with urllib.request.urlopen(local.status().browser_url, timeout=10) as response:  # noqa: S310
         assert b"Neo4j Browser" in response.read()
+
+
+def test_the_browser_serves_graphmem_style_and_guide_and_loads_them_on_connect(
+    neo4j_endpoint: Endpoint,
+) -> None:
+    import urllib.request
+
+    local = _local_or_skip(neo4j_endpoint)
+    base = local.status().browser_url
+    with urllib.request.urlopen(base + "graphmem/style.grass", timeout=10) as response:  # noqa: S310
+        assert response.read().decode() == grass()
+    with urllib.request.urlopen(base + "graphmem/guide.html", timeout=10) as response:  # noqa: S310
+        assert response.read().decode().count("<slide>") == len(SLIDES)
+    with urllib.request.urlopen(base, timeout=10) as response:  # noqa: S310
+        assert b"Neo4j Browser" in response.read()  # the Browser itself still served
+    settings = _settings(neo4j_endpoint, *browser_settings(0))
+    port = local.settings.local_http_port
+    assert settings == browser_settings(port)
+    assert (
+        f"style http://127.0.0.1:{port}/browser/graphmem/style.grass"
+        in settings["browser.post_connect_cmd"]
+    )
+    assert settings["client.allow_telemetry"] == "false"
+
+
+def _settings(endpoint: Endpoint, *names: str) -> dict[str, str]:
+    from neo4j import GraphDatabase
+
+    with GraphDatabase.driver(endpoint.uri, auth=(endpoint.user, endpoint.password)) as driver:
+        records, _, _ = driver.execute_query(
+            "SHOW SETTINGS YIELD name, value WHERE name IN $names RETURN name, value",
+            names=list(names),
+        )
+    return {record["name"]: record["value"] for record in records}
 
 
 def test_password_is_generated_once_and_private(neo4j_endpoint: Endpoint) -> None:
