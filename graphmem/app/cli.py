@@ -1,4 +1,4 @@
-"""Command line: ``serve``, ``neo4j start|stop|status|lock``, ``token``, ``verifier``.
+"""Command line: ``serve``, ``browse``, ``neo4j start|stop|status|lock``, ``token``, ``verifier``.
 
 Every failure graphmem expects ends as one line on stderr saying what to do, exit code 1.
 """
@@ -159,6 +159,16 @@ def neo4j_command(settings: Settings, action: str) -> int:
     return 0
 
 
+def browse_command(settings: Settings, *, open_browser: bool) -> int:
+    from graphmem.browser.browse import browser_login, open_in_system_browser
+
+    login = browser_login(settings, _say)
+    print(login.describe())
+    if open_browser and not open_in_system_browser(login.url):
+        _say("no graphical browser here: open the URL above")
+    return 0
+
+
 def token_command(settings: Settings, args: argparse.Namespace) -> int:
     """issue / revoke / list tokens in the tokens file; digest: one for the environment."""
     from graphmem.app import auth
@@ -243,6 +253,9 @@ def build_parser() -> argparse.ArgumentParser:
     serve_parser.add_argument("--port", type=int, help="HTTP port (default 8000)")
     serve_parser.add_argument("--toolset", choices=["core", "full"])
 
+    browse = commands.add_parser("browse", help="open Neo4j Browser on graphmem's graph")
+    browse.add_argument("--no-open", action="store_true", help="print the URL only")
+
     neo4j_parser = commands.add_parser("neo4j", help="the managed local Neo4j")
     neo4j_parser.add_argument("action", choices=["start", "stop", "status", "lock"])
 
@@ -283,6 +296,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         logging.basicConfig(level=settings.log_level, stream=sys.stderr)
         if args.command == "serve":
             return serve(settings, args.transport)
+        if args.command == "browse":
+            return browse_command(settings, open_browser=not args.no_open)
         if args.command == "token":
             return token_command(settings, args)
         return neo4j_command(settings, args.action)

@@ -112,6 +112,11 @@ class Settings(BaseSettings):
     neo4j_user: str = Field(default="neo4j", validation_alias=_neo4j_env("USER"))
     neo4j_password: SecretStr | None = Field(default=None, validation_alias=_neo4j_env("PASSWORD"))
     neo4j_database: str = Field(default="neo4j", validation_alias=_neo4j_env("DATABASE"))
+    browser_url: str | None = Field(
+        default=None,
+        description="Neo4j Browser of an existing Neo4j, for `graphmem browse`; unset: "
+        "http://<NEO4J_URI's host>:7474/browser/ (the managed Neo4j knows its own).",
+    )
     connect_timeout: float = Field(
         default=30.0, gt=0, le=600, description="Seconds to wait for Neo4j to answer at start."
     )
