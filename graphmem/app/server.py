@@ -11,6 +11,7 @@ from graphmem.app.boundary import ArgumentErrorMiddleware
 from graphmem.app.catalogue import tools_for
 from graphmem.app.services import Services, attach
 from graphmem.app.settings import Settings
+from graphmem.browser.served import register_browser_files
 from graphmem.core.errors import ConfigurationError
 from graphmem.facts.verification import TrustedVerifiers
 from graphmem.search.embeddings import load_embedder
@@ -81,6 +82,7 @@ def create_server(store: Store, settings: Settings) -> FastMCP:
         if spec.available(services):
             server.add_tool(spec.mcp_tool().model_copy())
     _register_resources(server, services)
+    register_browser_files(server, settings.tenant)
     return server
 
 

@@ -12,6 +12,10 @@ from __future__ import annotations
 import zipfile
 from pathlib import Path
 
+from fastmcp import FastMCP
+from starlette.requests import Request
+from starlette.responses import Response
+
 from graphmem.browser.guide import guide_html
 from graphmem.browser.style import grass
 from graphmem.store.catalog import default_catalog
@@ -47,3 +51,30 @@ def write_browser_jar(home: Path, conf_dir: Path, tenant: str) -> Path:
         copy.writestr(GUIDE_PATH, guide_html(default_catalog(), tenant))
     partial.replace(target)
     return target
+
+
+# --- over graphmem's HTTP server (docker-compose: the Neo4j image serves its own Browser) ---
+BROWSER_FILES = {f"/{STYLE_PATH}": "text/plain", f"/{GUIDE_PATH}": "text/html"}
+CORS = {
+    # The Browser fetches from its own page (another port: another origin). The two files
+    # hold no data (the style sheet and the guide's queries), so any origin may read them.
+    "Access-Control-Allow-Origin": "*",
+    "Access-Control-Allow-Methods": "GET, OPTIONS",
+    "Access-Control-Allow-Headers": "pragma, cache-control",  # the Browser's guide fetch
+    "Access-Control-Max-Age": "600",
+}
+
+
+def register_browser_files(server: FastMCP, tenant: str) -> None:
+    """GET (and the CORS preflight) for the style sheet and the guide, so a Neo4j that does
+    not serve them itself can load them from graphmem's HTTP server."""
+    bodies = {f"/{STYLE_PATH}": grass(), f"/{GUIDE_PATH}": guide_html(default_catalog(), tenant)}
+
+    async def serve_file(request: Request) -> Response:
+        if request.method == "OPTIONS":
+            return Response(status_code=204, headers=CORS)
+        path = request.url.path
+        return Response(bodies[path], media_type=BROWSER_FILES[path], headers=CORS)
+
+    for path in BROWSER_FILES:
+        server.custom_route(path, methods=["GET", "OPTIONS"])(serve_file)
