@@ -216,3 +216,14 @@ def test_the_guide_document_has_one_slide_per_question_with_its_query(store: Sto
         for name in slide.parameters:
             assert f":param {name} =&gt;" in text
     assert ":param tenant =&gt; &#x27;default&#x27;" in slides[0]
+
+
+async def test_a_slide_query_without_the_tenant_parameter_says_to_set_it(store: Store) -> None:
+    """Never every tenant's data: the query stops and names the missing parameter (the Browser
+    shows Neo4j's message; the first slide sets it)."""
+    from neo4j.exceptions import ClientError
+
+    for slide in SLIDES:
+        parameters = {name: "x" for name in ("project", *slide.parameters)}
+        with pytest.raises(ClientError, match="Expected parameter\\(s\\): tenant"):
+            await run(store, slide.query, **parameters)
