@@ -1,7 +1,7 @@
 // The tenant's chain head and, bounded by it, the fields the hash chain covers for each event
-// in revision order: one consistent view, so events a concurrent write commits after the head
-// was read are not counted (each write advances the head in the transaction that adds its
-// events, so every event up to the head is there).
+// in revision order, so events a concurrent write commits after the head was read are not
+// counted. Neo4j reads without a snapshot: a write committing meanwhile can show its head
+// before its event, which verify_chain re-reads rather than reports.
 OPTIONAL MATCH (h:History {tenant: $tenant})
 WITH coalesce(h.revision, 0) AS head_revision, h.last_hash AS last_hash
 CALL (head_revision) {

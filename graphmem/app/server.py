@@ -11,7 +11,7 @@ from graphmem.app.boundary import ArgumentErrorMiddleware
 from graphmem.app.catalogue import tools_for
 from graphmem.app.services import Services, attach
 from graphmem.app.settings import Settings
-from graphmem.browser.served import register_browser_files
+from graphmem.browser.routes import register_browser_files
 from graphmem.core.errors import ConfigurationError
 from graphmem.facts.verification import TrustedVerifiers
 from graphmem.search.embeddings import load_embedder

@@ -9,12 +9,9 @@ same origin as the Browser (no CORS), and ``browser.post_connect_cmd`` loads bot
 
 from __future__ import annotations
 
+import shutil
 import zipfile
 from pathlib import Path
-
-from fastmcp import FastMCP
-from starlette.requests import Request
-from starlette.responses import Response
 
 from graphmem.browser.guide import guide_html
 from graphmem.browser.style import grass
@@ -38,43 +35,21 @@ def browser_settings(http_port: int) -> dict[str, str]:
     }
 
 
+def browser_files(tenant: str) -> dict[str, str]:
+    """The files graphmem adds to the Browser, by path: the style sheet and the guide (whose
+    first slide sets ``tenant``). The managed Neo4j's jar and the HTTP routes serve these."""
+    return {STYLE_PATH: grass(), GUIDE_PATH: guide_html(default_catalog(), tenant)}
+
+
 def write_browser_jar(home: Path, conf_dir: Path, tenant: str) -> Path:
-    """The Browser jar of ``home`` with graphmem's style and guide added, in ``conf_dir``."""
+    """The Browser jar of ``home`` with graphmem's files added, in ``conf_dir``: a byte copy
+    of the jar with entries appended (nothing is recompressed, so a start pays milliseconds)."""
     [original] = sorted((home / "lib").glob("neo4j-browser-*.jar"))
     target = conf_dir / JAR_NAME
     partial = target.with_suffix(".partial")
-    with zipfile.ZipFile(original) as source, zipfile.ZipFile(partial, "w") as copy:
-        for entry in source.infolist():
-            copy.writestr(entry, source.read(entry))
-        copy.writestr("browser/graphmem/", "")
-        copy.writestr(STYLE_PATH, grass())
-        copy.writestr(GUIDE_PATH, guide_html(default_catalog(), tenant))
+    shutil.copyfile(original, partial)
+    with zipfile.ZipFile(partial, "a") as jar:
+        for path, body in browser_files(tenant).items():
+            jar.writestr(path, body)
     partial.replace(target)
     return target
-
-
-# --- over graphmem's HTTP server (docker-compose: the Neo4j image serves its own Browser) ---
-BROWSER_FILES = {f"/{STYLE_PATH}": "text/plain", f"/{GUIDE_PATH}": "text/html"}
-CORS = {
-    # The Browser fetches from its own page (another port: another origin). The two files
-    # hold no data (the style sheet and the guide's queries), so any origin may read them.
-    "Access-Control-Allow-Origin": "*",
-    "Access-Control-Allow-Methods": "GET, OPTIONS",
-    "Access-Control-Allow-Headers": "pragma, cache-control",  # the Browser's guide fetch
-    "Access-Control-Max-Age": "600",
-}
-
-
-def register_browser_files(server: FastMCP, tenant: str) -> None:
-    """GET (and the CORS preflight) for the style sheet and the guide, so a Neo4j that does
-    not serve them itself can load them from graphmem's HTTP server."""
-    bodies = {f"/{STYLE_PATH}": grass(), f"/{GUIDE_PATH}": guide_html(default_catalog(), tenant)}
-
-    async def serve_file(request: Request) -> Response:
-        if request.method == "OPTIONS":
-            return Response(status_code=204, headers=CORS)
-        path = request.url.path
-        return Response(bodies[path], media_type=BROWSER_FILES[path], headers=CORS)
-
-    for path in BROWSER_FILES:
-        server.custom_route(path, methods=["GET", "OPTIONS"])(serve_file)

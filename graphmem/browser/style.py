@@ -75,14 +75,14 @@ LABELS: dict[str, LabelStyle] = {
 # Relationships show their type, except where a property says more.
 RELATIONSHIP_CAPTIONS = {"IMPACTS": "{type} {score}", "EVIDENCED_BY": "{type} {weight}"}
 
-KNOWLEDGE_DIAMETER = "55px"
+NODE_DIAMETER = "55px"
 BOOKKEEPING_DIAMETER = "25px"
 
 
 def grass() -> str:
     """The whole style sheet, as Neo4j Browser's ``:style`` reads it."""
     parts = [
-        _rule("node", diameter=KNOWLEDGE_DIAMETER, **{"font-size": "10px"}),
+        _rule("node", diameter=NODE_DIAMETER, **{"font-size": "10px"}),
         _rule("relationship", **{"shaft-width": "1px", "font-size": "8px", "caption": "'<type>'"}),
     ]
     for label, style in LABELS.items():
@@ -96,7 +96,7 @@ def _node_rule(label: str, style: LabelStyle) -> str:
     area = style.area
     return _rule(
         f"node.{label}",
-        diameter=BOOKKEEPING_DIAMETER if style.bookkeeping else KNOWLEDGE_DIAMETER,
+        diameter=BOOKKEEPING_DIAMETER if style.bookkeeping else NODE_DIAMETER,
         color=area.color,
         caption=f"'{style.caption}'",
         **{"border-color": area.border, "text-color-internal": area.text},

@@ -8,6 +8,7 @@ import urllib.request
 import pytest
 
 from graphmem.app.cli import main
+from graphmem.app.settings import Settings
 from tests.neo4j_endpoint import Endpoint, free_port
 
 
@@ -22,14 +23,17 @@ def test_an_external_neo4j_without_a_browser_is_one_line_and_exit_code_1(
     assert err.count("\n") == 1 and "no Neo4j Browser answers at" in err
 
 
-def test_the_managed_neo4j_browser_url_preselects_the_connection_and_says_how_to_log_in(
-    neo4j_endpoint: Endpoint,
-    monkeypatch: pytest.MonkeyPatch,
-    capsys: pytest.CaptureFixture[str],
-) -> None:
-    local = neo4j_endpoint.local_settings
-    if local is None:
+@pytest.fixture
+def local(neo4j_endpoint: Endpoint) -> Settings:
+    """The managed Neo4j's settings: the one server whose Browser address the tests know."""
+    if neo4j_endpoint.local_settings is None:
         pytest.skip("the tests run against a Neo4j that graphmem does not manage")
+    return neo4j_endpoint.local_settings
+
+
+def test_the_managed_neo4j_browser_url_preselects_the_connection_and_says_how_to_log_in(
+    local: Settings, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     monkeypatch.delenv("NEO4J_URI", raising=False)
     monkeypatch.delenv("NEO4J_PASSWORD", raising=False)
     monkeypatch.setenv("GRAPHMEM_DATA_DIR", str(local.data_dir))
@@ -49,12 +53,10 @@ def test_the_managed_neo4j_browser_url_preselects_the_connection_and_says_how_to
 
 def test_an_external_neo4j_uses_its_browser_url(
     neo4j_endpoint: Endpoint,
+    local: Settings,
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    local = neo4j_endpoint.local_settings
-    if local is None:
-        pytest.skip("needs a Neo4j whose Browser address the tests know (the managed one)")
     monkeypatch.setenv("NEO4J_URI", neo4j_endpoint.uri)
     monkeypatch.setenv("GRAPHMEM_BROWSER_URL", f"http://127.0.0.1:{local.local_http_port}/browser/")
     assert main(["browse", "--no-open"]) == 0
