@@ -16,7 +16,6 @@ MAX_TURN_CHARS = 100_000  # one turn's content
 MAX_TURNS_PER_CALL = 500
 MAX_CALL_CHARS = 2_000_000  # all contents of one archive_turns call together
 MAX_QUERY_CHARS = 1_000
-MAX_QUERY_TERMS = 64
 MAX_SEARCH_LIMIT = 100
 MAX_SEARCH_OFFSET = 10_000
 MAX_LATEST = 500

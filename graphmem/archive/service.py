@@ -65,7 +65,6 @@ from typing import Any
 
 from graphmem.archive.models import (
     MAX_CALL_CHARS,
-    MAX_QUERY_TERMS,
     SNIPPET_CHARS,
     ArchiveTurnsRequest,
     ArchiveTurnsResult,
@@ -87,7 +86,13 @@ from graphmem.core.models import from_node, paged, pick
 from graphmem.history.chain import Audit, Change
 from graphmem.history.write_path import Write, write
 from graphmem.search.embeddings import Embedder
-from graphmem.search.lexical import FETCH_GROWTH, lexical_text, lucene_query, widening
+from graphmem.search.lexical import (
+    FETCH_GROWTH,
+    MAX_QUERY_TERMS,
+    lexical_text,
+    lucene_query,
+    widening,
+)
 from graphmem.search.vectors import embed_texts
 from graphmem.store import Store
 from graphmem.store.store import Row

@@ -30,6 +30,8 @@ server's own environment (store, timeouts) it is one plain sentence with no inte
 
 from __future__ import annotations
 
+from typing import Any
+
 
 class GraphmemError(Exception):
     """Base of every deliberate graphmem error."""
@@ -73,6 +75,13 @@ class NotFound(GraphmemError):
     def __init__(self, kind: str, ref: str) -> None:
         super().__init__(f"{kind} {ref!r} not found")
         self.kind = kind
+
+
+def first_row(rows: list[dict[str, Any]], kind: str, ref: str) -> dict[str, Any]:
+    """The first row of a lookup, or NotFound naming what was looked up."""
+    if not rows:
+        raise NotFound(kind, ref)
+    return rows[0]
 
 
 class Conflict(GraphmemError):

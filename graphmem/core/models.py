@@ -85,6 +85,7 @@ def _bounded_json(value: JsonValue) -> JsonValue:
 BoundedJson = Annotated[JsonValue, AfterValidator(_bounded_json)]
 Name = Annotated[str, Field(min_length=1, max_length=200, pattern=r"^\S(.*\S)?$")]
 AuditText = Annotated[str, Field(min_length=1, max_length=200)]
+ShortText = Annotated[str, Field(min_length=1, max_length=500)]  # a title, blocker or reference
 
 
 # Argument types several tools share, declared once with their client-facing text.
@@ -97,6 +98,13 @@ class AuditedRequest(StrictModel):
     session_id: Audit = None
     actor: Audit = None
     client: Audit = None
+
+    def fingerprint(self) -> dict[str, Any]:
+        """What a retry must repeat to be the same logical write: the arguments, without the
+        idempotency key and the audit fields."""
+        return self.model_dump(
+            mode="json", exclude={"idempotency_key", "session_id", "actor", "client"}
+        )
 
 
 def _blank_to_none(value: Any) -> Any:

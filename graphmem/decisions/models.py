@@ -4,12 +4,20 @@ fact keys; review signals when rules breach; attempts and their outcomes."""
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
 from pydantic import AwareDatetime, Field, JsonValue, model_validator
 
 from graphmem.core.errors import InvalidArgument
-from graphmem.core.models import Audit, AuditedRequest, BoundedJson, Name, OutputModel, StrictModel
+from graphmem.core.models import (
+    Audit,
+    AuditedRequest,
+    BoundedJson,
+    Name,
+    OutputModel,
+    ShortText,
+    StrictModel,
+)
 from graphmem.decisions.reopen_rules import Operator, Rule, Unit
 
 DecisionStatus = Literal["active", "review_required", "stale", "superseded", "reverted"]
@@ -21,15 +29,13 @@ UnknownReason = Literal[
 SignalStatus = Literal["open", "acknowledged", "cleared"]
 OutcomeResult = Literal["succeeded", "failed", "partial", "abandoned"]
 
-Title = Annotated[str, Field(min_length=1, max_length=500)]
 LongText = Annotated[str, Field(min_length=1, max_length=4000)]
-EvidenceRef = Annotated[str, Field(min_length=1, max_length=500)]
 MAX_ALTERNATIVES = 20
 MAX_RULES_PER_ALTERNATIVE = 20
 MAX_DEPENDENCIES = 50
 MAX_EVIDENCE_REFS = 20
 EvidenceRefs = Annotated[
-    list[EvidenceRef],
+    list[ShortText],
     Field(max_length=MAX_EVIDENCE_REFS, description="References (URLs, paths, ids) to evidence."),
 ]
 
@@ -53,7 +59,7 @@ class RuleInput(StrictModel):
 
 
 class AlternativeInput(StrictModel):
-    title: Title
+    title: ShortText
     why_rejected: LongText | None = None
     reopen_when: list[RuleInput] = Field(
         default_factory=list,
@@ -64,7 +70,7 @@ class AlternativeInput(StrictModel):
 
 class RecordDecisionRequest(AuditedRequest):
     project: Name = Field(description="Owning project; rules watch its keys.")
-    title: Title = Field(description="Short name of the decision.")
+    title: ShortText = Field(description="Short name of the decision.")
     choice: LongText = Field(description="What was decided.")
     rationale: LongText | None = Field(default=None, description="Why.")
     alternatives: list[AlternativeInput] = Field(
@@ -101,11 +107,6 @@ class RecordDecisionRequest(AuditedRequest):
         if len(set(self.depends_on)) != len(self.depends_on):
             raise InvalidArgument("depends_on", "lists an entry twice")
         return self
-
-    def fingerprint(self) -> dict[str, Any]:
-        return self.model_dump(
-            mode="json", exclude={"idempotency_key", "session_id", "actor", "client"}
-        )
 
 
 class ReviewDecisionsRequest(StrictModel):
@@ -151,7 +152,7 @@ class RecordAttemptRequest(AuditedRequest):
     workstream_id: Name | None = Field(
         default=None, description="Or the workstream it was tried for."
     )
-    title: Title = Field(description="What was tried.")
+    title: ShortText = Field(description="What was tried.")
     description: LongText | None = Field(default=None, description="How.")
     evidence: EvidenceRefs = Field(default_factory=list)
 

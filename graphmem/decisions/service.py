@@ -19,7 +19,7 @@ from datetime import datetime
 from typing import Any
 
 from graphmem.core.clock import iso, parse_iso
-from graphmem.core.errors import Conflict, NotFound
+from graphmem.core.errors import Conflict, NotFound, first_row
 from graphmem.core.ids import new_id
 from graphmem.core.models import from_node, pick
 from graphmem.decisions.models import (
@@ -214,9 +214,7 @@ async def load_decisions(w: Write, ids: list[str]) -> tuple[dict[str, Decision],
 
 async def _require_decision(w: Write, decision_id: str) -> dict[str, Any]:
     rows = await w.run("decisions/get_decisions", ids=[decision_id])
-    if not rows:
-        raise NotFound("decision", decision_id)
-    return rows[0]["decision"]
+    return first_row(rows, "decision", decision_id)["decision"]
 
 
 # --- record_decision -----------------------------------------------------------------------------
@@ -257,9 +255,8 @@ async def record_decision(
         )
 
     keyed = Idempotency.of(
-        f"record_decision:{owner_of(request.project, None)}",
-        request.idempotency_key,
-        request.fingerprint(),
+        owner_of(request.project, None),
+        request,
         lambda result: IdempotencyRecord(result.decision.id, result.revision),
         _replayed_decision,
     )
@@ -442,9 +439,7 @@ def _due(evaluation: Evaluation, now: datetime) -> list[DueDecision]:
 async def ack_review(store: Store, tenant: str, request: AckReviewRequest) -> AckReviewResult:
     async def work(w: Write) -> AckReviewResult:
         rows = await w.run("decisions/get_review_signal", id=request.signal_id)
-        if not rows:
-            raise NotFound("review signal", request.signal_id)
-        status = rows[0]["signal"]["status"]
+        status = first_row(rows, "review signal", request.signal_id)["signal"]["status"]
         if status != "open":
             raise Conflict(
                 f"review signal {request.signal_id!r} is {status}; only an open signal can be "
@@ -558,9 +553,7 @@ async def record_outcome(
 
     async def work(w: Write) -> RecordOutcomeResult:
         rows = await w.run("decisions/get_attempt", id=request.attempt_id)
-        if not rows:
-            raise NotFound("attempt", request.attempt_id)
-        if rows[0]["attempt"]["status"] != "open":
+        if first_row(rows, "attempt", request.attempt_id)["attempt"]["status"] != "open":
             raise Conflict(
                 f"attempt {request.attempt_id!r} already has an outcome; record a new "
                 "attempt for a new try"

@@ -4,7 +4,7 @@ a bi-temporal validity window, supersession that keeps history, and governance."
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
 from pydantic import AwareDatetime, Field, JsonValue, model_validator
 
@@ -134,12 +134,6 @@ class RecordFactRequest(AuditedRequest):
     def provenance(self) -> tuple[SourceClass, str | None]:
         label = self.source_class if self.source_class is not None else self.source
         return normalise_source(label)
-
-    def fingerprint(self) -> dict[str, Any]:
-        """What a retry must repeat to be the same logical write (audit fields excluded)."""
-        return self.model_dump(
-            mode="json", exclude={"idempotency_key", "session_id", "actor", "client"}
-        )
 
 
 class Temporal(OutputModel):

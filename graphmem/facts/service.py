@@ -24,7 +24,7 @@ from datetime import datetime
 from typing import Any
 
 from graphmem.core.clock import iso, utc_now
-from graphmem.core.errors import Conflict, InvalidArgument, NotFound
+from graphmem.core.errors import Conflict, InvalidArgument, NotFound, first_row
 from graphmem.core.ids import new_id
 from graphmem.core.models import canonical_json, pick
 from graphmem.decisions import service as decisions
@@ -92,13 +92,7 @@ async def record_fact(store: Store, tenant: str, request: RecordFactRequest) -> 
             review_signals=pushed.opened,
         )
 
-    keyed = Idempotency.of(
-        f"record_fact:{request.owner}",
-        request.idempotency_key,
-        request.fingerprint(),
-        _remembered_fact,
-        _replayed_fact,
-    )
+    keyed = Idempotency.of(request.owner, request, _remembered_fact, _replayed_fact)
     return await write(
         store, tenant, "record_fact", work, audit=Audit.of(request), idempotency=keyed
     )
@@ -604,9 +598,7 @@ async def verify_fact(
 
     async def work(w: Write) -> VerifyFactResult:
         rows = await w.run("facts/get_facts", ids=[fact_id])
-        if not rows:
-            raise NotFound("fact", fact_id)
-        fact = fact_from_node(rows[0]["fact"])
+        fact = fact_from_node(first_row(rows, "fact", fact_id)["fact"])
         check_attestation(fact.model_dump(mode="json"), attestation, trusted)
         record = attestation.model_dump(
             mode="json", exclude={"signature", "schema_version", "fact_id"}

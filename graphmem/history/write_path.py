@@ -21,7 +21,7 @@ import json
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, Protocol, TypeVar
 
 from graphmem.core.clock import utc_now_iso
 from graphmem.core.errors import Conflict
@@ -114,13 +114,19 @@ class IdempotencyRecord:
     details: dict[str, Any] = field(default_factory=dict)
 
 
+class KeyedRequest(Protocol):
+    idempotency_key: str | None
+
+    def fingerprint(self) -> dict[str, Any]: ...
+
+
 @dataclass(frozen=True)
 class Idempotency(Generic[T]):
-    """A keyed write: ``scope`` (the tool and owner) and ``key`` name it, ``fingerprint`` is
+    """A keyed write: the write's label, ``owner`` and ``key`` name it, ``fingerprint`` is
     what a retry must repeat; ``remember`` says what to keep of a result, ``replay`` rebuilds
     the result from it."""
 
-    scope: str
+    owner: str
     key: str
     fingerprint: str
     remember: Callable[[T], IdempotencyRecord]
@@ -129,16 +135,16 @@ class Idempotency(Generic[T]):
     @classmethod
     def of(
         cls,
-        scope: str,
-        key: str | None,
-        fingerprint: Any,
+        owner: str,
+        request: KeyedRequest,
         remember: Callable[[T], IdempotencyRecord],
         replay: Callable[[Write, IdempotencyRecord], Awaitable[T]],
     ) -> Idempotency[T] | None:
-        """The keyed write of a request's ``key``; None for a request without one."""
-        if key is None:
+        """The keyed write of a request's idempotency_key; None for a request without one."""
+        if request.idempotency_key is None:
             return None
-        return cls(scope, key, canonical_json(fingerprint), remember, replay)
+        fingerprint = canonical_json(request.fingerprint())
+        return cls(owner, request.idempotency_key, fingerprint, remember, replay)
 
 
 async def write(
@@ -174,8 +180,14 @@ async def bookkeeping(store: Store, tenant: str, name: str, **params: Any) -> li
     return await store.write(name, tenant, **{"now": utc_now_iso(), **params})
 
 
+def _scope(current: Write, keyed: Idempotency[Any]) -> str:
+    return f"{current.label}:{keyed.owner}"  # e.g. record_fact:project:alpha
+
+
 async def _find(current: Write, keyed: Idempotency[Any]) -> IdempotencyRecord | None:
-    rows = await current.run("history/find_idempotency_record", scope=keyed.scope, key=keyed.key)
+    rows = await current.run(
+        "history/find_idempotency_record", scope=_scope(current, keyed), key=keyed.key
+    )
     if not rows:
         return None
     row = rows[0]
@@ -193,7 +205,8 @@ async def _find(current: Write, keyed: Idempotency[Any]) -> IdempotencyRecord | 
 async def _remember(current: Write, keyed: Idempotency[Any], record: IdempotencyRecord) -> None:
     await current.run(
         "history/create_idempotency_record",
-        **pick(keyed, "scope key fingerprint"),
+        scope=_scope(current, keyed),
+        **pick(keyed, "key fingerprint"),
         entity_id=record.entity_id,
         revision=record.revision,
         details_json=json.dumps(record.details, sort_keys=True),

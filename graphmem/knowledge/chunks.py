@@ -6,7 +6,7 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
-from graphmem.core.errors import NotFound
+from graphmem.core.errors import NotFound, first_row
 from graphmem.core.gate import screen
 from graphmem.core.ids import new_id
 from graphmem.core.models import pick
@@ -26,9 +26,7 @@ def body_hash(body: str) -> str:
 async def load_chunk(w: Write, chunk_id: str) -> dict[str, Any]:
     """The chunk node, or not_found (the same for another tenant's id)."""
     rows = await w.run("knowledge/get_chunk", id=chunk_id)
-    if not rows:
-        raise NotFound("chunk", chunk_id)
-    return rows[0]["chunk"]
+    return first_row(rows, "chunk", chunk_id)["chunk"]
 
 
 async def add_context_chunk(

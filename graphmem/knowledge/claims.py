@@ -50,7 +50,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from graphmem.core.errors import InvalidArgument, InvalidState, NotFound
+from graphmem.core.errors import InvalidArgument, InvalidState, first_row
 from graphmem.core.ids import new_id
 from graphmem.core.models import pick
 from graphmem.decisions import service as decisions
@@ -325,9 +325,8 @@ async def _load_candidate(w: Write, claim_id: str) -> tuple[dict[str, Any], int]
     """The claim and its evidence count; NotFound, or InvalidState unless it is a candidate (the
     message names the fact an earlier promotion made)."""
     rows = await w.run("knowledge/get_claim_for_promotion", id=claim_id)
-    if not rows:
-        raise NotFound("claim", claim_id)
-    claim, evidence_count = rows[0]["claim"], rows[0]["evidence_count"]
+    row = first_row(rows, "claim", claim_id)
+    claim, evidence_count = row["claim"], row["evidence_count"]
     if claim["status"] != "candidate":
         promoted_to = f" (to fact {claim['fact_id']!r})" if claim.get("fact_id") else ""
         raise InvalidState(

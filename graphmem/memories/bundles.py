@@ -72,8 +72,8 @@ from graphmem.memories.models.recall import (
 )
 from graphmem.memories.recall import clip, session_text, workstream_text
 from graphmem.search.lexical import STOP_WORDS, stem, words
-from graphmem.search.models import MAX_LIMIT, SearchRequest
-from graphmem.search.service import search
+from graphmem.search.models import MAX_LIMIT
+from graphmem.search.service import search_memories_for
 from graphmem.store import Store
 from graphmem.workstreams.models import ListWorkstreamsRequest
 from graphmem.workstreams.service import list_workstreams
@@ -113,7 +113,6 @@ NOT_YET_KNOWN_CAP = 20
 FACT_KEY_CAP = 2_000
 SESSION_FETCH = 10
 WORKSTREAM_FETCH = 20
-SEARCH_TERMS = 64
 FAR_FUTURE = "9999-12-31T23:59:59Z"
 TRUSTED_SOURCES = frozenset({"human_confirmed", "production_verified"})
 
@@ -232,17 +231,14 @@ def _memory_channel(memory_type: str) -> str:
 
 async def _relevance(store: Store, tenant: str, request: BundleRequest) -> dict[str, int]:
     """Memory id -> full-text rank of the task in the project (current and stale versions)."""
-    ranked = await search(
+    ranked = await search_memories_for(
         store,
         tenant,
-        SearchRequest(
-            query=" ".join(request.task.split()[:SEARCH_TERMS]),
-            project=request.project,
-            include_stale=True,
-            limit=MAX_LIMIT,
-            channels=["fulltext"],
-            raw_fallback=False,
-        ),
+        request.task,
+        project=request.project,
+        include_stale=True,
+        limit=MAX_LIMIT,
+        channels=["fulltext"],
     )
     return {hit.id: rank for rank, hit in enumerate(ranked.results, start=1)}
 

@@ -54,7 +54,7 @@ from graphmem.memories.models.recall import (
 )
 from graphmem.search.embeddings import Embedder
 from graphmem.search.models import MAX_LIMIT, MAX_TOKEN_BUDGET, SearchRequest
-from graphmem.search.service import search
+from graphmem.search.service import search, search_memories_for
 from graphmem.store import Store
 from graphmem.workstreams.models import ListWorkstreamsRequest, Workstream
 from graphmem.workstreams.service import list_workstreams
@@ -66,7 +66,6 @@ SAFE_CLAIMS_LIMIT = 50
 FACT_KEY_CAP = 2_000
 WORKSTREAMS_PER_STATUS = 10
 RECENT_SESSIONS = 5
-SEARCH_TERMS = 64  # search refuses longer queries; recall ranks on the first 64 words
 FAILURE_TYPES = frozenset({"bugfix", "lesson"})
 
 
@@ -230,20 +229,17 @@ async def _memories(
             limit=request.limit,
         ),
     )
-    ranked = await search(
+    ranked = await search_memories_for(
         store,
         tenant,
-        SearchRequest(
-            query=" ".join(request.query.split()[:SEARCH_TERMS]),
-            project=request.project,
-            include_quarantined=True,
-            limit=min(3 * request.limit, MAX_LIMIT),
-            task_intent=request.task_intent,
-            token_budget=MAX_TOKEN_BUDGET,  # recall applies its own budget
-            include_superseded=False,
-            raw_fallback=False,
-        ),
+        request.query,
         embedder,
+        project=request.project,
+        include_quarantined=True,
+        limit=min(3 * request.limit, MAX_LIMIT),
+        task_intent=request.task_intent,
+        token_budget=MAX_TOKEN_BUDGET,  # recall applies its own budget
+        include_superseded=False,
     )
     preference_ids = [hit.id for hit in profile.results]
     match_ids = [hit.id for hit in ranked.results]

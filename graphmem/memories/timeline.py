@@ -51,7 +51,7 @@ from typing import Any
 from graphmem.archive import service as archive
 from graphmem.archive.models import SearchRawRequest
 from graphmem.core.clock import parse_iso
-from graphmem.core.errors import InvalidArgument, InvalidState, NotFound
+from graphmem.core.errors import InvalidArgument, InvalidState, NotFound, first_row
 from graphmem.core.models import pick
 from graphmem.memories.models.memories import PREVIEW_CHARS
 from graphmem.memories.models.timeline import (
@@ -150,9 +150,7 @@ async def _memory_timeline(
         depth_after=request.depth_after,
         preview_chars=PREVIEW_CHARS,
     )
-    if not rows:
-        raise NotFound("memory", anchor)
-    row = rows[0]
+    row = first_row(rows, "memory", anchor)
     centre = row["anchor"]
     if centre["status"] not in statuses:
         raise InvalidState(
@@ -182,9 +180,7 @@ async def _turn_timeline(
         **pick(request, "project depth_before depth_after"),
         preview_chars=PREVIEW_CHARS,
     )
-    if not rows:
-        raise NotFound("turn", anchor)
-    row = rows[0]
+    row = first_row(rows, "turn", anchor)
     session = (row["session_id"], row["session_ref"])
     return _result(
         request,

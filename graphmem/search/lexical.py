@@ -81,6 +81,14 @@ def lexical_text(tenant: str, parts: Iterable[str]) -> str:
     return " ".join(prefix + term for part in parts for term in terms(part))
 
 
+MAX_QUERY_TERMS = 64  # words a search query may have (search and search_raw refuse more)
+
+
+def leading_words(text: str) -> str:
+    """The first MAX_QUERY_TERMS words of a text: a task or question as a search query."""
+    return " ".join(text.split()[:MAX_QUERY_TERMS])
+
+
 def query_terms(query: str, limit: int) -> list[str]:
     """Distinct stemmed terms of a query without stop words (all of them if only stop words)."""
     all_terms = terms(query)

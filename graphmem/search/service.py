@@ -47,7 +47,15 @@ from graphmem.core.models import from_node
 from graphmem.memories.models.memories import NextStep
 from graphmem.memories.service import preview
 from graphmem.search.embeddings import Embedder
-from graphmem.search.lexical import FETCH_GROWTH, STOP_WORDS, lucene_query, widening, words
+from graphmem.search.lexical import (
+    FETCH_GROWTH,
+    MAX_QUERY_TERMS,
+    STOP_WORDS,
+    leading_words,
+    lucene_query,
+    widening,
+    words,
+)
 from graphmem.search.models import (
     ChannelShare,
     HitExplanation,
@@ -67,7 +75,6 @@ from graphmem.store import Store
 
 log = logging.getLogger(__name__)
 
-MAX_QUERY_TERMS = 64
 MAX_POOL = 1_000
 MIN_POOL = 100
 GRAPH_SEEDS = 10
@@ -116,6 +123,15 @@ def _statuses(request: SearchRequest, include_superseded: bool) -> list[str]:
     if request.include_quarantined:
         statuses.append("quarantined")
     return statuses
+
+
+async def search_memories_for(
+    store: Store, tenant: str, text: str, embedder: Embedder | None = None, **request: Any
+) -> SearchResult:
+    """Memories matching the leading words of a longer text (a task or a question), for the
+    tools that rank by it; the raw archive is never a fallback."""
+    query = SearchRequest(query=leading_words(text), raw_fallback=False, **request)
+    return await search(store, tenant, query, embedder)
 
 
 async def search(

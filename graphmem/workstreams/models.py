@@ -9,14 +9,12 @@ from typing import Annotated, Literal
 from pydantic import Field, model_validator
 
 from graphmem.core.errors import InvalidArgument
-from graphmem.core.models import AuditedRequest, Name, OutputModel, StrictModel
+from graphmem.core.models import AuditedRequest, Name, OutputModel, ShortText, StrictModel
 
 WorkstreamStatus = Literal["active", "paused", "completed", "abandoned"]
 WORKSTREAM_STATUSES: tuple[WorkstreamStatus, ...] = ("active", "paused", "completed", "abandoned")
 
-WorkstreamTitle = Annotated[str, Field(min_length=1, max_length=500)]
 NextAction = Annotated[str, Field(min_length=1, max_length=2000)]
-Blocker = Annotated[str, Field(min_length=1, max_length=500)]
 Progress = Annotated[int, Field(ge=0, le=100)]
 MAX_BLOCKERS = 20
 MAX_WORKSTREAMS_PAGE = 200
@@ -25,12 +23,12 @@ MAX_WORKSTREAMS_PAGE = 200
 # --- inputs --------------------------------------------------------------------------------------
 class CreateWorkstreamRequest(AuditedRequest):
     project: Name = Field(description="The project the workstream belongs to.")
-    title: WorkstreamTitle = Field(description="What the thread of work is.")
+    title: ShortText = Field(description="What the thread of work is.")
     status: WorkstreamStatus = Field(
         default="active", description="active (default), paused, completed, abandoned."
     )
     next_action: NextAction | None = Field(default=None, description="The next concrete step.")
-    blockers: list[Blocker] = Field(
+    blockers: list[ShortText] = Field(
         default_factory=list,
         max_length=MAX_BLOCKERS,
         description="What currently blocks progress.",
@@ -57,7 +55,7 @@ class UpdateWorkstreamRequest(AuditedRequest):
     next_action: NextAction | None = Field(
         default=None, description="New next action (replaces the old one)."
     )
-    blockers: list[Blocker] | None = Field(
+    blockers: list[ShortText] | None = Field(
         default=None,
         max_length=MAX_BLOCKERS,
         description="New blockers, replacing the old list as a whole; [] clears them.",

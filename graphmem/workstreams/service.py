@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from graphmem.core.errors import NotFound
+from graphmem.core.errors import first_row
 from graphmem.core.ids import new_id
 from graphmem.core.models import paged, pick
 from graphmem.history.chain import Audit
@@ -89,9 +89,7 @@ async def update_workstream(
 ) -> UpdateWorkstreamResult:
     async def work(w: Write) -> UpdateWorkstreamResult:
         rows = await w.run("workstreams/find_workstream", id=request.id)
-        if not rows:
-            raise NotFound("workstream", request.id)
-        current = rows[0]["workstream"]
+        current = first_row(rows, "workstream", request.id)["workstream"]
         changed = {
             name: value
             for name, value in request.changes().items()

@@ -8,7 +8,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field
 
-from graphmem.core.models import Audit, AuditText, Name, OutputModel, StrictModel
+from graphmem.core.models import Audit, AuditText, Name, OutputModel, ShortText, StrictModel
 
 ChunkState = Literal[
     "no_enrich", "enrichable", "uncertain", "awaiting_human", "frozen", "stale", "archived"
@@ -23,13 +23,12 @@ RunStatus = Literal["success", "skipped", "blocked"]
 
 MAX_CHUNK_CHARS = 100_000
 Body = Annotated[str, Field(min_length=1, max_length=MAX_CHUNK_CHARS)]
-Title = Annotated[str, Field(min_length=1, max_length=500)]
 
 
 class AddContextChunkRequest(StrictModel):
     project: Name = Field(description="Owning project.")
     body: Body = Field(description="The raw context, up to 100,000 characters.")
-    title: Title | None = Field(default=None, description="A short title.")
+    title: ShortText | None = Field(default=None, description="A short title.")
     origin: AuditText | None = Field(
         default=None, description="Where it came from (file, URL, tool)."
     )
