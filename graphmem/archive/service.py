@@ -436,8 +436,6 @@ async def list_raw_sessions(
             window_message_count=row["window_count"],
             window_user_message_count=row["user_count"],
             window_assistant_message_count=row["assistant_count"],
-            window_first_ts=row["window_first_ts"],
-            window_last_ts=row["window_last_ts"],
             user_message_samples=row["samples"],
         )
         for row in rows[: request.latest]

@@ -569,17 +569,8 @@ async def record_outcome(
             [request.attempt_id, outcome_id],
             {"result": request.result},
         )
-        node = created[0]["outcome"]
         return RecordOutcomeResult(
-            outcome=Outcome(
-                id=node["id"],
-                attempt_id=node["attempt_id"],
-                result=node["result"],
-                summary=node.get("summary"),
-                lesson=node.get("lesson"),
-                evidence=node.get("evidence") or [],
-                recorded_at=node["recorded_at"],
-            ),
+            outcome=from_node(Outcome, created[0]["outcome"]),
             attempt=attempt_from_node(created[0]["attempt"]),
             revision=revision,
         )

@@ -44,7 +44,7 @@ from typing import Any, get_args
 from graphmem.core.clock import utc_now_iso
 from graphmem.core.errors import NotFound
 from graphmem.core.ids import new_id
-from graphmem.core.models import pick
+from graphmem.core.models import from_node, pick
 from graphmem.history.chain import Audit
 from graphmem.history.write_path import Write, write
 from graphmem.impact.models import (
@@ -121,16 +121,12 @@ async def link_impact(store: Store, tenant: str, request: LinkImpactRequest) -> 
                 "created": row["created"],
             },
         )
-        return LinkImpactResult(
-            edge_id=row["edge_id"],
+        return from_node(
+            LinkImpactResult,
+            row,
             source=ImpactEndpoint(kind=request.source_kind, ref=request.source_ref),
             target=ImpactEndpoint(kind=request.target_kind, ref=request.target_ref),
             impact_type=request.impact_type,
-            score=row["score"],
-            rationale=row["rationale"],
-            created=row["created"],
-            created_at=row["created_at"],
-            updated_at=row["updated_at"],
             revision=revision,
         )
 

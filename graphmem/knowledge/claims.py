@@ -52,7 +52,7 @@ from typing import Any
 
 from graphmem.core.errors import InvalidArgument, InvalidState, first_row
 from graphmem.core.ids import new_id
-from graphmem.core.models import pick
+from graphmem.core.models import from_node, pick
 from graphmem.decisions import service as decisions
 from graphmem.facts import service as facts
 from graphmem.facts.models import RecordFactRequest, owner_of
@@ -226,22 +226,7 @@ async def _record_claim_events(
 
 def _claim_item(row: dict[str, Any]) -> ClaimItem:
     claim = row["claim"]
-    return ClaimItem(
-        claim_id=claim["id"],
-        subject=claim["subject"],
-        predicate=claim["predicate"],
-        object=claim["object"],
-        scope=claim["scope"],
-        confidence=claim["confidence"],
-        requires_human=claim["requires_human"],
-        status=claim["status"],
-        evidence_count=row["evidence_count"],
-        created=row["created"],
-        evidence_added=row["evidence_added"],
-        excerpt=row["excerpt"],
-        start=row["start"],
-        end=row["end"],
-    )
+    return from_node(ClaimItem, {**claim, **row}, claim_id=claim["id"])
 
 
 async def extract_candidate_claims(

@@ -58,7 +58,7 @@ from typing import Any, TypeVar
 from graphmem.core.errors import Conflict, InvalidArgument, InvalidState, NotFound
 from graphmem.core.gate import Screened, screen
 from graphmem.core.ids import new_id
-from graphmem.core.models import pick
+from graphmem.core.models import from_node, pick
 from graphmem.history.chain import Audit, Change
 from graphmem.history.write_path import Write, write
 from graphmem.knowledge import questions as rules
@@ -142,16 +142,7 @@ def _same_block(stored: str | None, block: str) -> bool:
 
 
 def _queued(node: dict[str, Any], new: bool) -> QueuedQuestion:
-    return QueuedQuestion(
-        id=node["id"],
-        text=node["text"],
-        type=node["type"],
-        priority=node["priority"],
-        reason=node.get("reason") or "",
-        status=node["status"],
-        new=new,
-        created_at=node["created_at"],
-    )
+    return from_node(QueuedQuestion, node, reason=node.get("reason") or "", new=new)
 
 
 def _by_identity(rows: list[Row]) -> dict[Identity, dict[str, Any]]:
