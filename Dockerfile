@@ -1,12 +1,29 @@
 # The graphmem MCP server over streamable HTTP (used by docker-compose.yml).
-FROM python:3.11-slim
+# BASE defaults to the official Python image; docker/build-images.sh builds it with no registry
+# on graphmem's Debian base, with Python from Debian and the wheels it put in docker/wheels.
+ARG BASE=python:3.11-slim
+FROM ${BASE}
 
-ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 PIP_NO_CACHE_DIR=1
+RUN command -v python3 >/dev/null \
+ || (apt-get update \
+     && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends python3 python3-venv \
+     && rm -rf /var/lib/apt/lists/*)
+
+ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 PIP_NO_CACHE_DIR=1 PATH=/opt/graphmem/bin:$PATH
 WORKDIR /app
 COPY pyproject.toml README.md ./
 COPY graphmem ./graphmem
 COPY cypher ./cypher
-RUN pip install . && useradd --system --home-dir /app graphmem
+COPY docker/wheels/ /wheels/
+# With wheels in docker/wheels, pip installs from them alone (no index); else from PyPI.
+RUN python3 -m venv /opt/graphmem \
+ && if ls /wheels/graphmem-*.whl >/dev/null 2>&1; then \
+      pip install --no-index --find-links /wheels graphmem; \
+    else \
+      pip install .; \
+    fi \
+ && rm -rf /wheels \
+ && useradd --system --home-dir /app graphmem
 
 USER graphmem
 # Inside the container graphmem must listen on all interfaces for the published port;

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import uuid
 from collections.abc import AsyncIterator, Iterator
+from contextlib import ExitStack
 from typing import Any
 
 import pytest
@@ -16,13 +17,35 @@ from graphmem.app.server import create_server
 from graphmem.app.settings import Settings
 from graphmem.facts.verification import generate_keypair, load_private_key
 from graphmem.store import Store
-from tests.neo4j_endpoint import Endpoint, find_endpoint
+from tests.neo4j_endpoint import BackendUnavailable, Endpoint, find_endpoint
 from tests.support import Verifier
+
+_backend: list[str] = []  # which Neo4j the session used, for the summary line
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """A test that needs the database is an integration test (``-m integration`` selects them),
+    except those of the managed local Neo4j itself (marked ``managed``), which a container
+    backend would skip."""
+    for item in items:
+        needs_database = "neo4j_endpoint" in getattr(item, "fixturenames", ())
+        if needs_database and item.get_closest_marker("managed") is None:
+            item.add_marker(pytest.mark.integration)
+
+
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    if _backend:
+        terminalreporter.write_line(f"graphmem tests: Neo4j backend: {_backend[0]}")
 
 
 @pytest.fixture(scope="session")
 def neo4j_endpoint(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Endpoint]:
-    with find_endpoint(tmp_path_factory.mktemp("graphmem-db")) as endpoint:
+    with ExitStack() as stack:
+        try:
+            endpoint = stack.enter_context(find_endpoint(tmp_path_factory.mktemp("graphmem-db")))
+        except BackendUnavailable as why:  # the asked-for backend cannot be had: one line
+            pytest.exit(f"graphmem tests: {why}", returncode=3)
+        _backend.append(endpoint.origin)
         yield endpoint
 
 

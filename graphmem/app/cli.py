@@ -150,6 +150,12 @@ def neo4j_command(settings: Settings, action: str) -> int:
         status = local.status()
         print(status.describe())
         return 0 if status.running else 3
+    elif action == "fetch":  # the verified jars, e.g. for docker/build-images.sh
+        from graphmem.localdb.assemble import assemble
+
+        print(
+            assemble(local.lock, settings.cache_dir.expanduser(), settings.maven_repository, _say)
+        )
     elif action == "lock":
         from graphmem.localdb.lockfile import generate_lock, write_lock
 
@@ -257,7 +263,7 @@ def build_parser() -> argparse.ArgumentParser:
     browse.add_argument("--no-open", action="store_true", help="print the URL only")
 
     neo4j_parser = commands.add_parser("neo4j", help="the managed local Neo4j")
-    neo4j_parser.add_argument("action", choices=["start", "stop", "status", "lock"])
+    neo4j_parser.add_argument("action", choices=["start", "stop", "status", "fetch", "lock"])
 
     token = commands.add_parser("token", help="bearer tokens for the HTTP transport")
     token_actions = token.add_subparsers(dest="action", required=True)

@@ -86,6 +86,7 @@ def test_unreachable_maven_repository(tmp_path: Path) -> None:
     assert not any((tmp_path / "cache").glob("neo4j-*/.complete"))
 
 
+@pytest.mark.managed
 def test_neo4j_that_does_not_come_up(tmp_path: Path, neo4j_endpoint: Endpoint) -> None:
     cache = Path(neo4j_endpoint.local_settings.cache_dir) if neo4j_endpoint.local_settings else None
     if cache is None or not is_assembled(install_dir(cache, load_lock())):

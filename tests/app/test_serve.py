@@ -91,6 +91,7 @@ def test_sigterm_stops_a_stdio_server(tenant_env: dict[str, str]) -> None:
     assert "graphmem stopped" in stderr
 
 
+@pytest.mark.managed
 async def test_without_neo4j_uri_serve_uses_the_managed_local_server(
     neo4j_endpoint: Endpoint,
 ) -> None:

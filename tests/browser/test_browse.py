@@ -11,6 +11,8 @@ from graphmem.app.cli import main
 from graphmem.app.settings import Settings
 from tests.neo4j_endpoint import Endpoint, free_port
 
+pytestmark = pytest.mark.managed  # tests of the managed local Neo4j itself
+
 
 def test_an_external_neo4j_without_a_browser_is_one_line_and_exit_code_1(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]

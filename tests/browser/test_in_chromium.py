@@ -21,6 +21,8 @@ from fastmcp import Client
 from tests.neo4j_endpoint import Endpoint
 from tests.support import call
 
+pytestmark = pytest.mark.managed  # tests of the managed local Neo4j itself
+
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 # The machine's flags for a headless Chromium as root on a closed network.
 FLAGS = [

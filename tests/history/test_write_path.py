@@ -125,7 +125,7 @@ async def test_a_keyed_retry_replays_and_other_arguments_conflict(
 
     def keyed(fingerprint: str) -> Idempotency[int]:
         return Idempotency(
-            scope="test:scope",
+            owner="scope",  # with the write label "test": scope test:scope
             key="retry-1",
             fingerprint=fingerprint,
             remember=lambda revision: IdempotencyRecord(f"entity-{revision}", revision),

@@ -16,6 +16,8 @@ from graphmem.localdb import LocalNeo4j
 from graphmem.store import Store, ping_sync
 from tests.neo4j_endpoint import Endpoint, local_test_settings
 
+pytestmark = pytest.mark.managed  # tests of the managed local Neo4j itself
+
 
 def _local_or_skip(endpoint: Endpoint) -> LocalNeo4j:
     if endpoint.local_settings is None:
