@@ -14,9 +14,11 @@ import logging
 import os
 import signal
 import sys
+import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING, TypeVar
 
 from pydantic import ValidationError
 from starlette.middleware import Middleware as StarletteMiddleware
@@ -25,6 +27,12 @@ from graphmem import __version__
 from graphmem.app.http_limits import BodySizeLimit
 from graphmem.app.settings import Settings
 from graphmem.core.errors import ConfigurationError, GraphmemError
+
+if TYPE_CHECKING:  # the web stack is imported only by the commands that serve
+    from graphmem.app.startup import StoreGate
+    from graphmem.store import Store
+
+T = TypeVar("T")
 
 
 def _say(message: str) -> None:
@@ -51,15 +59,24 @@ def _load_settings(**overrides: object) -> Settings:
 
 
 # --- connection -------------------------------------------------------------------------------
-def resolve_connection(settings: Settings) -> tuple[str, str, str]:
-    """(uri, user, password): NEO4J_URI if set, else the managed local Neo4j, started."""
+def resolve_connection(
+    settings: Settings, stage: Callable[[str], None] = lambda _: None
+) -> tuple[str, str, str]:
+    """(uri, user, password): NEO4J_URI if set, else the managed local Neo4j, started;
+    ``stage`` hears what the start is doing."""
     if settings.neo4j_uri:
         password = settings.neo4j_password.get_secret_value() if settings.neo4j_password else ""
         return settings.neo4j_uri, settings.neo4j_user, password
     from graphmem.localdb import LocalNeo4j
     from graphmem.store import ping_sync
 
-    local = LocalNeo4j(settings, progress=_say)
+    def progress(line: str) -> None:
+        _say(line)
+        if line.startswith("downloading"):
+            stage("downloading Neo4j, first start only")
+
+    stage("starting the managed Neo4j")
+    local = LocalNeo4j(settings, progress=progress)
     status, started = local.start(ready_check=ping_sync)
     _say(("started " if started else "using running ") + f"local Neo4j at {status.bolt_uri}")
     return status.bolt_uri, local.user, local.password()
@@ -73,22 +90,22 @@ def serve(settings: Settings, transport: str) -> int:
             "(`graphmem token issue`, GRAPHMEM_TOKENS_FILE) or set GRAPHMEM_HTTP_TOKEN_SHA256, "
             "or bind to 127.0.0.1."
         )
-    uri, user, password = resolve_connection(settings)
     # SIGINT, or SIGTERM on stdio, ends the run; the store is closed on the way out.
     with contextlib.suppress(KeyboardInterrupt, asyncio.CancelledError):
-        asyncio.run(_serve_async(settings, transport, uri, user, password))
+        asyncio.run(_serve_async(settings, transport))
     _say("graphmem stopped")
     return 0
 
 
-async def _serve_async(
-    settings: Settings, transport: str, uri: str, user: str, password: str
-) -> None:
-    from graphmem.app.server import create_server
+async def _open_store(settings: Settings, gate: StoreGate) -> Store:
+    """The store, opened in the background while the server already answers."""
     from graphmem.store import Store
 
-    if transport == "stdio":
-        _cancel_on_sigterm()
+    def stage(text: str) -> None:
+        gate.stage = text
+
+    uri, user, password = await _in_daemon_thread(lambda: resolve_connection(settings, stage))
+    stage("connecting to the database")
     store = await Store.connect(
         uri,
         user,
@@ -97,10 +114,48 @@ async def _serve_async(
         connect_timeout=settings.connect_timeout,
         query_timeout=settings.query_timeout,
     )
+    stage("applying the schema")
+    applied = await store.apply_schema()
+    _say(f"schema applied ({len(applied)} statements); toolset {settings.toolset}")
+    return store
+
+
+def _in_daemon_thread(fn: Callable[[], T]) -> asyncio.Future[T]:
+    """``fn`` in a daemon thread: a server stopped during a managed Neo4j start exits at once
+    (asyncio.to_thread's worker would hold the exit until the start ends)."""
+    loop = asyncio.get_running_loop()
+    future: asyncio.Future[T] = loop.create_future()
+
+    def settle(result: T | None, error: BaseException | None) -> None:
+        if future.done():
+            return
+        if error is not None:
+            future.set_exception(error)
+        else:
+            future.set_result(result)  # type: ignore[arg-type]
+
+    def run() -> None:
+        try:
+            result = fn()
+        except BaseException as error:  # handed to the awaiting task, which reports it
+            loop.call_soon_threadsafe(settle, None, error)
+        else:
+            loop.call_soon_threadsafe(settle, result, None)
+
+    threading.Thread(target=run, name="graphmem-database-start", daemon=True).start()
+    return future
+
+
+async def _serve_async(settings: Settings, transport: str) -> None:
+    from graphmem.app.server import create_server
+    from graphmem.app.startup import StoreGate
+
+    if transport == "stdio":
+        _cancel_on_sigterm()
+    gate = StoreGate()
+    opening = asyncio.create_task(gate.open(lambda g: _open_store(settings, g)))
     try:
-        applied = await store.apply_schema()
-        _say(f"schema applied ({len(applied)} statements); toolset {settings.toolset}")
-        server = create_server(store, settings)
+        server = create_server(gate, settings)
         if transport == "http":
             # uvicorn catches SIGINT/SIGTERM, shuts down gracefully, then re-raises the signal
             # into the handler it found: make that a no-op so the store closes below.
@@ -124,7 +179,8 @@ async def _serve_async(
         else:
             await server.run_stdio_async(show_banner=False)
     finally:
-        await store.close()
+        opening.cancel()
+        await gate.close()
 
 
 def _cancel_on_sigterm() -> None:

@@ -11,6 +11,7 @@ from graphmem.app.boundary import ArgumentErrorMiddleware
 from graphmem.app.catalogue import tools_for
 from graphmem.app.services import Services, attach
 from graphmem.app.settings import Settings
+from graphmem.app.startup import ReadinessMiddleware, StoreGate
 from graphmem.browser.routes import register_browser_files
 from graphmem.core.errors import ConfigurationError
 from graphmem.facts.verification import TrustedVerifiers
@@ -49,8 +50,10 @@ def load_jwt_settings(settings: Settings) -> JWTSettings | None:
     return JWTSettings(key, settings.jwt_issuer, settings.jwt_audience, settings.jwt_tenant_claim)
 
 
-def create_server(store: Store, settings: Settings) -> FastMCP:
-    """Build the MCP server around an open store. The caller owns the store's lifetime."""
+def create_server(store: Store | StoreGate, settings: Settings) -> FastMCP:
+    """Build the MCP server around a store, open or still opening behind a gate (calls wait
+    for it). The caller owns the store's lifetime."""
+    gate = store if isinstance(store, StoreGate) else StoreGate(store)
     auth = (
         GraphmemTokenVerifier(
             settings.http_token_sha256,
@@ -69,10 +72,14 @@ def create_server(store: Store, settings: Settings) -> FastMCP:
         auth=auth,
         mask_error_details=True,  # unexpected errors reach clients as a generic message
         strict_input_validation=True,  # no silent "7" -> 7 coercion
-        middleware=[ScopeMiddleware(specs), ArgumentErrorMiddleware()],
+        middleware=[
+            ScopeMiddleware(specs),
+            ReadinessMiddleware(gate, settings.start_wait),
+            ArgumentErrorMiddleware(),
+        ],
     )
     services = Services(
-        store=store,
+        gate=gate,
         settings=settings,
         trusted_verifiers=load_trusted_verifiers(settings),
         embedder=load_embedder(settings),

@@ -7,6 +7,7 @@ from fastmcp import FastMCP
 from fastmcp.server.dependencies import get_access_token, get_server
 
 from graphmem.app.settings import Settings
+from graphmem.app.startup import StoreGate
 from graphmem.facts.verification import TrustedVerifiers
 from graphmem.search.embeddings import Embedder
 from graphmem.store import Store
@@ -14,10 +15,14 @@ from graphmem.store import Store
 
 @dataclass(frozen=True)
 class Services:
-    store: Store
+    gate: StoreGate  # the store, once open (calls wait for it: graphmem/app/startup.py)
     settings: Settings
     trusted_verifiers: TrustedVerifiers | None = None
     embedder: Embedder | None = None  # GRAPHMEM_EMBEDDINGS; None: no vector channel
+
+    @property
+    def store(self) -> Store:
+        return self.gate.store
 
     def tenant(self) -> str:
         """The caller's tenant: from its credentials on HTTP, else the configured default.

@@ -123,6 +123,13 @@ class Settings(BaseSettings):
     query_timeout: float = Field(
         default=30.0, gt=0, le=3600, description="Per-transaction timeout."
     )
+    start_wait: float = Field(
+        default=30.0,
+        gt=0,
+        le=60,
+        description="Seconds a call waits for the database while graphmem starts, then a "
+        "retryable `starting` error.",
+    )
 
     # --- Managed local Neo4j (used when NEO4J_URI is unset) ---------------------------------
     data_dir: Path = Field(

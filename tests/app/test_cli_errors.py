@@ -107,22 +107,6 @@ def test_serve_refuses_a_public_bind_without_credentials(tmp_path: Path) -> None
     assert_one_clear_line(result, "refusing to serve HTTP on 0.0.0.0 without credentials")
 
 
-def test_serve_with_an_unreachable_neo4j(tmp_path: Path) -> None:
-    uri = f"bolt://127.0.0.1:{free_port()}"
-    env = clean_env(NEO4J_URI=uri, NEO4J_PASSWORD="x" * 8, GRAPHMEM_CONNECT_TIMEOUT="1")
-    assert_one_clear_line(run_cli("serve", env=env), f"cannot reach Neo4j at {uri}")
-
-
-def test_serve_with_wrong_credentials(neo4j_endpoint: Endpoint) -> None:
-    env = clean_env(
-        NEO4J_URI=neo4j_endpoint.uri,
-        NEO4J_USER=neo4j_endpoint.user,
-        NEO4J_PASSWORD="definitely-wrong",
-        GRAPHMEM_CONNECT_TIMEOUT="5",
-    )
-    assert_one_clear_line(run_cli("serve", env=env), "refused the credentials", "NEO4J_PASSWORD")
-
-
 def test_invalid_setting(tmp_path: Path) -> None:
     env = clean_env(GRAPHMEM_TOOLSET="everything")
     assert_one_clear_line(run_cli("serve", env=env), "invalid setting toolset")
