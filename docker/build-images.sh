@@ -35,9 +35,10 @@ step() { # step NAME COMMAND...: run it, output to the log; on failure one line 
 }
 
 # The steps run inside `if` (see step), where `set -e` does not apply: each chains with &&.
-base_image() {
+base_image() { # the root file system is archived first: a pipe would hide a failing tar
   debootstrap --variant=minbase bookworm "$work/rootfs" "$MIRROR" &&
-    tar -C "$work/rootfs" -c . | docker import - "$BASE_IMAGE"
+    tar -C "$work/rootfs" -cf "$work/rootfs.tar" . &&
+    docker import "$work/rootfs.tar" "$BASE_IMAGE"
 }
 
 neo4j_context() {
@@ -47,9 +48,11 @@ neo4j_context() {
     cp docker/neo4j/Dockerfile docker/neo4j/entrypoint.sh docker/neo4j/healthcheck.sh "$work/neo4j/"
 }
 
-graphmem_wheels() {
+graphmem_wheels() { # compiled wheels must match the image's Python (Debian bookworm: 3.11)
+  python3 -c 'import sys; sys.exit(sys.version_info[:2] != (3, 11))' ||
+    { echo "the wheels must be built with Python 3.11, the image's; python3 is $(python3 -V)"; return 1; }
   rm -f docker/wheels/*.whl &&
-    pip wheel --quiet --wheel-dir docker/wheels .
+    python3 -m pip wheel --quiet --wheel-dir docker/wheels .
 }
 
 if [ "${GRAPHMEM_REBUILD_BASE:-0}" = 1 ] || ! docker image inspect "$BASE_IMAGE" >/dev/null 2>&1; then

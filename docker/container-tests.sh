@@ -19,6 +19,9 @@ fail() {
   exit 1
 }
 stop_engine() {
+  # test containers left by an interrupted run (Ryuk, which would reap them, cannot be pulled)
+  leftovers=$(docker ps -aq --filter label=graphmem.test 2>/dev/null || true)
+  [ -z "$leftovers" ] || docker rm -f $leftovers >/dev/null 2>&1 || true
   if [ -n "$engine_pid" ]; then
     kill "$engine_pid" 2>/dev/null || true
     while kill -0 "$engine_pid" 2>/dev/null; do sleep 0.5; done
@@ -26,6 +29,7 @@ stop_engine() {
   fi
 }
 trap stop_engine EXIT
+trap 'exit 130' INT TERM # dash runs the EXIT trap on exit, not on a signal
 
 missing=""
 command -v dockerd >/dev/null || missing="$missing docker.io"

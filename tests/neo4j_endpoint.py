@@ -101,7 +101,12 @@ def _from_testcontainers(image: str) -> Iterator[Endpoint]:
 
     testcontainers_config.ryuk_disabled = True  # Ryuk's image cannot be pulled here; we stop it
     bolt, http = free_port(), free_port()
-    container = DockerContainer(image, env=_container_env(bolt, http), network_mode="host")
+    container = DockerContainer(
+        image,
+        env=_container_env(bolt, http),
+        network_mode="host",
+        labels={"graphmem.test": "neo4j"},  # docker/container-tests.sh removes leftovers
+    )
     try:
         container.start()
     except Exception as error:  # image missing, pull refused, engine error: one line

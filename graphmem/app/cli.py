@@ -26,13 +26,14 @@ from starlette.middleware import Middleware as StarletteMiddleware
 from graphmem import __version__
 from graphmem.app.http_limits import BodySizeLimit
 from graphmem.app.settings import Settings
-from graphmem.core.errors import ConfigurationError, GraphmemError
+from graphmem.core.errors import ConfigurationError, GraphmemError, StoreUnavailable
 
 if TYPE_CHECKING:  # the web stack is imported only by the commands that serve
     from graphmem.app.startup import StoreGate
     from graphmem.store import Store
 
 T = TypeVar("T")
+RECONNECT_EVERY = 5.0  # seconds between attempts while the database does not answer at start
 
 
 def _say(message: str) -> None:
@@ -106,16 +107,27 @@ async def _open_store(settings: Settings, gate: StoreGate) -> Store:
 
     uri, user, password = await _in_daemon_thread(lambda: resolve_connection(settings, stage))
     stage("connecting to the database")
-    store = await Store.connect(
-        uri,
-        user,
-        password,
-        settings.neo4j_database,
-        connect_timeout=settings.connect_timeout,
-        query_timeout=settings.query_timeout,
-    )
-    stage("applying the schema")
-    applied = await store.apply_schema()
+    while True:  # a database that does not answer yet may later: calls meanwhile say `starting`
+        try:
+            store = await Store.connect(
+                uri,
+                user,
+                password,
+                settings.neo4j_database,
+                connect_timeout=settings.connect_timeout,
+                query_timeout=settings.query_timeout,
+            )
+            break
+        except StoreUnavailable as error:
+            _say(f"{error.message}; trying again in {RECONNECT_EVERY:.0f} s")
+            stage("waiting for the database to answer")
+            await asyncio.sleep(RECONNECT_EVERY)
+    try:
+        stage("applying the schema")
+        applied = await store.apply_schema()
+    except BaseException:
+        await store.close()
+        raise
     _say(f"schema applied ({len(applied)} statements); toolset {settings.toolset}")
     return store
 
@@ -126,7 +138,7 @@ def _in_daemon_thread(fn: Callable[[], T]) -> asyncio.Future[T]:
     loop = asyncio.get_running_loop()
     future: asyncio.Future[T] = loop.create_future()
 
-    def settle(result: T | None, error: BaseException | None) -> None:
+    def settle(result: T | None, error: BaseException | None) -> None:  # on the loop's thread
         if future.done():
             return
         if error is not None:
@@ -137,10 +149,11 @@ def _in_daemon_thread(fn: Callable[[], T]) -> asyncio.Future[T]:
     def run() -> None:
         try:
             result = fn()
+            outcome: tuple[T | None, BaseException | None] = (result, None)
         except BaseException as error:  # handed to the awaiting task, which reports it
-            loop.call_soon_threadsafe(settle, None, error)
-        else:
-            loop.call_soon_threadsafe(settle, result, None)
+            outcome = (None, error)
+        with contextlib.suppress(RuntimeError):  # the server stopped meanwhile: nobody waits
+            loop.call_soon_threadsafe(settle, *outcome)
 
     threading.Thread(target=run, name="graphmem-database-start", daemon=True).start()
     return future
@@ -180,6 +193,8 @@ async def _serve_async(settings: Settings, transport: str) -> None:
             await server.run_stdio_async(show_banner=False)
     finally:
         opening.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await opening
         await gate.close()
 
 

@@ -20,6 +20,8 @@ from graphmem.store import Store
 from graphmem.store.graph_model import GRAPH_MODEL
 from graphmem.store.stats import tenant_stats
 
+STATIC_RESOURCES = frozenset({"graphmem://schema"})  # answered without the database
+
 INSTRUCTIONS = """\
 graphmem is a governed, temporal knowledge graph. Record observations that can change with
 record_fact (project + key) and read what is true now with current_state. Nothing is silently
@@ -74,7 +76,7 @@ def create_server(store: Store | StoreGate, settings: Settings) -> FastMCP:
         strict_input_validation=True,  # no silent "7" -> 7 coercion
         middleware=[
             ScopeMiddleware(specs),
-            ReadinessMiddleware(gate, settings.start_wait),
+            ReadinessMiddleware(gate, settings.start_wait, STATIC_RESOURCES),
             ArgumentErrorMiddleware(),
         ],
     )

@@ -147,9 +147,10 @@ class StoreGate:
 class ReadinessMiddleware(Middleware):
     """Tool calls and resource reads wait for the database (see the module docstring)."""
 
-    def __init__(self, gate: StoreGate, bound: float) -> None:
+    def __init__(self, gate: StoreGate, bound: float, static_uris: frozenset[str]) -> None:
         self._gate = gate
         self._bound = bound
+        self._static = static_uris  # resources that never touch the database
 
     async def _ready(self, context: MiddlewareContext[Any]) -> None:
         fastmcp_context = context.fastmcp_context
@@ -176,6 +177,8 @@ class ReadinessMiddleware(Middleware):
         context: MiddlewareContext[mt.ReadResourceRequestParams],
         call_next: CallNext[mt.ReadResourceRequestParams, Any],
     ) -> Any:
+        if str(context.message.uri) in self._static:
+            return await call_next(context)
         try:
             await self._ready(context)
         except GraphmemError as error:  # the same JSON payload as a tool's error

@@ -24,11 +24,25 @@ from mcp import ClientSession
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared._httpx_utils import create_mcp_http_client
 
+from graphmem.localdb.lockfile import load_lock
 from tests.neo4j_endpoint import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 FILES = ["-f", str(ROOT / "docker-compose.yml"), "-f", str(ROOT / "docker" / "compose.offline.yml")]
 UP_TIMEOUT = 240.0
+MCP_HEADERS = {"Content-Type": "application/json", "Accept": "application/json, text/event-stream"}
+INITIALIZE = json.dumps(
+    {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "initialize",
+        "params": {
+            "protocolVersion": "2025-06-18",
+            "capabilities": {},
+            "clientInfo": {"name": "compose-test", "version": "1"},
+        },
+    }
+).encode()
 
 pytestmark = pytest.mark.skipif(
     os.environ.get("GRAPHMEM_CONTAINER_TESTS") != "1",
@@ -75,12 +89,14 @@ def stack() -> Iterator[Stack]:
         "GRAPHMEM_BOLT_PORT": str(bolt),
         "GRAPHMEM_NEO4J_HTTP_PORT": str(neo4j_http),
         "GRAPHMEM_PORT": str(port),
+        "GRAPHMEM_NEO4J_IMAGE": f"graphmem/neo4j:{load_lock().neo4j_version}",
     }
     mcp_url = f"http://127.0.0.1:{port}/mcp"
     began = time.monotonic()
     try:
         _compose(env, project, "up", "-d", "--no-build")
-        while _status(mcp_url, {"Authorization": f"Bearer {token}"}) in (0, 502, 503):
+        signed = {**MCP_HEADERS, "Authorization": f"Bearer {token}"}
+        while _status(mcp_url, signed, INITIALIZE) != 200:  # an answered MCP initialize
             assert time.monotonic() - began < UP_TIMEOUT, "graphmem did not answer in time"
             time.sleep(1)
         answered = time.monotonic() - began
@@ -109,11 +125,9 @@ async def test_record_fact_and_current_state_through_the_sdk_client(stack: Stack
 
 
 def test_a_call_without_the_token_is_refused(stack: Stack) -> None:
-    initialize = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "initialize"}).encode()
-    headers = {"Content-Type": "application/json", "Accept": "application/json, text/event-stream"}
-    assert _status(stack.mcp_url, headers, initialize) == 401
-    wrong = {**headers, "Authorization": "Bearer not-the-token"}
-    assert _status(stack.mcp_url, wrong, initialize) == 401
+    assert _status(stack.mcp_url, MCP_HEADERS, INITIALIZE) == 401
+    wrong = {**MCP_HEADERS, "Authorization": "Bearer not-the-token"}
+    assert _status(stack.mcp_url, wrong, INITIALIZE) == 401
 
 
 def test_neo4j_browser_answers(stack: Stack) -> None:

@@ -125,3 +125,8 @@ def test_a_debian_mirror_that_refuses_names_the_step(tmp_path: Path) -> None:
         ["docker", "image", "ls", "-q", "graphmem/debian"], capture_output=True, text=True
     ).stdout
     assert after == images  # the existing base is kept
+
+
+def test_the_offline_compose_override_runs_the_locked_neo4j_version() -> None:
+    offline = (ROOT / "docker" / "compose.offline.yml").read_text()
+    assert f"graphmem/neo4j:{load_lock().neo4j_version}}}" in offline
