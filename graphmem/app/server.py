@@ -9,9 +9,12 @@ from graphmem.app.access import ScopeMiddleware
 from graphmem.app.auth import GraphmemTokenVerifier, JWTSettings
 from graphmem.app.boundary import ArgumentErrorMiddleware
 from graphmem.app.catalogue import tools_for
+from graphmem.app.completion import complete
+from graphmem.app.prompts import register_prompts
 from graphmem.app.services import Services, attach
 from graphmem.app.settings import Settings
 from graphmem.app.startup import ReadinessMiddleware, StoreGate
+from graphmem.app.templates import register_templates
 from graphmem.browser.routes import register_browser_files
 from graphmem.core.errors import ConfigurationError
 from graphmem.facts.verification import TrustedVerifiers
@@ -91,6 +94,9 @@ def create_server(store: Store | StoreGate, settings: Settings) -> FastMCP:
         if spec.available(services):
             server.add_tool(spec.mcp_tool().model_copy())
     _register_resources(server, services)
+    register_templates(server, services)
+    register_prompts(server, services)
+    server.add_completion_handler(complete)
     register_browser_files(server, settings.tenant)
     return server
 

@@ -15,7 +15,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 import mcp.types as mt
-from fastmcp.exceptions import ResourceError
+from fastmcp.exceptions import PromptError, ResourceError
 from fastmcp.server.middleware import CallNext, Middleware, MiddlewareContext
 from fastmcp.tools import ToolResult
 
@@ -170,6 +170,17 @@ class ReadinessMiddleware(Middleware):
             await self._ready(context)
         except GraphmemError as error:
             raise tool_error(error) from error
+        return await call_next(context)
+
+    async def on_get_prompt(
+        self,
+        context: MiddlewareContext[mt.GetPromptRequestParams],
+        call_next: CallNext[mt.GetPromptRequestParams, Any],
+    ) -> Any:
+        try:
+            await self._ready(context)
+        except GraphmemError as error:  # the same JSON payload as a tool's error
+            raise PromptError(str(tool_error(error))) from error
         return await call_next(context)
 
     async def on_read_resource(

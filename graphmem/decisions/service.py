@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from graphmem.core.clock import iso, parse_iso
+from graphmem.core.clock import iso, parse_iso, utc_now_iso
 from graphmem.core.errors import Conflict, NotFound, first_row
 from graphmem.core.ids import new_id
 from graphmem.core.models import from_node, pick
@@ -210,6 +210,26 @@ async def load_decisions(w: Write, ids: list[str]) -> tuple[dict[str, Decision],
     evaluation = await evaluate(w, [row["decision"]["id"] for row in rows], details=True)
     verdicts = {row["rule_id"]: rule_verdict(row) for row in evaluation.rows()}
     return {row["decision"]["id"]: decision_from_row(row, verdicts) for row in rows}, evaluation
+
+
+async def read_decision(store: Store, tenant: str, decision_id: str) -> Decision:
+    """A decision with its rules' verdicts now, as a pure read: signals are not synced (that
+    is review_decisions' job)."""
+    rows = await store.read("decisions/get_decisions", tenant, ids=[decision_id])
+    row = first_row(rows, "decision", decision_id)
+    evaluated = await store.read(
+        "decisions/evaluate_reopen_rules",
+        tenant,
+        decision_ids=[decision_id],
+        details=True,
+        now=utc_now_iso(),
+    )
+    verdicts = {
+        rule["rule_id"]: rule_verdict(rule)
+        for found in evaluated[0]["decisions"]
+        for rule in found["rules"]
+    }
+    return decision_from_row(row, verdicts)
 
 
 async def _require_decision(w: Write, decision_id: str) -> dict[str, Any]:

@@ -15,7 +15,7 @@ from typing import Any
 from graphmem.core.clock import utc_now
 from graphmem.core.ids import new_id
 from graphmem.core.models import canonical_json, pick
-from graphmem.history.models import ChainVerdict, ReplayRequest, ReplayResult
+from graphmem.history.models import ChainVerdict, EventRecord, ReplayRequest, ReplayResult
 from graphmem.history.rows import event_from_node
 from graphmem.store import Store, Tx
 
@@ -116,8 +116,8 @@ async def append_event(tx: Tx, head: Head, change: Change, audit: Audit) -> int:
 MAX_CHAIN_CHECK = 1_000_000  # events verified per replay; beyond it the verdict says so
 
 
-async def replay(store: Store, tenant: str, request: ReplayRequest) -> ReplayResult:
-    """Events newest first, plus a verdict on the tenant's whole hash chain."""
+async def list_events(store: Store, tenant: str, request: ReplayRequest) -> list[EventRecord]:
+    """Events newest first (no chain verdict)."""
     rows = await store.read(
         "history/list_events",
         tenant,
@@ -126,7 +126,12 @@ async def replay(store: Store, tenant: str, request: ReplayRequest) -> ReplayRes
         since=request.since_ts.isoformat() if request.since_ts else None,
         limit=request.limit,
     )
-    events = [event_from_node(row["event"]) for row in rows]
+    return [event_from_node(row["event"]) for row in rows]
+
+
+async def replay(store: Store, tenant: str, request: ReplayRequest) -> ReplayResult:
+    """Events newest first, plus a verdict on the tenant's whole hash chain."""
+    events = await list_events(store, tenant, request)
     return ReplayResult(count=len(events), events=events, chain=await verify_chain(store, tenant))
 
 

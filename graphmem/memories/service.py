@@ -53,7 +53,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from graphmem.core.errors import Conflict, InvalidState, NotFound
+from graphmem.core.errors import Conflict, InvalidState, NotFound, first_row
 from graphmem.core.gate import screen
 from graphmem.core.ids import new_id
 from graphmem.core.models import pick
@@ -352,6 +352,12 @@ def write_backup(root: Path | None, tenant: str, memory: MemoryRecord) -> Backup
 
 
 # --- get_observations ------------------------------------------------------------------------
+async def read_memory(store: Store, tenant: str, memory_id: str) -> MemoryRecord:
+    """One memory version by id, as a pure read (get_observations also counts the access)."""
+    rows = await store.read("memories/get_memories", tenant, ids=[memory_id])
+    return memory_from_node(first_row(rows, "memory", memory_id)["memory"])
+
+
 async def get_observations(
     store: Store, tenant: str, request: GetObservationsRequest
 ) -> GetObservationsResult:

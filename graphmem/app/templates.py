@@ -1,0 +1,63 @@
+"""Resource templates: a fact key's current state, a decision and a memory, read by URI from
+the caller's tenant. Another tenant's id reads exactly like an unknown one (`not_found`)."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+
+from fastmcp import FastMCP
+from fastmcp.exceptions import ResourceError
+from pydantic import BaseModel, ValidationError
+
+from graphmem.app.boundary import tool_error
+from graphmem.app.services import Services
+from graphmem.core.errors import GraphmemError
+from graphmem.decisions.service import read_decision
+from graphmem.facts.models import CurrentStateRequest
+from graphmem.facts.state import current_state
+from graphmem.memories.service import read_memory
+
+
+async def _json(read: Callable[[], Awaitable[BaseModel]]) -> str:
+    try:
+        return (await read()).model_dump_json()
+    except (GraphmemError, ValidationError) as error:  # the payload a tool's error carries
+        raise ResourceError(str(tool_error(error))) from error
+
+
+def register_templates(server: FastMCP, services: Services) -> None:
+    @server.resource(
+        "graphmem://facts/{key}",
+        name="fact_state",
+        title="What is current for a fact key",
+        mime_type="application/json",
+        description="current_state for the key: the current fact per project (or ambiguous), "
+        "its recent history, and the memory topic of the same key.",
+    )
+    async def fact_state(key: str) -> str:
+        async def read() -> BaseModel:
+            request = CurrentStateRequest(state_key=key)
+            return await current_state(services.store, services.tenant(), request)
+
+        return await _json(read)
+
+    @server.resource(
+        "graphmem://decisions/{decision_id}",
+        name="decision",
+        title="A decision",
+        mime_type="application/json",
+        description="A decision with its alternatives, reopen rules and each rule's verdict "
+        "now (review_decisions syncs the review signals).",
+    )
+    async def decision(decision_id: str) -> str:
+        return await _json(lambda: read_decision(services.store, services.tenant(), decision_id))
+
+    @server.resource(
+        "graphmem://memories/{memory_id}",
+        name="memory",
+        title="A memory",
+        mime_type="application/json",
+        description="One memory version (get_observations also counts the access).",
+    )
+    async def memory(memory_id: str) -> str:
+        return await _json(lambda: read_memory(services.store, services.tenant(), memory_id))
