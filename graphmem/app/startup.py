@@ -15,7 +15,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 import mcp.types as mt
-from fastmcp.exceptions import PromptError, ResourceError
+from fastmcp.exceptions import PromptError, ResourceError, ToolError
 from fastmcp.server.middleware import CallNext, Middleware, MiddlewareContext
 from fastmcp.tools import ToolResult
 
@@ -161,27 +161,30 @@ class ReadinessMiddleware(Middleware):
 
         await self._gate.wait(self._bound, report)
 
+    async def _gated(
+        self, context: MiddlewareContext[Any], call_next: CallNext[Any, Any], error: type[Exception]
+    ) -> Any:
+        """Run the request once the database is ready; else fail it with ``error`` carrying
+        the same JSON payload as a tool's error."""
+        try:
+            await self._ready(context)
+        except GraphmemError as failure:
+            raise error(str(tool_error(failure))) from failure
+        return await call_next(context)
+
     async def on_call_tool(
         self,
         context: MiddlewareContext[mt.CallToolRequestParams],
         call_next: CallNext[mt.CallToolRequestParams, ToolResult],
     ) -> ToolResult:
-        try:
-            await self._ready(context)
-        except GraphmemError as error:
-            raise tool_error(error) from error
-        return await call_next(context)
+        return await self._gated(context, call_next, ToolError)
 
     async def on_get_prompt(
         self,
         context: MiddlewareContext[mt.GetPromptRequestParams],
         call_next: CallNext[mt.GetPromptRequestParams, Any],
     ) -> Any:
-        try:
-            await self._ready(context)
-        except GraphmemError as error:  # the same JSON payload as a tool's error
-            raise PromptError(str(tool_error(error))) from error
-        return await call_next(context)
+        return await self._gated(context, call_next, PromptError)
 
     async def on_read_resource(
         self,
@@ -190,8 +193,4 @@ class ReadinessMiddleware(Middleware):
     ) -> Any:
         if str(context.message.uri) in self._static:
             return await call_next(context)
-        try:
-            await self._ready(context)
-        except GraphmemError as error:  # the same JSON payload as a tool's error
-            raise ResourceError(str(tool_error(error))) from error
-        return await call_next(context)
+        return await self._gated(context, call_next, ResourceError)
