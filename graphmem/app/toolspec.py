@@ -14,6 +14,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Annotated, Any, Literal, get_type_hints
 
+from fastmcp.server.dependencies import get_context
 from fastmcp.tools import Tool
 from mcp_types import ToolAnnotations
 from pydantic import BaseModel, Field
@@ -21,6 +22,7 @@ from pydantic.fields import FieldInfo
 
 from graphmem.app.boundary import map_domain_errors
 from graphmem.app.services import Services, current_services
+from graphmem.core.progress import Reporter, reporting_to
 
 Toolset = Literal["core", "full"]
 ToolFunction = Callable[..., Awaitable[Any]]
@@ -99,6 +101,15 @@ def _derived_tool(spec: ToolSpec) -> Tool:
     )
 
 
+def _client_progress() -> Reporter | None:
+    """The calling client's progress notifications (sent only if it gave a progress token)."""
+    try:
+        context = get_context()
+    except RuntimeError:  # called outside a request (direct calls in tests)
+        return None
+    return context.report_progress
+
+
 def flat_tool(handler: Handler) -> ToolFunction:
     """The MCP tool function of a handler: flat arguments in, the handler's result out; the
     services are those of the server handling the call."""
@@ -107,13 +118,15 @@ def flat_tool(handler: Handler) -> ToolFunction:
     if model is None:
 
         async def tool(**arguments: Any) -> Any:
-            return await handler(current_services())
+            with reporting_to(_client_progress()):
+                return await handler(current_services())
 
         parameters: list[inspect.Parameter] = []
     else:
 
         async def tool(**arguments: Any) -> Any:
-            return await handler(current_services(), model(**arguments))
+            with reporting_to(_client_progress()):
+                return await handler(current_services(), model(**arguments))
 
         parameters = [_argument(name, field) for name, field in model.model_fields.items()]
     tool.__signature__ = inspect.Signature(parameters, return_annotation=result)  # type: ignore[attr-defined]

@@ -83,6 +83,7 @@ from graphmem.core.errors import InvalidArgument
 from graphmem.core.gate import screen
 from graphmem.core.ids import new_id
 from graphmem.core.models import from_node, paged, pick
+from graphmem.core.progress import step
 from graphmem.history.chain import Audit, Change
 from graphmem.history.write_path import Write, write
 from graphmem.search.embeddings import Embedder
@@ -122,7 +123,9 @@ async def archive_turns(
 ) -> ArchiveTurnsResult:
     _check_call_size(request)
     batch = _screen_turns(tenant, request)
+    await step(1, 3, f"screened {len(request.turns)} turns")
     await _embed(embedder, batch.candidates)
+    await step(2, 3, "embedded" if embedder is not None else "no embeddings configured")
     session_id = new_id()
 
     async def work(w: Write) -> ArchiveTurnsResult:
@@ -151,7 +154,9 @@ async def archive_turns(
             revision=revision,
         )
 
-    return await write(store, tenant, "archive_turns", work, audit=Audit.of(request))
+    archived = await write(store, tenant, "archive_turns", work, audit=Audit.of(request))
+    await step(3, 3, f"stored {archived.stored} turns")
+    return archived
 
 
 def _check_call_size(request: ArchiveTurnsRequest) -> None:

@@ -27,6 +27,7 @@ from graphmem.core.clock import iso, utc_now
 from graphmem.core.errors import Conflict, InvalidArgument, NotFound, first_row
 from graphmem.core.ids import new_id
 from graphmem.core.models import canonical_json, pick
+from graphmem.core.progress import step
 from graphmem.decisions import service as decisions
 from graphmem.decisions.reopen_rules import value_projection
 from graphmem.facts.models import (
@@ -561,7 +562,9 @@ async def maintain(store: Store, tenant: str) -> MaintainResult:
     async def work(w: Write) -> MaintainResult:
         rows = await w.run("facts/expire_facts", limit=EXPIRY_BATCH)
         ids = [row["id"] for row in rows]
+        await step(1, 2, f"expired {len(ids)} facts")
         upkeep = await decisions.maintain_decisions(w)
+        await step(2, 2, "decisions reviewed")
         evaluation = upkeep.evaluation
         revision = None
         if ids or upkeep.stale_ids or evaluation.opened or evaluation.cleared:

@@ -88,6 +88,7 @@ from typing import Any, get_args
 
 from graphmem.core.ids import new_id
 from graphmem.core.models import from_node
+from graphmem.core.progress import step
 from graphmem.decisions import service as decisions
 from graphmem.history.chain import Audit
 from graphmem.history.write_path import Write, write
@@ -503,8 +504,9 @@ async def audit_memory(
         for row in await w.run("knowledge/list_open_issue_subjects", limit=MAX_OPEN_READ):
             open_refs[row["issue_type"]].append(row["subject_ref"])
         run = _Run(w, request, batch, cursors, open_refs)
-        for name in SCANS:
+        for done, name in enumerate(SCANS, start=1):
             await _SCANNERS[name](run)
+            await step(done, len(SCANS), f"scanned {name}")
         return await _settle(run)
 
     return await write(store, tenant, "audit_memory", work, audit=Audit.of(request))

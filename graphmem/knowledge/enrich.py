@@ -38,6 +38,7 @@ from typing import Any
 from graphmem.core.clock import iso
 from graphmem.core.errors import NotFound
 from graphmem.core.models import pick
+from graphmem.core.progress import step
 from graphmem.history.chain import Change
 from graphmem.history.write_path import Write, write
 from graphmem.impact import service as impact
@@ -76,12 +77,16 @@ async def enrich_in_tx(w: Write, depth: EnrichDepth, policy: EnrichPolicy) -> En
     enrichable: list[str] = work["enrichable"] + work["unassessed"]
     run.truncated = len(enrichable) > MAX_CHUNKS
     assessed = await _assess(w, run, enrichable[:MAX_CHUNKS], policy)
+    await step(1, 4, f"assessed {len(assessed)} chunks")
     if depth != "quick":
         candidates = await _extract(w, run, _chunks_to_mine(run, assessed, work["uncertain"]))
         await _promote(w, run, candidates)
+    await step(2, 4, "claims extracted and promoted" if depth != "quick" else "quick: no claims")
     executor, built = await _build_packs(w, run)
+    await step(3, 4, "packs built")
     if depth == "deep":
         await _walk_impacts(w, run)
+    await step(4, 4, "impacts walked" if depth == "deep" else "done")
 
     counters: dict[str, Any] = {"depth": depth, "truncated": run.truncated, "steps": run.steps}
     run_id = await record_run(w, TOOL, "tenant", None, "success", None, counters)

@@ -175,3 +175,39 @@ async def test_completion_offers_the_callers_projects_and_keys_only(
     assert too_long.values == []
     other = await client.complete(START, {"name": "task", "value": "a"})
     assert other.values == []
+
+
+@pytest.mark.parametrize(
+    ("tool", "arguments", "steps"),
+    [
+        (
+            "archive_turns",
+            {
+                "project": "p",
+                "session_ref": "s-1",
+                "host": "laptop",
+                "source_root": "claude",
+                "turns": [{"role": "user", "content": "hello", "ts": "2024-03-01T10:00:00Z"}],
+            },
+            3,
+        ),
+        ("enrich_context", {}, 4),
+        ("audit_memory", {}, None),  # one step a scan
+        ("maintain", {}, 2),
+    ],
+)
+async def test_long_tools_report_progress_when_asked(
+    client: Client[Any], tool: str, arguments: dict[str, Any], steps: int | None
+) -> None:
+    heard: list[tuple[float, float | None, str | None]] = []
+
+    async def listen(progress: float, total: float | None, message: str | None) -> None:
+        heard.append((progress, total, message))
+
+    result = await client.call_tool(tool, arguments, progress_handler=listen)
+    assert not result.is_error
+    assert heard, f"{tool} sent no progress"
+    total = heard[-1][1]
+    assert total is not None and (steps is None or total == steps)
+    assert [done for done, _, _ in heard] == [float(n) for n in range(1, int(total) + 1)]
+    assert all(message for _, _, message in heard)
