@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from fastmcp import FastMCP
+from fastmcp.server.auth import AuthProvider, RemoteAuthProvider
+from pydantic import AnyHttpUrl
 
 from graphmem import __version__
 from graphmem.app.access import ScopeMiddleware
@@ -52,23 +54,44 @@ def load_jwt_settings(settings: Settings) -> JWTSettings | None:
         key = settings.jwt_public_key_file.read_text()
     except OSError as error:
         raise ConfigurationError(f"GRAPHMEM_JWT_PUBLIC_KEY_FILE: {error}") from error
-    return JWTSettings(key, settings.jwt_issuer, settings.jwt_audience, settings.jwt_tenant_claim)
+    # As a resource server the audience is this server unless configured otherwise.
+    audience = settings.jwt_audience or (
+        resource_url(settings) if settings.authorization_servers else None
+    )
+    return JWTSettings(key, settings.jwt_issuer, audience, settings.jwt_tenant_claim)
+
+
+def resource_url(settings: Settings) -> str:
+    base = settings.public_url or f"http://{settings.host}:{settings.port}"
+    return base.rstrip("/") + "/mcp"
+
+
+def _auth(settings: Settings) -> AuthProvider | None:
+    """Bearer tokens and JWTs; with authorization servers configured for JWTs, an OAuth 2.1
+    resource server (RFC 9728 metadata, WWW-Authenticate on 401, read scope required)."""
+    if not settings.has_credentials:
+        return None
+    jwt = load_jwt_settings(settings)
+    verifier = GraphmemTokenVerifier(
+        settings.http_token_sha256, settings.tenant, settings.tokens_file, jwt
+    )
+    if jwt is None or not settings.authorization_servers:
+        return verifier
+    return RemoteAuthProvider(
+        token_verifier=verifier,
+        authorization_servers=[AnyHttpUrl(url) for url in settings.authorization_servers],
+        base_url=resource_url(settings).removesuffix("/mcp"),
+        scopes_supported=["read", "write"],
+        resource_name="graphmem",
+        required_scopes=["read"],
+    )
 
 
 def create_server(store: Store | StoreGate, settings: Settings) -> FastMCP:
     """Build the MCP server around a store, open or still opening behind a gate (calls wait
     for it). The caller owns the store's lifetime."""
     gate = store if isinstance(store, StoreGate) else StoreGate(store)
-    auth = (
-        GraphmemTokenVerifier(
-            settings.http_token_sha256,
-            settings.tenant,
-            settings.tokens_file,
-            load_jwt_settings(settings),
-        )
-        if settings.has_credentials
-        else None
-    )
+    auth = _auth(settings)
     specs = tools_for(settings.toolset)
     server = FastMCP(
         name="graphmem",

@@ -63,6 +63,18 @@ class Settings(BaseSettings):
     jwt_tenant_claim: str = Field(
         default="tenant", min_length=1, description="JWT claim naming the caller's tenant."
     )
+    authorization_servers: Annotated[list[str], NoDecode] = Field(
+        default_factory=list,
+        description="OAuth authorization servers that issue the JWTs (comma-separated URLs). "
+        "With a JWT key, the HTTP server then acts as an OAuth 2.1 resource server: RFC 9728 "
+        "metadata naming them, 401s that point at it, read scope required.",
+    )
+    public_url: str | None = Field(
+        default=None,
+        description="The URL clients reach this server at (e.g. https://mcp.example.com): "
+        "names the protected resource, `<public_url>/mcp`, the JWT audience when "
+        "GRAPHMEM_JWT_AUDIENCE is unset. Default: http://<host>:<port>.",
+    )
     allowed_hosts: Annotated[list[str], NoDecode] = Field(
         default_factory=list,
         description="Extra Host header values accepted over HTTP (comma-separated); loopback "
@@ -150,7 +162,13 @@ class Settings(BaseSettings):
     local_pagecache: str = Field(default="512m", pattern=r"^\d+[kmgKMG]$")
     local_start_timeout: float = Field(default=180.0, gt=0, le=3600)
 
-    @field_validator("http_token_sha256", "allowed_hosts", "allowed_origins", mode="before")
+    @field_validator(
+        "http_token_sha256",
+        "allowed_hosts",
+        "allowed_origins",
+        "authorization_servers",
+        mode="before",
+    )
     @classmethod
     def _split_csv(cls, value: object) -> object:
         if isinstance(value, str):

@@ -248,3 +248,93 @@ async def test_tokens_never_reach_the_logs(neo4j_endpoint: Endpoint, tmp_path: P
     text = log.read_text()
     assert "record_fact" in text or "MCP" in text  # the log was written at DEBUG
     assert token not in text and token[:12] not in text
+
+
+@pytest.fixture(scope="module")
+def resource_server(
+    neo4j_endpoint: Endpoint, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[tuple[HttpServer, Any]]:
+    """JWTs from an authorization server: graphmem as an OAuth 2.1 resource server."""
+    from fastmcp.server.auth.providers.jwt import RSAKeyPair
+
+    keys = RSAKeyPair.generate()
+    key_file = tmp_path_factory.mktemp("oauth") / "idp.pem"
+    key_file.write_text(keys.public_key)
+    env = clean_env(
+        **neo4j_endpoint.env(),
+        GRAPHMEM_JWT_PUBLIC_KEY_FILE=str(key_file),
+        GRAPHMEM_JWT_ISSUER="https://idp.example",
+        GRAPHMEM_AUTHORIZATION_SERVERS="https://idp.example",
+        GRAPHMEM_PUBLIC_URL="https://mcp.example",  # the audience: https://mcp.example/mcp
+    )
+    with serving_http(env) as server:
+        yield server, keys
+
+
+def _get(url: str) -> tuple[int, dict[str, str], bytes]:
+    try:
+        with urllib.request.urlopen(url, timeout=10) as response:  # noqa: S310 (loopback)
+            return response.status, dict(response.headers), response.read()
+    except urllib.error.HTTPError as error:
+        return error.code, dict(error.headers), error.read()
+
+
+def _post_headers(url: str, headers: dict[str, str]) -> tuple[int, dict[str, str]]:
+    request = urllib.request.Request(  # noqa: S310 (loopback test server)
+        url,
+        data=INITIALIZE,
+        method="POST",
+        headers={
+            "Content-Type": "application/json",
+            "Accept": "application/json, text/event-stream",
+            **headers,
+        },
+    )
+    try:
+        with urllib.request.urlopen(request, timeout=10) as response:  # noqa: S310
+            return response.status, dict(response.headers)
+    except urllib.error.HTTPError as error:
+        return error.code, dict(error.headers)
+
+
+async def test_remote_clients_discover_how_to_sign_in(
+    resource_server: tuple[HttpServer, Any],
+) -> None:
+    server, keys = resource_server
+    base = server.url.removesuffix("/mcp")
+    status, _, body = _get(f"{base}/.well-known/oauth-protected-resource/mcp")
+    assert status == 200
+    metadata = json.loads(body)
+    assert metadata["resource"] == "https://mcp.example/mcp"
+    assert [url.rstrip("/") for url in metadata["authorization_servers"]] == ["https://idp.example"]
+    assert set(metadata["scopes_supported"]) == {"read", "write"}
+
+    status, headers = _post_headers(server.url, {})
+    challenge = headers.get("www-authenticate") or headers.get("WWW-Authenticate") or ""
+    assert status == 401
+    assert "resource_metadata=" in challenge
+    assert "/.well-known/oauth-protected-resource/mcp" in challenge
+
+    tenant = f"oauth-{uuid.uuid4().hex[:8]}"
+
+    def token(audience: str, scopes: list[str], expires_in: int = 3600) -> str:
+        return keys.create_token(
+            subject="agent-9",
+            issuer="https://idp.example",
+            audience=audience,
+            scopes=scopes,
+            expires_in_seconds=expires_in,
+            additional_claims={"tenant": tenant},
+        )
+
+    valid = token("https://mcp.example/mcp", ["read", "write"])
+    written = await _call(server.url, valid, "record_fact", project="p", key="k", value=1)
+    assert not written.is_error
+    wrong_audience = token("https://elsewhere.example/mcp", ["read", "write"])
+    assert _post_headers(server.url, {"Authorization": f"Bearer {wrong_audience}"})[0] == 401
+    expired = token("https://mcp.example/mcp", ["read", "write"], expires_in=-60)
+    assert _post_headers(server.url, {"Authorization": f"Bearer {expired}"})[0] == 401
+    no_read = token("https://mcp.example/mcp", ["write"])
+    status, headers = _post_headers(server.url, {"Authorization": f"Bearer {no_read}"})
+    challenge = headers.get("www-authenticate") or headers.get("WWW-Authenticate") or ""
+    assert status == 403 and "insufficient_scope" in challenge
