@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import socket
 import subprocess
@@ -14,6 +15,18 @@ from pathlib import Path
 from typing import Any
 
 GRAPHMEM = [sys.executable, "-m", "graphmem"]
+# An MCP initialize request, for tests that speak JSON-RPC without a client.
+INITIALIZE_MESSAGE = {
+    "jsonrpc": "2.0",
+    "id": 1,
+    "method": "initialize",
+    "params": {
+        "protocolVersion": "2025-06-18",
+        "capabilities": {},
+        "clientInfo": {"name": "graphmem-tests", "version": "1"},
+    },
+}
+INITIALIZE = json.dumps(INITIALIZE_MESSAGE).encode()
 
 
 def clean_env(**overrides: str) -> dict[str, str]:

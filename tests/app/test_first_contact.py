@@ -23,7 +23,7 @@ import pytest
 from mcp.client.stdio import stdio_client
 
 from graphmem.app.catalogue import tools_for
-from tests.app.helpers import GRAPHMEM, clean_env, run_cli
+from tests.app.helpers import GRAPHMEM, INITIALIZE_MESSAGE, clean_env, run_cli
 from tests.neo4j_endpoint import Endpoint, free_port
 
 READY_WITHIN = 240.0  # a managed Neo4j start on a loaded 2-core machine
@@ -170,16 +170,7 @@ def test_the_stdio_server_writes_nothing_but_protocol_to_stdout(tmp_path: Path) 
         GRAPHMEM_START_WAIT="8",  # the first connect fails (and is logged) within it
     )
     messages = [
-        {
-            "jsonrpc": "2.0",
-            "id": 1,
-            "method": "initialize",
-            "params": {
-                "protocolVersion": "2025-06-18",
-                "capabilities": {},
-                "clientInfo": {"name": "t", "version": "1"},
-            },
-        },
+        INITIALIZE_MESSAGE,
         {"jsonrpc": "2.0", "method": "notifications/initialized"},
         {
             "jsonrpc": "2.0",

@@ -7,6 +7,7 @@ import urllib.error
 import urllib.request
 import uuid
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -15,21 +16,8 @@ import pytest
 from fastmcp import Client
 
 from graphmem.app.auth import issue_token, revoke_token
-from tests.app.helpers import HttpServer, clean_env, run_cli, serving_http
+from tests.app.helpers import INITIALIZE, HttpServer, clean_env, run_cli, serving_http
 from tests.neo4j_endpoint import Endpoint
-
-INITIALIZE = json.dumps(
-    {
-        "jsonrpc": "2.0",
-        "id": 1,
-        "method": "initialize",
-        "params": {
-            "protocolVersion": "2025-06-18",
-            "capabilities": {},
-            "clientInfo": {"name": "t", "version": "0"},
-        },
-    }
-).encode()
 
 
 @dataclass(frozen=True)
@@ -183,23 +171,34 @@ def test_token_cli_issue_list_revoke(tmp_path: Path) -> None:
     assert bad.returncode == 1 and "--scopes must be among" in bad.stderr
 
 
+@contextmanager
+def _serving_jwts(
+    endpoint: Endpoint, folder: Path, **settings: str
+) -> Iterator[tuple[HttpServer, Any]]:
+    """An HTTP server trusting JWTs signed by a fresh identity-provider key (issuer
+    https://idp.example), with ``settings``; yields it and the key pair that signs."""
+    from fastmcp.server.auth.providers.jwt import RSAKeyPair
+
+    keys = RSAKeyPair.generate()
+    key_file = folder / "idp.pem"
+    key_file.write_text(keys.public_key)
+    env = clean_env(
+        **endpoint.env(),
+        GRAPHMEM_JWT_PUBLIC_KEY_FILE=str(key_file),
+        GRAPHMEM_JWT_ISSUER="https://idp.example",
+        **settings,
+    )
+    with serving_http(env) as server:
+        yield server, keys
+
+
 @pytest.fixture(scope="module")
 def jwt_server(
     neo4j_endpoint: Endpoint, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[tuple[HttpServer, Any]]:
-    from fastmcp.server.auth.providers.jwt import RSAKeyPair
-
-    keys = RSAKeyPair.generate()
-    key_file = tmp_path_factory.mktemp("jwt") / "idp.pem"
-    key_file.write_text(keys.public_key)
-    env = clean_env(
-        **neo4j_endpoint.env(),
-        GRAPHMEM_JWT_PUBLIC_KEY_FILE=str(key_file),
-        GRAPHMEM_JWT_ISSUER="https://idp.example",
-        GRAPHMEM_JWT_AUDIENCE="graphmem",
-    )
-    with serving_http(env) as server:
-        yield server, keys
+    folder = tmp_path_factory.mktemp("jwt")
+    with _serving_jwts(neo4j_endpoint, folder, GRAPHMEM_JWT_AUDIENCE="graphmem") as served:
+        yield served
 
 
 async def test_jwt_principals(jwt_server: tuple[HttpServer, Any]) -> None:
@@ -255,20 +254,13 @@ def resource_server(
     neo4j_endpoint: Endpoint, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[tuple[HttpServer, Any]]:
     """JWTs from an authorization server: graphmem as an OAuth 2.1 resource server."""
-    from fastmcp.server.auth.providers.jwt import RSAKeyPair
-
-    keys = RSAKeyPair.generate()
-    key_file = tmp_path_factory.mktemp("oauth") / "idp.pem"
-    key_file.write_text(keys.public_key)
-    env = clean_env(
-        **neo4j_endpoint.env(),
-        GRAPHMEM_JWT_PUBLIC_KEY_FILE=str(key_file),
-        GRAPHMEM_JWT_ISSUER="https://idp.example",
+    with _serving_jwts(
+        neo4j_endpoint,
+        tmp_path_factory.mktemp("oauth"),
         GRAPHMEM_AUTHORIZATION_SERVERS="https://idp.example",
         GRAPHMEM_PUBLIC_URL="https://mcp.example",  # the audience: https://mcp.example/mcp
-    )
-    with serving_http(env) as server:
-        yield server, keys
+    ) as served:
+        yield served
 
 
 def _get(url: str) -> tuple[int, dict[str, str], bytes]:

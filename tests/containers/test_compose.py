@@ -7,7 +7,6 @@ Runs when GRAPHMEM_CONTAINER_TESTS=1 (docker/container-tests.sh sets it), else s
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 import secrets
 import subprocess
@@ -25,24 +24,13 @@ from mcp.client.streamable_http import streamable_http_client
 from mcp.shared._httpx_utils import create_mcp_http_client
 
 from graphmem.localdb.lockfile import load_lock
+from tests.app.helpers import INITIALIZE
 from tests.neo4j_endpoint import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 FILES = ["-f", str(ROOT / "docker-compose.yml"), "-f", str(ROOT / "docker" / "compose.offline.yml")]
 UP_TIMEOUT = 240.0
 MCP_HEADERS = {"Content-Type": "application/json", "Accept": "application/json, text/event-stream"}
-INITIALIZE = json.dumps(
-    {
-        "jsonrpc": "2.0",
-        "id": 1,
-        "method": "initialize",
-        "params": {
-            "protocolVersion": "2025-06-18",
-            "capabilities": {},
-            "clientInfo": {"name": "compose-test", "version": "1"},
-        },
-    }
-).encode()
 
 pytestmark = pytest.mark.skipif(
     os.environ.get("GRAPHMEM_CONTAINER_TESTS") != "1",
