@@ -45,7 +45,8 @@ neo4j_context() {
   home=$(graphmem neo4j fetch) && [ -d "$home/lib" ] &&
     mkdir -p "$work/neo4j" &&
     cp -rL "$home/lib" "$work/neo4j/lib" &&
-    cp docker/neo4j/Dockerfile docker/neo4j/entrypoint.sh docker/neo4j/healthcheck.sh "$work/neo4j/"
+    cp docker/neo4j/Dockerfile docker/neo4j/entrypoint.sh docker/neo4j/healthcheck.sh "$work/neo4j/" &&
+    python3 -c 'from graphmem.localdb.server import JVM_FLAGS; print(*JVM_FLAGS)' >"$work/neo4j/jvm-flags"
 }
 
 graphmem_wheels() { # compiled wheels must match the image's Python (Debian bookworm: 3.11)

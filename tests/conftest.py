@@ -88,3 +88,13 @@ def settings(tenant: str, verifier: Verifier) -> Settings:
 async def client(store: Store, settings: Settings) -> AsyncIterator[Client[Any]]:
     async with Client(create_server(store, settings)) as connected:
         yield connected
+
+
+@pytest.fixture
+async def other_client(store: Store, settings: Settings) -> AsyncIterator[Client[Any]]:
+    """A client of another tenant on the same database (wiped afterwards)."""
+    tenant = f"test-{uuid.uuid4().hex[:12]}"
+    other = settings.model_copy(update={"tenant": tenant})
+    async with Client(create_server(store, other)) as connected:
+        yield connected
+    await store.purge_tenant(tenant)

@@ -47,11 +47,8 @@ write_config() {
   } >"$conf"
 }
 
-java_flags=(
-  -XX:+UseG1GC -XX:+ExitOnOutOfMemoryError -XX:-OmitStackTraceInFastThrow
-  --add-opens=java.base/java.nio=ALL-UNNAMED --add-opens=java.base/java.io=ALL-UNNAMED
-  --add-opens=java.base/sun.nio.ch=ALL-UNNAMED --add-opens=java.base/java.lang=ALL-UNNAMED
-  -Dio.netty.tryReflectionSetAccessible=true -Dfile.encoding=UTF-8
+read -ra java_flags <"$home/jvm-flags" # the managed Neo4j's, declared in graphmem
+java_flags+=(
   # the launcher script (not in the jars) turns the heap settings into these flags
   "-Xms${NEO4J_server_memory_heap_initial__size:-${NEO4J_server_memory_heap_max__size:-512m}}"
   "-Xmx${NEO4J_server_memory_heap_max__size:-512m}"

@@ -13,19 +13,15 @@ from graphmem.app.boundary import ArgumentErrorMiddleware
 from graphmem.app.catalogue import tools_for
 from graphmem.app.completion import complete
 from graphmem.app.prompts import register_prompts
+from graphmem.app.resources import STATIC_RESOURCES, register_resources
 from graphmem.app.services import Services, attach
 from graphmem.app.settings import Settings
 from graphmem.app.startup import ReadinessMiddleware, StoreGate
-from graphmem.app.templates import register_templates
 from graphmem.browser.routes import register_browser_files
 from graphmem.core.errors import ConfigurationError
 from graphmem.facts.verification import TrustedVerifiers
 from graphmem.search.embeddings import load_embedder
 from graphmem.store import Store
-from graphmem.store.graph_model import GRAPH_MODEL
-from graphmem.store.stats import tenant_stats
-
-STATIC_RESOURCES = frozenset({"graphmem://schema"})  # answered without the database
 
 INSTRUCTIONS = """\
 graphmem is a governed, temporal knowledge graph. Record observations that can change with
@@ -116,33 +112,8 @@ def create_server(store: Store | StoreGate, settings: Settings) -> FastMCP:
     for spec in specs:
         if spec.available(services):
             server.add_tool(spec.mcp_tool().model_copy())
-    _register_resources(server, services)
-    register_templates(server, services)
+    register_resources(server, services)
     register_prompts(server, services)
     server.add_completion_handler(complete)
     register_browser_files(server, settings.tenant)
     return server
-
-
-def _register_resources(server: FastMCP, services: Services) -> None:
-    @server.resource(
-        "graphmem://schema",
-        name="schema",
-        title="Graph model",
-        mime_type="application/json",
-        description="Node labels, edge types and their properties, as stored in Neo4j.",
-    )
-    async def schema() -> str:
-        return GRAPH_MODEL.model_dump_json()
-
-    @server.resource(
-        "graphmem://stats",
-        name="stats",
-        title="Tenant statistics",
-        mime_type="application/json",
-        description="Counts for the caller's tenant only: facts per owner and status, key "
-        "slots, and the latest history revision.",
-    )
-    async def stats() -> str:
-        result = await tenant_stats(services.store, services.tenant())
-        return result.model_dump_json()

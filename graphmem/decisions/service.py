@@ -13,6 +13,7 @@ transaction for the decisions that watch the keys they changed.
 
 from __future__ import annotations
 
+import asyncio
 import re
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -215,15 +216,17 @@ async def load_decisions(w: Write, ids: list[str]) -> tuple[dict[str, Decision],
 async def read_decision(store: Store, tenant: str, decision_id: str) -> Decision:
     """A decision with its rules' verdicts now, as a pure read: signals are not synced (that
     is review_decisions' job)."""
-    rows = await store.read("decisions/get_decisions", tenant, ids=[decision_id])
-    row = first_row(rows, "decision", decision_id)
-    evaluated = await store.read(
-        "decisions/evaluate_reopen_rules",
-        tenant,
-        decision_ids=[decision_id],
-        details=True,
-        now=utc_now_iso(),
+    rows, evaluated = await asyncio.gather(  # two independent reads, one round trip's wait
+        store.read("decisions/get_decisions", tenant, ids=[decision_id]),
+        store.read(
+            "decisions/evaluate_reopen_rules",
+            tenant,
+            decision_ids=[decision_id],
+            details=True,
+            now=utc_now_iso(),
+        ),
     )
+    row = first_row(rows, "decision", decision_id)
     verdicts = {
         rule["rule_id"]: rule_verdict(rule)
         for found in evaluated[0]["decisions"]

@@ -49,6 +49,11 @@ def principals(
 
 
 def _post(url: str, body: bytes, headers: dict[str, str]) -> int:
+    return _exchange(url, body, headers)[0]
+
+
+def _exchange(url: str, body: bytes, headers: dict[str, str]) -> tuple[int, dict[str, str]]:
+    """POST an MCP request; the status and the response headers."""
     request = urllib.request.Request(  # noqa: S310 (loopback test server)
         url,
         data=body,
@@ -61,9 +66,9 @@ def _post(url: str, body: bytes, headers: dict[str, str]) -> int:
     )
     try:
         with urllib.request.urlopen(request, timeout=10) as response:  # noqa: S310
-            return response.status
+            return response.status, dict(response.headers)
     except urllib.error.HTTPError as error:
-        return error.code
+        return error.code, dict(error.headers)
 
 
 async def _call(url: str, token: str, tool: str, **arguments: Any) -> Any:
@@ -271,24 +276,6 @@ def _get(url: str) -> tuple[int, dict[str, str], bytes]:
         return error.code, dict(error.headers), error.read()
 
 
-def _post_headers(url: str, headers: dict[str, str]) -> tuple[int, dict[str, str]]:
-    request = urllib.request.Request(  # noqa: S310 (loopback test server)
-        url,
-        data=INITIALIZE,
-        method="POST",
-        headers={
-            "Content-Type": "application/json",
-            "Accept": "application/json, text/event-stream",
-            **headers,
-        },
-    )
-    try:
-        with urllib.request.urlopen(request, timeout=10) as response:  # noqa: S310
-            return response.status, dict(response.headers)
-    except urllib.error.HTTPError as error:
-        return error.code, dict(error.headers)
-
-
 async def test_remote_clients_discover_how_to_sign_in(
     resource_server: tuple[HttpServer, Any],
 ) -> None:
@@ -301,7 +288,7 @@ async def test_remote_clients_discover_how_to_sign_in(
     assert [url.rstrip("/") for url in metadata["authorization_servers"]] == ["https://idp.example"]
     assert set(metadata["scopes_supported"]) == {"read", "write"}
 
-    status, headers = _post_headers(server.url, {})
+    status, headers = _exchange(server.url, INITIALIZE, {})
     challenge = headers.get("www-authenticate") or headers.get("WWW-Authenticate") or ""
     assert status == 401
     assert "resource_metadata=" in challenge
@@ -323,10 +310,10 @@ async def test_remote_clients_discover_how_to_sign_in(
     written = await _call(server.url, valid, "record_fact", project="p", key="k", value=1)
     assert not written.is_error
     wrong_audience = token("https://elsewhere.example/mcp", ["read", "write"])
-    assert _post_headers(server.url, {"Authorization": f"Bearer {wrong_audience}"})[0] == 401
+    assert _post(server.url, INITIALIZE, {"Authorization": f"Bearer {wrong_audience}"}) == 401
     expired = token("https://mcp.example/mcp", ["read", "write"], expires_in=-60)
-    assert _post_headers(server.url, {"Authorization": f"Bearer {expired}"})[0] == 401
+    assert _post(server.url, INITIALIZE, {"Authorization": f"Bearer {expired}"}) == 401
     no_read = token("https://mcp.example/mcp", ["write"])
-    status, headers = _post_headers(server.url, {"Authorization": f"Bearer {no_read}"})
+    status, headers = _exchange(server.url, INITIALIZE, {"Authorization": f"Bearer {no_read}"})
     challenge = headers.get("www-authenticate") or headers.get("WWW-Authenticate") or ""
     assert status == 403 and "insufficient_scope" in challenge

@@ -4,8 +4,6 @@ argument completion, each from the caller's tenant only."""
 from __future__ import annotations
 
 import json
-import uuid
-from collections.abc import AsyncIterator
 from typing import Any
 
 import mcp_types
@@ -13,25 +11,12 @@ import pytest
 from fastmcp import Client
 from mcp.shared.exceptions import MCPError
 
-from graphmem.app.server import create_server
-from graphmem.app.settings import Settings
-from graphmem.store import Store
 from tests.support import call
 
 START = mcp_types.PromptReference(type="ref/prompt", name="start_session")
 FACT_TEMPLATE = mcp_types.ResourceTemplateReference(
     type="ref/resource", uri="graphmem://facts/{key}"
 )
-
-
-@pytest.fixture
-async def other_client(store: Store, settings: Settings) -> AsyncIterator[Client[Any]]:
-    """A client of another tenant on the same database."""
-    tenant = f"test-{uuid.uuid4().hex[:12]}"
-    other = settings.model_copy(update={"tenant": tenant})
-    async with Client(create_server(store, other)) as connected:
-        yield connected
-    await store.purge_tenant(tenant)
 
 
 async def _read(client: Client[Any], uri: str) -> Any:

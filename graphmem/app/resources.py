@@ -1,5 +1,6 @@
-"""Resource templates: a fact key's current state, a decision and a memory, read by URI from
-the caller's tenant. Another tenant's id reads exactly like an unknown one (`not_found`)."""
+"""The MCP resources: the graph model, the tenant's statistics, and templates for a fact key's
+current state, a decision and a memory, read by URI from the caller's tenant. Another tenant's
+id reads exactly like an unknown one (`not_found`)."""
 
 from __future__ import annotations
 
@@ -16,6 +17,10 @@ from graphmem.decisions.service import read_decision
 from graphmem.facts.models import CurrentStateRequest
 from graphmem.facts.state import current_state
 from graphmem.memories.service import read_memory
+from graphmem.store.graph_model import GRAPH_MODEL
+from graphmem.store.stats import tenant_stats
+
+STATIC_RESOURCES = frozenset({"graphmem://schema"})  # answered without the database
 
 
 async def _json(read: Callable[[], Awaitable[BaseModel]]) -> str:
@@ -25,7 +30,28 @@ async def _json(read: Callable[[], Awaitable[BaseModel]]) -> str:
         raise ResourceError(str(tool_error(error))) from error
 
 
-def register_templates(server: FastMCP, services: Services) -> None:
+def register_resources(server: FastMCP, services: Services) -> None:
+    @server.resource(
+        "graphmem://schema",
+        name="schema",
+        title="Graph model",
+        mime_type="application/json",
+        description="Node labels, edge types and their properties, as stored in Neo4j.",
+    )
+    async def schema() -> str:
+        return GRAPH_MODEL.model_dump_json()
+
+    @server.resource(
+        "graphmem://stats",
+        name="stats",
+        title="Tenant statistics",
+        mime_type="application/json",
+        description="Counts for the caller's tenant only: facts per owner and status, key "
+        "slots, and the latest history revision.",
+    )
+    async def stats() -> str:
+        return await _json(lambda: tenant_stats(services.store, services.tenant()))
+
     @server.resource(
         "graphmem://facts/{key}",
         name="fact_state",
