@@ -124,7 +124,7 @@ async def run(store: Store, conversation: Path) -> None:
 
 
 async def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description="Answer sizes in a scripted agent session")
     parser.add_argument("--data", type=Path, default=Path("../shared/data/locomo"))
     parser.add_argument("--conversation", default="26")
     arguments = parser.parse_args()
