@@ -96,6 +96,7 @@ def create_server(store: Store | StoreGate, settings: Settings) -> FastMCP:
         auth=auth,
         mask_error_details=True,  # unexpected errors reach clients as a generic message
         strict_input_validation=True,  # no silent "7" -> 7 coercion
+        dereference_schemas=False,  # input schemas come inlined, output schemas keep $defs
         middleware=[
             ScopeMiddleware(specs),
             ReadinessMiddleware(gate, settings.start_wait, STATIC_RESOURCES),

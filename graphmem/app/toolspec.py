@@ -20,6 +20,8 @@ from mcp_types import ToolAnnotations
 from pydantic import BaseModel, Field
 from pydantic.fields import FieldInfo
 
+from graphmem.app import schemas
+from graphmem.app.answers import DETAIL_ARGUMENT, CompactAnswer, Detail, answer_model
 from graphmem.app.boundary import map_domain_errors
 from graphmem.app.services import Services, current_services
 from graphmem.core.progress import Reporter, reporting_to
@@ -38,6 +40,7 @@ class ToolSpec:
     idempotent: bool
     destructive: bool
     available: Callable[[Services], bool] = lambda _: True  # e.g. only when configured
+    answer: CompactAnswer | None = None  # a write's default answer (see app/answers.py)
 
     @property
     def name(self) -> str:
@@ -93,11 +96,18 @@ def _argument(name: str, field: FieldInfo) -> inspect.Parameter:
 
 @functools.cache
 def _derived_tool(spec: ToolSpec) -> Tool:
-    return Tool.from_function(
-        map_domain_errors(flat_tool(spec.handler)),
+    tool = Tool.from_function(
+        map_domain_errors(flat_tool(spec.handler, spec.answer)),
         name=spec.name,
         title=spec.title,
         annotations=spec.annotations(),
+    )
+    output = tool.output_schema
+    return tool.model_copy(
+        update={
+            "parameters": schemas.input_schema(tool.parameters),
+            "output_schema": None if output is None else schemas.output_schema(output),
+        }
     )
 
 
@@ -110,25 +120,32 @@ def _client_progress() -> Reporter | None:
     return context.report_progress
 
 
-def flat_tool(handler: Handler) -> ToolFunction:
-    """The MCP tool function of a handler: flat arguments in, the handler's result out; the
-    services are those of the server handling the call."""
+def flat_tool(handler: Handler, answer: CompactAnswer | None = None) -> ToolFunction:
+    """The MCP tool function of a handler: flat arguments in, the handler's result out (or
+    its compact ``answer``, with a ``detail`` argument); the services are those of the server
+    handling the call."""
     model = request_model(handler)
     result = get_type_hints(handler)["return"]
-    if model is None:
+    parameters = [] if model is None else [_argument(n, f) for n, f in model.model_fields.items()]
 
-        async def tool(**arguments: Any) -> Any:
-            with reporting_to(_client_progress()):
-                return await handler(current_services())
+    async def tool(detail: Detail = "compact", **arguments: Any) -> Any:
+        with reporting_to(_client_progress()):
+            if model is None:
+                whole = await handler(current_services())
+            else:
+                whole = await handler(current_services(), model(**arguments))
+        return whole if answer is None else answer.of(whole, detail)
 
-        parameters: list[inspect.Parameter] = []
-    else:
-
-        async def tool(**arguments: Any) -> Any:
-            with reporting_to(_client_progress()):
-                return await handler(current_services(), model(**arguments))
-
-        parameters = [_argument(name, field) for name, field in model.model_fields.items()]
+    if answer is not None:
+        result = answer_model(result, answer)
+        parameters.append(
+            inspect.Parameter(
+                "detail",
+                inspect.Parameter.KEYWORD_ONLY,
+                default="compact",
+                annotation=DETAIL_ARGUMENT,
+            )
+        )
     tool.__signature__ = inspect.Signature(parameters, return_annotation=result)  # type: ignore[attr-defined]
     tool.__annotations__ = {p.name: p.annotation for p in parameters} | {"return": result}
     tool.__name__ = tool.__qualname__ = handler.__name__

@@ -2,6 +2,7 @@
 the domain (graphmem/archive/service.py, where the rules are documented), let the boundary map
 errors."""
 
+from graphmem.app.answers import compact
 from graphmem.app.services import Services
 from graphmem.app.toolspec import ToolSpec
 from graphmem.archive import models, service
@@ -69,6 +70,15 @@ SPECS = [
         writes=True,
         idempotent=True,  # the same turns again store nothing
         destructive=False,
+        answer=compact(
+            "session_created",
+            "stored",
+            "duplicates",
+            "redactions",
+            "quarantined",
+            "revision",
+            session_id="session.id",
+        ),
     ),
     ToolSpec(
         handler=search_raw,

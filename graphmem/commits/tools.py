@@ -1,5 +1,6 @@
 """MCP tools of the commits area. Thin: validate, call the domain, let the boundary map errors."""
 
+from graphmem.app.answers import compact
 from graphmem.app.services import Services
 from graphmem.app.toolspec import ToolSpec
 from graphmem.commits import models, service
@@ -62,6 +63,7 @@ SPECS = [
         writes=True,
         idempotent=True,
         destructive=False,
+        answer=compact("created", "linked", "redactions", "revision", sha="commit.git.sha"),
     ),
     ToolSpec(
         handler=lookup_commit,

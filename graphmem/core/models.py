@@ -83,13 +83,14 @@ def _bounded_json(value: JsonValue) -> JsonValue:
 
 
 BoundedJson = Annotated[JsonValue, AfterValidator(_bounded_json)]
-Name = Annotated[str, Field(min_length=1, max_length=200, pattern=r"^\S(.*\S)?$")]
+TRIMMED_PATTERN = r"^\S(.*\S)?$"  # no leading or trailing whitespace
+Name = Annotated[str, Field(min_length=1, max_length=200, pattern=TRIMMED_PATTERN)]
 AuditText = Annotated[str, Field(min_length=1, max_length=200)]
 ShortText = Annotated[str, Field(min_length=1, max_length=500)]  # a title, blocker or reference
 
 
 # Argument types several tools share, declared once with their client-facing text.
-Audit = Annotated[AuditText | None, Field(description="Recorded for audit; grants nothing.")]
+Audit = Annotated[AuditText | None, Field(description="Audit label; grants nothing.")]
 
 
 class AuditedRequest(StrictModel):

@@ -1,6 +1,7 @@
 """MCP tools over decisions, review signals, attempts and outcomes. Thin: validate, call the
 domain, let the boundary map errors."""
 
+from graphmem.app.answers import compact
 from graphmem.app.services import Services
 from graphmem.app.toolspec import ToolSpec
 from graphmem.decisions import models, service
@@ -100,11 +101,18 @@ SPECS = [
         writes=True,
         idempotent=False,
         destructive=False,
+        answer=compact(
+            "revision",
+            "idempotent_replay",
+            "review_signals",
+            id="decision.id",
+            status="decision.status",
+        ),
     ),
     ToolSpec(
         handler=review_decisions,
         title="Evaluate reopen rules and list decisions due",
-        toolset="core",
+        toolset="full",
         writes=True,
         idempotent=True,
         destructive=False,
@@ -116,6 +124,7 @@ SPECS = [
         writes=True,
         idempotent=False,
         destructive=False,
+        answer=compact("revision", signal_id="signal.signal_id", status="signal.status"),
     ),
     ToolSpec(
         handler=update_decision,
@@ -124,6 +133,7 @@ SPECS = [
         writes=True,
         idempotent=False,
         destructive=True,
+        answer=compact("previous_status", "revision", id="decision.id", status="decision.status"),
     ),
     ToolSpec(
         handler=record_attempt,
@@ -132,6 +142,7 @@ SPECS = [
         writes=True,
         idempotent=False,
         destructive=False,
+        answer=compact("revision", id="attempt.id", status="attempt.status"),
     ),
     ToolSpec(
         handler=record_outcome,
@@ -140,5 +151,8 @@ SPECS = [
         writes=True,
         idempotent=False,
         destructive=False,
+        answer=compact(
+            "revision", id="outcome.id", attempt_id="attempt.id", attempt_status="attempt.status"
+        ),
     ),
 ]

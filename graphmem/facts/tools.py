@@ -1,5 +1,6 @@
 """MCP tools over facts. Thin: validate, call the domain, let the boundary map errors."""
 
+from graphmem.app.answers import compact
 from graphmem.app.services import Services
 from graphmem.app.toolspec import ToolSpec
 from graphmem.core.errors import ConfigurationError
@@ -101,6 +102,15 @@ SPECS = [
         writes=True,
         idempotent=False,
         destructive=True,
+        answer=compact(
+            "id",
+            "key",
+            "status",
+            "superseded_id",
+            "revision",
+            "idempotent_replay",
+            "review_signals",
+        ),
     ),
     ToolSpec(
         handler=current_state,
@@ -113,10 +123,19 @@ SPECS = [
     ToolSpec(
         handler=govern_fact,
         title="Supersede, contradict, invalidate or revalidate a fact",
-        toolset="core",
+        toolset="full",
         writes=True,
         idempotent=False,
         destructive=True,
+        answer=compact(
+            "fact_id",
+            "action",
+            "target_fact_id",
+            "changed",
+            "revision",
+            "review_signals",
+            status="fact.status",
+        ),
     ),
     ToolSpec(
         handler=maintain,
@@ -134,5 +153,6 @@ SPECS = [
         idempotent=False,
         destructive=False,
         available=lambda services: services.trusted_verifiers is not None,
+        answer=compact("revision", id="fact.id", verification_status="fact.verification_status"),
     ),
 ]

@@ -1,5 +1,6 @@
 """MCP tools over impact: record a link, explain a change's downstream impact. Thin."""
 
+from graphmem.app.answers import compact
 from graphmem.app.services import Services
 from graphmem.app.toolspec import ToolSpec
 from graphmem.impact import models, service
@@ -49,6 +50,7 @@ SPECS = [
         writes=True,
         idempotent=False,
         destructive=True,  # a repeat overwrites the link's score and rationale
+        answer=compact("edge_id", "created", "revision"),
     ),
     ToolSpec(
         handler=explain_impact,

@@ -1,5 +1,6 @@
 """MCP tools over workstreams. Thin: validate, call the domain, let the boundary map errors."""
 
+from graphmem.app.answers import compact
 from graphmem.app.services import Services
 from graphmem.app.toolspec import ToolSpec
 from graphmem.workstreams import models, service
@@ -60,6 +61,7 @@ SPECS = [
         writes=True,
         idempotent=False,
         destructive=False,
+        answer=compact("revision", id="workstream.id", status="workstream.status"),
     ),
     ToolSpec(
         handler=workstreams,
@@ -76,5 +78,6 @@ SPECS = [
         writes=True,
         idempotent=True,
         destructive=True,
+        answer=compact("id", "updated", "changed", "revision", status="workstream.status"),
     ),
 ]

@@ -1,6 +1,7 @@
 """MCP tools of the knowledge pipeline's intake. Thin: validate, call the domain, let the
 boundary map errors."""
 
+from graphmem.app.answers import compact
 from graphmem.app.services import Services
 from graphmem.app.toolspec import ToolSpec
 from graphmem.knowledge import chunks
@@ -28,9 +29,17 @@ SPECS = [
     ToolSpec(
         handler=add_context_chunk,
         title="Store a chunk of raw context",
-        toolset="core",
+        toolset="full",
         writes=True,
         idempotent=True,
         destructive=False,
+        answer=compact(
+            "created",
+            "redactions",
+            "quarantine_reasons",
+            "revision",
+            id="chunk.id",
+            state="chunk.state",
+        ),
     ),
 ]

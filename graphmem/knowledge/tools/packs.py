@@ -63,7 +63,7 @@ SPECS = [
     ToolSpec(
         handler=build_context_pack,
         title="Build a context pack",
-        toolset="core",
+        toolset="full",
         writes=True,
         idempotent=False,  # every call stores a new pack and retires the previous one
         destructive=False,  # retired packs are kept

@@ -1,6 +1,7 @@
 """MCP tools of curated memories: save, fetch, govern. Thin: validate, call the domain
 (graphmem/memories/service.py, where the rules are documented), let the boundary map errors."""
 
+from graphmem.app.answers import compact
 from graphmem.app.services import Services
 from graphmem.app.toolspec import ToolSpec
 from graphmem.memories import service
@@ -71,11 +72,21 @@ SPECS = [
         writes=True,
         idempotent=False,  # without a topic_key every save is a new memory
         destructive=False,
+        answer=compact(
+            "operation",
+            "superseded_id",
+            "quarantined",
+            "redactions",
+            "revision",
+            id="memory.id",
+            version="memory.version",
+            status="memory.status",
+        ),
     ),
     ToolSpec(
         handler=get_observations,
         title="Get memory details",
-        toolset="core",
+        toolset="full",
         writes=False,  # access counters are bookkeeping, not a write of knowledge
         idempotent=False,
         destructive=False,

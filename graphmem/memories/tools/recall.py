@@ -62,7 +62,7 @@ SPECS = [
     ToolSpec(
         handler=recall_user_context,
         title="Recall user context",
-        toolset="full",
+        toolset="core",
         writes=False,
         idempotent=True,
         destructive=False,

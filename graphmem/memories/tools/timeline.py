@@ -71,7 +71,7 @@ SPECS = [
     ToolSpec(
         handler=timeline,
         title="Memory timeline",
-        toolset="core",
+        toolset="full",
         writes=False,
         idempotent=True,
         destructive=False,

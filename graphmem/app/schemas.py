@@ -1,0 +1,78 @@
+"""Compact tool schemas: what an agent pays for on every tools/list.
+
+The schemas pydantic derives are exact but wordy. These rewrites keep what they accept and
+return while spending fewer characters:
+
+- in output schemas, ``anyOf: [X, {"type": "null"}]`` becomes ``X`` with ``type: [X's type,
+  "null"]`` (the same values; ``maxLength`` and ``format`` constrain only strings);
+- in input schemas, an optional argument is just ``X``: omitting it means null (the server
+  still accepts an explicit null); titles and ``default: null`` go;
+- input schemas are inlined (some clients do not follow ``$ref``) and drop the "trimmed text"
+  pattern and ``minLength: 1`` of identifiers, which the server still enforces with a clear
+  error;
+- output schemas keep repeated shapes once in ``$defs`` and carry no prose: the tool's
+  description says what it returns.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastmcp.utilities.json_schema import dereference_refs
+
+from graphmem.core.models import TRIMMED_PATTERN
+
+_NULL = {"type": "null"}
+_OUTPUT_PROSE = frozenset({"description", "examples", "default", "title"})
+
+
+def input_schema(schema: dict[str, Any]) -> dict[str, Any]:
+    return _compacted(dereference_refs(schema), output=False)
+
+
+def output_schema(schema: dict[str, Any]) -> dict[str, Any]:
+    return _compacted(schema, output=True)
+
+
+def _nullable(node: dict[str, Any], output: bool) -> dict[str, Any]:
+    """``anyOf: [X, null]`` as one schema: X accepting null too (an output, when X is one
+    plain type), or X alone (an optional argument, whose omission is null)."""
+    options = node.get("anyOf")
+    if not (isinstance(options, list) and len(options) == 2 and _NULL in options):
+        return node
+    other = options[0] if options[1] == _NULL else options[1]
+    rest = {key: value for key, value in node.items() if key != "anyOf"}
+    if not output and "default" in rest and rest["default"] is None:
+        return rest | other  # optional: omitted is null
+    if not isinstance(other.get("type"), str) or "$ref" in other:
+        return node
+    merged = {**other, "type": [other["type"], "null"]}
+    if "enum" in merged:
+        merged["enum"] = [*merged["enum"], None]
+    return rest | merged
+
+
+def _dropped(key: str, value: Any, output: bool) -> bool:
+    if output:
+        return key in _OUTPUT_PROSE
+    return (
+        key == "title"
+        or (key == "default" and value is None)
+        or (key == "pattern" and value == TRIMMED_PATTERN)
+        or (key == "minLength" and value == 1)
+    )
+
+
+def _compacted(node: Any, output: bool) -> Any:
+    if isinstance(node, list):
+        return [_compacted(item, output) for item in node]
+    if not isinstance(node, dict):
+        return node
+    compact: dict[str, Any] = {}
+    for key, value in _nullable(node, output).items():
+        if key in ("properties", "$defs") and isinstance(value, dict):
+            # names of properties and definitions, never schema keywords
+            compact[key] = {name: _compacted(sub, output) for name, sub in value.items()}
+        elif not _dropped(key, value, output):
+            compact[key] = _compacted(value, output)
+    return compact
