@@ -1,3 +1,3 @@
-from graphmem.app.cli import main
+from graphmem.app.entry import main
 
 raise SystemExit(main())

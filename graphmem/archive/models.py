@@ -28,28 +28,21 @@ SearchQuery = Annotated[str, Field(min_length=1, max_length=MAX_QUERY_CHARS)]
 
 
 class TurnIn(StrictModel):
-    role: Role = Field(description="Who spoke: user, assistant, system or tool.")
-    content: TurnContent = Field(description="What was said, up to 100,000 characters.")
+    role: Role = Field(description="Who spoke.")
+    content: TurnContent = Field(description="What was said.")
     # A string from JSON is the normal form of a timestamp: parse it (offset required).
-    ts: AwareDatetime = Field(
-        strict=False, description="When it was said: ISO 8601 with a UTC offset."
-    )
+    ts: AwareDatetime = Field(strict=False, description="With a UTC offset.")
 
 
 class ArchiveTurnsRequest(AuditedRequest):
-    project: Name = Field(description="Project the conversation belongs to.")
-    session_ref: Name = Field(
-        description="Your reference of the conversation (e.g. its session id)."
-    )
-    host: Name = Field(description="Machine or client the turns come from.")
-    source_root: Name = Field(
-        description="Where the transcript lives (a root folder or source name)."
-    )
+    project: Name = Field(description="Project.")
+    session_ref: Name = Field(description="Your conversation id.")
+    host: Name = Field(description="Machine or client.")
+    source_root: Name = Field(description="Transcript root.")
     turns: list[TurnIn] = Field(
         min_length=1,
         max_length=MAX_TURNS_PER_CALL,
-        description="1 to 500 turns: role, content (up to 100,000 characters; "
-        "2,000,000 per call), ts (ISO 8601 with offset).",
+        description="≤ 2,000,000 characters in all.",
     )
 
 
@@ -99,34 +92,19 @@ class ArchiveTurnsResult(OutputModel):
 
 
 class SearchRawRequest(StrictModel):
-    query: SearchQuery = Field(
-        description="Words to find (up to 1,000 characters, 64 terms), read literally: "
-        "no Lucene syntax, operators and special characters are plain text."
-    )
-    project: Name | None = Field(default=None, description="Only this project (exact).")
-    session_id: Name | None = Field(
-        default=None, description="Only this session (server id from archive_turns)."
-    )
-    session_ref: Name | None = Field(
-        default=None, description="Only sessions with this caller reference."
-    )
-    role: Role | None = Field(default=None, description="Only turns of this role.")
-    since: AwareDatetime | None = Field(
-        default=None, description="Only turns at or after this instant."
-    )
-    until: AwareDatetime | None = Field(
-        default=None, description="Only turns at or before this instant."
-    )
+    query: SearchQuery = Field(description="Words, read literally; at most 64 terms.")
+    project: Name | None = Field(default=None, description="Filter.")
+    session_id: Name | None = Field(default=None, description="Server session id.")
+    session_ref: Name | None = Field(default=None, description="Your session_ref.")
+    role: Role | None = Field(default=None, description="Filter.")
+    since: AwareDatetime | None = Field(default=None, description="From (inclusive).")
+    until: AwareDatetime | None = Field(default=None, description="Until (inclusive).")
     include_quarantined: bool = Field(
         default=True,
-        description="Return quarantined turns, flagged (default true); false hides.",
+        description="false hides quarantined turns.",
     )
-    limit: int = Field(
-        default=20, ge=1, le=MAX_SEARCH_LIMIT, description="Hits per page (1 to 100)."
-    )
-    offset: int = Field(
-        default=0, ge=0, le=MAX_SEARCH_OFFSET, description="Hits to skip (up to 10,000)."
-    )
+    limit: int = Field(default=20, ge=1, le=MAX_SEARCH_LIMIT, description="Page size.")
+    offset: int = Field(default=0, ge=0, le=MAX_SEARCH_OFFSET, description="Hits to skip.")
 
 
 class RawHit(OutputModel):
@@ -164,27 +142,21 @@ class SearchRawResult(OutputModel):
 
 
 class ListRawSessionsRequest(StrictModel):
-    since: AwareDatetime | None = Field(
-        default=None, description="Window start (inclusive); none: no start."
-    )
-    until: AwareDatetime | None = Field(
-        default=None, description="Window end (inclusive); none: no end."
-    )
-    project: Name | None = Field(default=None, description="Only this project (exact).")
-    latest: int = Field(
-        default=50, ge=1, le=MAX_LATEST, description="At most this many newest sessions (1-500)."
-    )
+    since: AwareDatetime | None = Field(default=None, description="Window start (inclusive).")
+    until: AwareDatetime | None = Field(default=None, description="Window end (inclusive).")
+    project: Name | None = Field(default=None, description="Filter.")
+    latest: int = Field(default=50, ge=1, le=MAX_LATEST, description="Most sessions.")
     samples: int = Field(
         default=0,
         ge=0,
         le=MAX_SAMPLES,
-        description="First in-window user turns to include per session (0-20).",
+        description="First user turns per session.",
     )
     sample_chars: int = Field(
         default=200,
         ge=1,
         le=MAX_SAMPLE_CHARS,
-        description="Cut each sample to this many characters.",
+        description="Sample length.",
     )
 
 

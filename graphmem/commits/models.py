@@ -37,36 +37,32 @@ MAX_SESSION_COMMITS_PAGE = 100
 
 # --- inputs --------------------------------------------------------------------------------------
 class RecordCommitRequest(StrictModel):
-    project: Name = Field(description="The project (repository) of the commit.")
-    sha: FullSha = Field(description="Full hash: 40 hex (SHA-1) or 64 (SHA-256).")
-    message: CommitMessage = Field(description="The commit message.")
-    author: Author | None = Field(default=None, description="The commit author.")
-    committed_at: AwareDatetime | None = Field(
-        default=None, description="When it was committed (with offset)."
-    )
-    branch: Name | None = Field(default=None, description="The branch it was made on.")
+    project: Name = Field(description="Project.")
+    sha: FullSha = Field(description="Full hash.")
+    message: CommitMessage = Field(description="Message.")
+    author: Author | None = Field(default=None, description="Author.")
+    committed_at: AwareDatetime | None = Field(default=None, description="Needs an offset.")
+    branch: Name | None = Field(default=None, description="Branch.")
     files: list[FilePath] = Field(
-        default_factory=list, max_length=MAX_FILES, description="Paths the commit changed."
+        default_factory=list, max_length=MAX_FILES, description="Changed paths."
     )
     session_id: Name | None = Field(
         default=None,
-        description="Link the commit to this session; links are never inferred.",
+        description="Session to link.",
     )
     actor: Audit = None
     client: Audit = None
 
 
 class LookupCommitRequest(StrictModel):
-    sha: ShaQuery = Field(description="Full hash or at least 7 hex digits.")
+    sha: ShaQuery = Field(description="Full or abbreviated hash.")
     project: Name | None = Field(default=None, description="Only this project.")
 
 
 class CommitsForSessionRequest(StrictModel):
-    session_id: Name = Field(description="The session whose commits to list.")
+    session_id: Name = Field(description="Session.")
     project: Name | None = Field(default=None, description="Only this project.")
-    limit: int = Field(
-        default=20, ge=1, le=MAX_SESSION_COMMITS_PAGE, description="Commits per page."
-    )
+    limit: int = Field(default=20, ge=1, le=MAX_SESSION_COMMITS_PAGE, description="Page size.")
     offset: int = Field(default=0, ge=0, le=100_000, description="Page start.")
 
 

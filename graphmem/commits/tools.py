@@ -9,16 +9,10 @@ from graphmem.commits import models, service
 async def record_commit(
     services: Services, request: models.RecordCommitRequest
 ) -> models.RecordCommitResult:
-    """Record a git commit's metadata in memory and, when session_id is given, link it to
-    that session (the only way a link is made: nothing is inferred).
+    """Record a git commit; with session_id, link it to that session (never inferred).
 
-    The message passes the poisoning gate: secrets are redacted before storage (listed in
-    redactions) and instruction-like text marks it quarantined (kept, but returned as
-    null). Idempotent per (project, sha): the same metadata again returns the stored
-    commit and writes nothing; a new session_id on a known commit adds that link. Read
-    back with lookup_commit or commits_for_session. One transaction, one revision per
-    change. Errors: invalid_argument for a sha that is not a full 40/64-hex hash or
-    bounds exceeded, conflict when the sha is recorded with different metadata.
+    Idempotent per project+sha; other metadata: conflict. Secrets redacted. Answers sha,
+    created, linked, redactions, revision; detail=full adds the whole record.
     """
     return await service.record_commit(services.store, services.tenant(), request)
 
@@ -26,16 +20,12 @@ async def record_commit(
 async def lookup_commit(
     services: Services, request: models.LookupCommitRequest
 ) -> models.LookupCommitResult:
-    """Read-only. Look up recorded commits by full or abbreviated sha (at least 7 hex
-    digits, any case) and the sessions explicitly linked to them.
+    """Look up recorded commits by full or abbreviated sha, with their linked sessions.
 
-    Git metadata (git) is returned apart from memory-derived links (sessions), so a
-    missing link is never filled in by guessing. An abbreviation matching several
-    commits returns all of them (ambiguous=true, exact match first, at most 20,
-    truncated says when more exist). A quarantined message is returned as null with its
-    reasons. Use commits_for_session to go from a session to its commits and
-    record_commit to add commits or links. Errors: invalid_argument for a malformed
-    sha, not_found when nothing matches.
+    Read-only. A short sha matching several returns all (ambiguous, exact first, at most
+    20, truncated). Git metadata comes apart from the links, which are never guessed; a
+    quarantined message is null. From a session: commits_for_session. Nothing matches:
+    not_found.
     """
     return await service.lookup_commit(services.store, services.tenant(), request)
 
@@ -43,14 +33,11 @@ async def lookup_commit(
 async def commits_for_session(
     services: Services, request: models.CommitsForSessionRequest
 ) -> models.CommitsForSessionResult:
-    """Read-only. List the commits explicitly linked to a session (by record_commit with
-    session_id), newest commit first, each with its git metadata and link evidence
-    (source, linked_at, the history revision that recorded it).
+    """List the commits record_commit linked to a session, newest first, with git
+    metadata and link evidence.
 
-    Nothing is inferred: a commit made during the session but never linked is not
-    listed, and a session nobody linked lists nothing. Paginated (has_more,
-    next_offset). Use lookup_commit to start from a sha. Errors: invalid_argument for a
-    blank session_id or a limit/offset out of range.
+    Read-only; unlinked commits are never inferred. Paginated (has_more, next_offset).
+    From a sha: lookup_commit.
     """
     return await service.commits_for_session(services.store, services.tenant(), request)
 

@@ -36,23 +36,18 @@ MAX_DEPENDENCIES = 50
 MAX_EVIDENCE_REFS = 20
 EvidenceRefs = Annotated[
     list[ShortText],
-    Field(max_length=MAX_EVIDENCE_REFS, description="References (URLs, paths, ids) to evidence."),
+    Field(max_length=MAX_EVIDENCE_REFS, description="URLs, paths or ids."),
 ]
 
 
 # --- inputs --------------------------------------------------------------------------------------
 class RuleInput(StrictModel):
-    key: Name = Field(description="The fact key (in the decision's project) this rule watches.")
+    key: Name
     operator: Operator
     value: BoundedJson = Field(
-        description="The operand; required (null, 0, false and '' are operands). between: "
-        "[low, high]; in/not_in: a list; ordered operators: a number or an ISO-8601 date."
+        description="between [low, high]; in, not_in a list; ordered: number or ISO-8601 date."
     )
-    unit: Unit | None = Field(
-        default=None,
-        description="Unit of a numeric operand: ms, s, min, h, d or %. Fact values that are "
-        "bare numbers are read in it; values like '250 ms' are converted.",
-    )
+    unit: Unit | None = None
 
     def rule(self) -> Rule:
         return Rule(self.key, self.operator, self.value, self.unit)
@@ -61,42 +56,33 @@ class RuleInput(StrictModel):
 class AlternativeInput(StrictModel):
     title: ShortText
     why_rejected: LongText | None = None
-    reopen_when: list[RuleInput] = Field(
-        default_factory=list,
-        max_length=MAX_RULES_PER_ALTERNATIVE,
-        description="Rules OR-ed: any true one makes the decision due for review.",
-    )
+    reopen_when: list[RuleInput] = Field(default_factory=list, max_length=MAX_RULES_PER_ALTERNATIVE)
 
 
 class RecordDecisionRequest(AuditedRequest):
-    project: Name = Field(description="Owning project; rules watch its keys.")
-    title: ShortText = Field(description="Short name of the decision.")
+    project: Name = Field(description="Project; rules watch its keys.")
+    title: ShortText = Field(description="Short name.")
     choice: LongText = Field(description="What was decided.")
     rationale: LongText | None = Field(default=None, description="Why.")
     alternatives: list[AlternativeInput] = Field(
         default_factory=list,
         max_length=MAX_ALTERNATIVES,
-        description="Rejected options, each with why_rejected and reopen_when rules "
-        "{key, operator, value, unit}: operators equals, not_equals, contains, "
-        "greater_than, less_than, gte, lte, between ([low, high], inclusive), in, "
-        "not_in; units ms, s, min, h, d, %. Rules of one alternative are OR-ed.",
+        description="Rejected options; any true reopen_when rule makes it due.",
     )
     depends_on: list[Name] = Field(
         default_factory=list,
         max_length=MAX_DEPENDENCIES,
-        description="Fact ids or keys (in this project) the decision rests on. An "
-        "entry shaped like an id must name an existing fact.",
+        description="Fact ids or keys it rests on.",
     )
     review_after: AwareDatetime | None = Field(
-        default=None, description="After this instant maintain marks the decision stale."
+        default=None, description="When maintain marks it stale."
     )
     supersedes_decision_id: Name | None = Field(
-        default=None, description="A live decision this one replaces (it becomes superseded)."
+        default=None, description="Live decision it replaces."
     )
     idempotency_key: Name | None = Field(
         default=None,
-        description="Retry identity within the project: a retry with the same key "
-        "and arguments returns the first decision and writes nothing.",
+        description="Retries return the first decision.",
     )
 
     @model_validator(mode="after")
@@ -110,29 +96,24 @@ class RecordDecisionRequest(AuditedRequest):
 
 
 class ReviewDecisionsRequest(StrictModel):
-    project: Name | None = Field(default=None, description="Only this project's decisions.")
+    project: Name | None = Field(default=None, description="Only this project.")
     decision_id: Name | None = Field(default=None, description="Only this decision.")
-    limit: int = Field(default=50, ge=1, le=200, description="Due decisions per page.")
+    limit: int = Field(default=50, ge=1, le=200, description="Page size.")
     offset: int = Field(default=0, ge=0, le=100_000, description="Page start.")
 
 
 class AckReviewRequest(StrictModel):
-    signal_id: Name = Field(description="The open review signal.")
-    note: LongText = Field(description="What was reviewed and concluded.")
+    signal_id: Name = Field(description="Open signal.")
+    note: LongText = Field(description="Conclusion.")
     session_id: Audit = None
     actor: Audit = None
 
 
 class UpdateDecisionRequest(StrictModel):
-    decision_id: Name = Field(description="The decision to change.")
-    status: DecisionStatus = Field(
-        description="active, review_required and stale move freely among "
-        "themselves; superseded (needs successor_decision_id) and reverted are final."
-    )
-    successor_decision_id: Name | None = Field(
-        default=None, description="The live decision that replaces it."
-    )
-    reason: LongText | None = Field(default=None, description="Why; kept on the decision.")
+    decision_id: Name = Field(description="Decision id.")
+    status: DecisionStatus = Field(description="superseded, reverted: final.")
+    successor_decision_id: Name | None = Field(default=None, description="Live successor.")
+    reason: LongText | None = Field(default=None, description="Why.")
     session_id: Audit = None
     actor: Audit = None
 
@@ -148,10 +129,8 @@ class UpdateDecisionRequest(StrictModel):
 
 
 class RecordAttemptRequest(AuditedRequest):
-    decision_id: Name | None = Field(default=None, description="The decision it was tried for.")
-    workstream_id: Name | None = Field(
-        default=None, description="Or the workstream it was tried for."
-    )
+    decision_id: Name | None = Field(default=None, description="Decision.")
+    workstream_id: Name | None = Field(default=None, description="Or workstream.")
     title: ShortText = Field(description="What was tried.")
     description: LongText | None = Field(default=None, description="How.")
     evidence: EvidenceRefs = Field(default_factory=list)
@@ -164,8 +143,8 @@ class RecordAttemptRequest(AuditedRequest):
 
 
 class RecordOutcomeRequest(AuditedRequest):
-    attempt_id: Name = Field(description="The attempt that ended.")
-    result: OutcomeResult = Field(description="succeeded, failed, partial or abandoned.")
+    attempt_id: Name = Field(description="Attempt id.")
+    result: OutcomeResult = Field(description="How it ended.")
     summary: LongText | None = Field(default=None, description="What happened.")
     lesson: LongText | None = Field(default=None, description="What to reuse or avoid.")
     evidence: EvidenceRefs = Field(default_factory=list)

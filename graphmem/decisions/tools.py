@@ -10,18 +10,13 @@ from graphmem.decisions import models, service
 async def record_decision(
     services: Services, request: models.RecordDecisionRequest
 ) -> models.RecordDecisionResult:
-    """Record a decision with the alternatives it rejected and the conditions under which
-    each should be reconsidered (reopen rules on fact keys).
+    """Record a decision, the alternatives it rejected and their reopen rules
+    (conditions on fact keys that make it due).
 
-    Use it when a choice depends on facts that can change; record those facts with
-    record_fact under the same project and keys. The result carries the current
-    verdict of every rule (true, false or unknown with its reason) and any review
-    signal opened at once. From then on every fact write that breaches a rule pushes
-    a signal; review_decisions lists what is due. One transaction, one revision.
-    Errors: invalid_argument for a malformed rule (operand and unit are checked
-    against the operator), not_found for an unknown superseded decision or fact id,
-    conflict for a superseded decision that is no longer live or a reused
-    idempotency_key.
+    Record the watched facts with record_fact (same project and keys): a fact write that
+    breaches a rule opens a review signal; review_decisions lists what is due. One
+    transaction, one history revision. Answers with id, status, revision,
+    idempotent_replay and review_signals; detail=full adds the whole record.
     """
     return await service.record_decision(services.store, services.tenant(), request)
 
@@ -29,16 +24,12 @@ async def record_decision(
 async def review_decisions(
     services: Services, request: models.ReviewDecisionsRequest
 ) -> models.ReviewDecisionsResult:
-    """Evaluate the reopen rules of every live decision in scope and list the decisions
-    due for review.
+    """Evaluate live decisions' reopen rules and list those due, paged, with
+    diagnostics for unknown verdicts (which never make a decision due).
 
-    Each rule is true, false or unknown (no_current_fact, expired_fact,
-    incomparable_types, conflicting_evidence); unknown never makes a decision due but
-    is listed in diagnostics. A decision is due when a rule breaches (its review
-    signal, identified by the decision and the sorted set of breached rules, is open
-    or acknowledged) or when review_after has passed. Acknowledge a signal with
-    ack_review; it stays quiet until the breach set changes. Persists signal changes
-    (one revision when any), so it needs write access; repeating it changes nothing.
+    Due: a breached rule's signal is open or acknowledged, or review_after passed;
+    acknowledge with ack_review. Persists signal changes (one revision if any); safe to
+    repeat.
     """
     return await service.review_decisions(services.store, services.tenant(), request)
 
@@ -46,13 +37,9 @@ async def review_decisions(
 async def ack_review(
     services: Services, request: models.AckReviewRequest
 ) -> models.AckReviewResult:
-    """Acknowledge one open review signal with a note.
-
-    The signal stays acknowledged (and its decision quiet) while the decision's set of
-    breached rules is the same; a different set opens a new signal, and a breach that
-    clears entirely ends the episode. To act on the decision itself use
-    update_decision or record_decision with supersedes_decision_id. Errors: not_found,
-    conflict when the signal is not open. One revision.
+    """Acknowledge an open review signal with a note: it stays quiet until the
+    decision's breach set changes. One transaction, one history revision. Answers with
+    signal_id, status and revision; detail=full adds the whole record.
     """
     return await service.ack_review(services.store, services.tenant(), request)
 
@@ -60,13 +47,9 @@ async def ack_review(
 async def update_decision(
     services: Services, request: models.UpdateDecisionRequest
 ) -> models.UpdateDecisionResult:
-    """Change a decision's lifecycle status, linking its successor when superseded.
-
-    Use it after a review: back to active, review_required while someone looks, or
-    final states superseded / reverted (their signals are cleared and their rules no
-    longer evaluated). To replace a decision with a new one in one step, call
-    record_decision with supersedes_decision_id instead. Errors: not_found, conflict
-    for a final or unchanged status or a successor that is not live. One revision.
+    """Change a decision's status; to replace it in one step, record_decision with
+    supersedes_decision_id instead. One transaction, one history revision. Answers with id, status,
+    previous_status and revision; detail=full adds the whole record.
     """
     return await service.update_decision(services.store, services.tenant(), request)
 
@@ -74,10 +57,9 @@ async def update_decision(
 async def record_attempt(
     services: Services, request: models.RecordAttemptRequest
 ) -> models.RecordAttemptResult:
-    """Record something tried for a decision or a workstream (exactly one of them).
-
-    The attempt stays open until record_outcome says how it ended. Errors: not_found
-    for an unknown decision or workstream. One revision.
+    """Record something tried for a decision or a workstream (exactly one of them); it
+    stays open until record_outcome. One transaction, one history revision. Answers with
+    id, status and revision; detail=full adds the whole record.
     """
     return await service.record_attempt(services.store, services.tenant(), request)
 
@@ -85,10 +67,9 @@ async def record_attempt(
 async def record_outcome(
     services: Services, request: models.RecordOutcomeRequest
 ) -> models.RecordOutcomeResult:
-    """Record how an attempt ended, with evidence references; closes the attempt.
-
-    One outcome per attempt: a second try is a new attempt. Errors: not_found for an
-    unknown attempt, conflict when it already has an outcome. One revision.
+    """Record how an attempt ended, closing it; one outcome per attempt (a retry is a
+    new attempt). One transaction, one history revision. Answers with id, attempt_id,
+    attempt_status and revision; detail=full adds the whole record.
     """
     return await service.record_outcome(services.store, services.tenant(), request)
 

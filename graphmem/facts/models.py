@@ -27,11 +27,11 @@ from graphmem.memories.models.memories import MemoryTopicState
 SCHEMA_VERSION = 1
 Project = Annotated[
     Name | None,
-    Field(description="Owning project. Required unless origin_id is set."),
+    Field(description="Owning project (or origin_id)."),
 ]
 Origin = Annotated[
     Name | None,
-    Field(description="Capture-origin id; with no project the record belongs to it alone."),
+    Field(description="Capture origin; owner if no project."),
 ]
 SourceClass = Literal["agent_claimed", "tool_observed", "human_confirmed", "production_verified"]
 SOURCE_CLASSES: tuple[SourceClass, ...] = (
@@ -69,52 +69,34 @@ def owner_of(project: str | None, origin_id: str | None) -> str:
 class RecordFactRequest(AuditedRequest):
     project: Project = None
     origin_id: Origin = None
-    key: Name = Field(
-        description="Fact name, unique among the owner's active facts; the key "
-        "current_state and reopen rules refer to."
-    )
+    key: Name = Field(description="Fact key.")
     value: BoundedJson = Field(
         default=None,
-        description="Any JSON value (big integers, nested objects, unicode, null), "
-        "stored losslessly; at most 64 KiB and 32 levels deep.",
+        description="Any JSON; at most 64 KiB, 32 levels deep.",
     )
     source_class: str | None = Field(
         default=None,
         max_length=100,
-        description="Claimed origin: agent_claimed (default), "
-        "tool_observed, human_confirmed or production_verified. A claim, never "
-        "proof. Other labels are stored as agent_claimed, the label in source_raw.",
+        description="agent_claimed, tool_observed, human_confirmed or production_verified.",
     )
     source: str | None = Field(
         default=None, max_length=100, description="Legacy alias of source_class."
     )
-    confidence: float = Field(
-        default=0.5, ge=0.0, le=1.0, description="Caller's confidence 0-1 (default 0.5)."
-    )
-    observed_at: AwareDatetime | None = Field(
-        default=None, description="When it was observed; default now."
-    )
-    valid_from: AwareDatetime | None = Field(
-        default=None, description="Start of valid time; default observed_at."
-    )
-    valid_to: AwareDatetime | None = Field(
-        default=None, description="End of valid time, after valid_from."
-    )
+    confidence: float = Field(default=0.5, ge=0.0, le=1.0, description="Caller's confidence.")
+    observed_at: AwareDatetime | None = Field(default=None, description="Default now.")
+    valid_from: AwareDatetime | None = Field(default=None, description="Default observed_at.")
+    valid_to: AwareDatetime | None = Field(default=None, description="Valid-time end.")
     expires_at: AwareDatetime | None = Field(
         default=None,
-        description="Instant after which maintain expires it. With valid_to, the "
-        "earlier wins (see validity_policy in the result).",
+        description="Earlier of this and valid_to wins.",
     )
     verification_status: Literal["unverified", "contradicted"] = Field(
         default="unverified",
-        description="Only 'contradicted' may be claimed (it lowers trust). "
-        "'verified' comes only from verify_fact; 'expired' only from maintain.",
+        description="Claim contradicted to lower trust.",
     )
     idempotency_key: Name | None = Field(
         default=None,
-        description="Retry identity within the owner: a retry with the same key and "
-        "arguments returns the first result and writes nothing; reusing it for "
-        "different arguments is refused. Never an entity id.",
+        description="A retry with it returns the first result.",
     )
 
     @model_validator(mode="after")
@@ -260,48 +242,40 @@ class CurrentState(OutputModel):
 
 
 class CurrentStateRequest(StrictModel):
-    state_key: Name = Field(description="The fact key to resolve.")
+    state_key: Name = Field(description="Fact key to resolve.")
     project: Name | None = Field(
         default=None,
-        description="Project to look in. Without project or origin_id, a key "
-        "active under several owners is reported as ambiguous.",
+        description="Project; default every owner.",
     )
     origin_id: Name | None = Field(default=None, description="Origin to look in.")
     as_of: AwareDatetime | None = Field(
         default=None,
-        description="Valid time: what was true at this instant (the fact whose "
-        "window holds it, newest valid_from first), superseded facts included.",
+        description="Valid time: what was true then.",
     )
     known_at: AwareDatetime | None = Field(
         default=None,
-        description="Transaction time: answer as graphmem knew it then, with the "
-        "facts, statuses and links it had recorded by that instant.",
+        description="Transaction time: as graphmem knew it then.",
     )
-    history_limit: int = Field(
-        default=20, ge=0, le=200, description="Former facts to include, newest first."
-    )
+    history_limit: int = Field(default=20, ge=0, le=200, description="Former facts listed.")
 
 
 class GovernFactRequest(StrictModel):
-    fact_id: Name = Field(description="The fact to govern.")
+    fact_id: Name = Field(description="Fact id.")
     action: GovernAction = Field(
-        description="supersede: fact_id is replaced by target_fact_id (its validity "
-        "ends at effective_at). contradict: link the two as contradicting (both "
-        "show it). invalidate: end its validity at effective_at. revalidate: clear "
-        "its validity end and successor links and make it its key's current fact."
+        description="supersede: target replaces it; contradict: link both; invalidate: "
+        "end validity; revalidate: current again."
     )
     # The seed's rule for govern_fact: an empty string behaves as absent.
     target_fact_id: BlankableName = Field(
         default=None,
-        description="Required for supersede and contradict; must "
-        "differ from fact_id. Empty means absent.",
+        description="For supersede and contradict.",
     )
     effective_at: BlankableInstant = Field(
         default=None,
-        description="When the change takes effect in valid time; default now. Empty means absent.",
+        description="Valid time; default now.",
     )
     rationale: Annotated[str | None, Field(max_length=2000), BlankAsNone] = Field(
-        default=None, description="Why; kept on the link and in the history."
+        default=None, description="Why."
     )
     session_id: Audit = None
     actor: Audit = None
@@ -342,12 +316,8 @@ class MaintainResult(OutputModel):
 
 
 class VerifyFactRequest(StrictModel):
-    fact_id: Name = Field(description="The fact the attestation is for.")
-    attestation: Attestation = Field(
-        description="Signed attestation (see `graphmem verifier attest`): "
-        "schema_version, fact_id, fact_digest, verifier_identity, "
-        "evidence_reference, verification_method, verified_at, signature."
-    )
+    fact_id: Name = Field(description="Fact to verify.")
+    attestation: Attestation = Field(description="From graphmem verifier attest.")
 
 
 class VerifyFactResult(OutputModel):

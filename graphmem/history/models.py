@@ -13,15 +13,11 @@ CONTRACT_VERSION = "graphmem_history_v1"
 
 
 class ReplayRequest(StrictModel):
-    aggregate_id: Name | None = Field(
-        default=None, description="Only events of this entity (or that touched it)."
-    )
-    aggregate_kind: Name | None = Field(
-        default=None, description="Only events of this kind of entity, e.g. fact."
-    )
-    limit: int = Field(default=100, ge=1, le=500, description="At most this many events.")
+    aggregate_id: Name | None = Field(default=None, description="Only events touching this id.")
+    aggregate_kind: Name | None = Field(default=None, description="Only this entity kind.")
+    limit: int = Field(default=100, ge=1, le=500, description="Max events.")
     since_ts: AwareDatetime | None = Field(
-        default=None, description="Only events at or after this instant."
+        default=None, description="Only events since this instant."
     )
 
 

@@ -64,27 +64,20 @@ def depth_of(requested: str) -> DepthName:
 
 
 class LinkImpactRequest(StrictModel):
-    source_kind: SourceKind = Field(description="What has the impact: a chunk, claim or fact.")
-    source_ref: Name = Field(description="Id of the source chunk, claim or fact.")
-    target_kind: TargetKind = Field(
-        description="What is affected: a fact or decision (must exist), or an "
-        "external session, snapshot, mapping, validation or export named by its "
-        "reference."
-    )
-    target_ref: Name = Field(description="Id of the fact or decision, or the external reference.")
-    impact_type: ImpactType = Field(
-        description="informs, blocks, risks, invalidates or requires_review."
-    )
+    source_kind: SourceKind = Field(description="Source kind.")
+    source_ref: Name = Field(description="Source id.")
+    target_kind: TargetKind = Field(description="fact, decision: must exist; others: external.")
+    target_ref: Name = Field(description="Target id or external ref.")
+    impact_type: ImpactType = Field(description="Impact kind.")
     score: float = Field(
         default=0.5,
         ge=0.0,
         le=1.0,
-        description="Strength 0-1 (default 0.5); explain_impact multiplies the "
-        "scores along a path.",
+        description="Multiplied along a path.",
     )
     # The seed's rule for link_impact: an empty rationale behaves as absent.
     rationale: Annotated[str | None, Field(max_length=2000), BlankAsNone] = Field(
-        default=None, description="Why the source affects the target."
+        default=None, description="Why."
     )
     session_id: Audit = None
     actor: Audit = None
@@ -122,15 +115,12 @@ class LinkImpactResult(OutputModel):
 
 
 class ExplainImpactRequest(StrictModel):
-    source_kind: SourceKind = Field(
-        default="fact", description="chunk, claim or fact (default fact)."
-    )
-    source_ref: Name = Field(description="Id of the source chunk, claim or fact; required.")
+    source_kind: SourceKind = Field(default="fact", description="Kind of source_ref.")
+    source_ref: Name = Field(description="Source id.")
     depth: str = Field(
         default="standard",
         max_length=20,
-        description="quick walks 1 hop, standard 3, deep 5; unknown values behave "
-        "as standard (the result names the depth walked).",
+        description="quick: 1 hop, standard: 3, deep: 5; anything else: standard.",
     )
 
 

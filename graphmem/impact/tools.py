@@ -10,15 +10,9 @@ async def link_impact(
     services: Services, request: models.LinkImpactRequest
 ) -> models.LinkImpactResult:
     """Record that a chunk, claim or fact affects a fact, a decision or an external
-    target (session, snapshot, mapping, validation, export).
-
-    Use it when knowing that something depends on a piece of knowledge matters later:
-    explain_impact walks these links (and the edges decisions and packs already imply)
-    to show what a change would touch. The source, and a fact or decision target, must
-    exist in your tenant (else not_found); an external target is created on first use.
-    A fact cannot impact itself. Linking the same source, target and impact_type again
-    updates the score and rationale of the existing link and returns created=false (its
-    edge_id stays). One transaction, one history revision.
+    target, for explain_impact to walk. Relinking the same source, target and type
+    updates it. One transaction, one history revision. Answers with edge_id, created and
+    revision; detail=full adds the whole record.
     """
     return await service.link_impact(services.store, services.tenant(), request)
 
@@ -28,16 +22,12 @@ async def explain_impact(
 ) -> models.ExplainImpactResult:
     """Show what a change to a chunk, claim or fact would affect downstream.
 
-    Call it before governing or replacing a fact to see what it informs. Walks recorded
-    impact links and the edges the graph already implies: decisions that depend on the
-    fact or its key (requires_review) or whose reopen rules watch its key (risks), packs
-    that include it, claims evidenced by a chunk and facts a claim was promoted to. Each
-    affected target appears once, with its best path (highest product of scores; ties:
-    fewer hops), grouped by kind, best first; cycles are safe; targets no longer valid
-    (superseded or invalidated facts, superseded or reverted decisions) are left out and
-    not walked through. Read-only: unlike the seed, nothing is logged, so it needs no write
-    access and takes no lock. Bounded (500 targets; truncated says when a bound cut it).
-    An unknown source is not_found.
+    Call it before governing or replacing a fact. Walks link_impact links and the
+    implied edges: decisions depending on the fact or its key or watching its key, packs
+    including it, claims a chunk evidences, facts a claim was promoted to. Returns each
+    affected target once with its best path (highest product of scores), grouped by kind,
+    best first; targets no longer valid are skipped. Read-only. At most 500 targets
+    (truncated says when cut).
     """
     return await service.explain_impact(services.store, services.tenant(), request)
 

@@ -33,57 +33,39 @@ SearchText = Annotated[str, Field(max_length=MAX_QUERY_CHARS)]
 class SearchRequest(StrictModel):
     query: SearchText | None = Field(
         default=None,
-        description="What to find (up to 1,000 characters); none lists a project.",
+        description="Omit to list.",
     )
-    project: Name | None = Field(default=None, description="Only this project.")
-    type: MemoryType | None = Field(default=None, description="Only this type.")
-    branch: Name | None = Field(
-        default=None, description="Only this branch (and memories without one)."
-    )
+    project: Name | None = Field(default=None, description="Filter.")
+    type: MemoryType | None = Field(default=None, description="Filter.")
+    branch: Name | None = Field(default=None, description="Filter.")
     tags: list[Tag] = Field(
         default_factory=list,
         max_length=10,
-        description="Only memories with any of these tags.",
+        description="Any of these.",
     )
-    include_stale: bool = Field(
-        default=False, description="Also stale memories (older versions, governed stale)."
-    )
-    include_quarantined: bool = Field(
-        default=False, description="Also quarantined memories, flagged (never instructions)."
-    )
-    limit: int = Field(default=20, ge=1, le=MAX_LIMIT, description="Results per page.")
+    include_stale: bool = Field(default=False, description="Also stale.")
+    include_quarantined: bool = Field(default=False, description="Also quarantined, flagged.")
+    limit: int = Field(default=20, ge=1, le=MAX_LIMIT, description="Page size.")
     offset: int = Field(default=0, ge=0, le=MAX_OFFSET, description="Results to skip.")
-    task_intent: TaskIntent | None = Field(
-        default=None, description="Compiles a retrieval plan (needs project)."
-    )
-    role: Role | None = Field(default=None, description="Retrieval plan role (coder).")
-    risk: Risk | None = Field(
-        default=None, description="Retrieval plan risk (medium); high: no raw fallback."
-    )
+    task_intent: TaskIntent | None = Field(default=None, description="Plan intent.")
+    role: Role | None = Field(default=None, description="Plan role.")
+    risk: Risk | None = Field(default=None, description="Plan risk.")
     token_budget: int | None = Field(
         default=None,
         ge=1,
         le=MAX_TOKEN_BUDGET,
-        description="Retrieval plan budget (4000 tokens).",
+        description="Plan token budget.",
     )
-    include_superseded: bool | None = Field(
-        default=None, description="Retrieval plan: also superseded versions."
-    )
-    explain: bool = Field(
-        default=False, description="Add each hit's channel ranks and contributions."
-    )
-    multi_hop: bool = Field(
-        default=False, description="Second hop over names the best hits mention."
-    )
+    include_superseded: bool | None = Field(default=None, description="Plan: superseded.")
+    explain: bool = Field(default=False, description="Per-hit channel ranks.")
+    multi_hop: bool = Field(default=False, description="Second hop.")
     channels: list[Channel] | None = Field(
         default=None,
         min_length=1,
         max_length=3,
-        description="Ranking channels to use (default: all available).",
+        description="Default all.",
     )
-    raw_fallback: bool = Field(
-        default=True, description="Rank raw-archive turns when under 3 memories match."
-    )
+    raw_fallback: bool = Field(default=True, description="Allow raw_hits.")
 
     @property
     def has_query(self) -> bool:

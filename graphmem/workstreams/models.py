@@ -22,45 +22,35 @@ MAX_WORKSTREAMS_PAGE = 200
 
 # --- inputs --------------------------------------------------------------------------------------
 class CreateWorkstreamRequest(AuditedRequest):
-    project: Name = Field(description="The project the workstream belongs to.")
-    title: ShortText = Field(description="What the thread of work is.")
-    status: WorkstreamStatus = Field(
-        default="active", description="active (default), paused, completed, abandoned."
-    )
-    next_action: NextAction | None = Field(default=None, description="The next concrete step.")
+    project: Name = Field(description="Project.")
+    title: ShortText = Field(description="What the work is.")
+    status: WorkstreamStatus = Field(default="active", description="Initial status.")
+    next_action: NextAction | None = Field(default=None, description="Next step.")
     blockers: list[ShortText] = Field(
         default_factory=list,
         max_length=MAX_BLOCKERS,
-        description="What currently blocks progress.",
+        description="What blocks progress.",
     )
-    progress: Progress | None = Field(default=None, description="Percent done, an integer 0-100.")
+    progress: Progress | None = Field(default=None, description="Percent done.")
 
 
 class ListWorkstreamsRequest(StrictModel):
-    project: Name = Field(description="The project whose workstreams to list.")
-    status: WorkstreamStatus | None = Field(
-        default=None, description="Only this status: active, paused, completed or abandoned."
-    )
-    limit: int = Field(
-        default=20, ge=1, le=MAX_WORKSTREAMS_PAGE, description="Workstreams per page."
-    )
+    project: Name = Field(description="Project.")
+    status: WorkstreamStatus | None = Field(default=None, description="Only this status.")
+    limit: int = Field(default=20, ge=1, le=MAX_WORKSTREAMS_PAGE, description="Page size.")
     offset: int = Field(default=0, ge=0, le=100_000, description="Page start.")
 
 
 class UpdateWorkstreamRequest(AuditedRequest):
-    id: Name = Field(description="The workstream to change.")
-    status: WorkstreamStatus | None = Field(
-        default=None, description="New status: active, paused, completed or abandoned."
-    )
-    next_action: NextAction | None = Field(
-        default=None, description="New next action (replaces the old one)."
-    )
+    id: Name = Field(description="Workstream id.")
+    status: WorkstreamStatus | None = Field(default=None, description="New status.")
+    next_action: NextAction | None = Field(default=None, description="New next step.")
     blockers: list[ShortText] | None = Field(
         default=None,
         max_length=MAX_BLOCKERS,
-        description="New blockers, replacing the old list as a whole; [] clears them.",
+        description="Replaces the list; [] clears it.",
     )
-    progress: Progress | None = Field(default=None, description="New progress, percent 0-100.")
+    progress: Progress | None = Field(default=None, description="Percent done.")
 
     @model_validator(mode="after")
     def _something_to_change(self) -> UpdateWorkstreamRequest:

@@ -36,16 +36,14 @@ MAX_STALE_SYNC_MINUTES = 10_080  # a week
 class AuditMemoryRequest(AuditedRequest):
     repair: bool = Field(
         default=True,
-        description="Apply the repairs (default). false: record what is found, "
-        "change nothing else.",
+        description="false: only record the issues found.",
     )
     stale_sync_minutes: int = Field(
         default=120,
         ge=1,
         le=MAX_STALE_SYNC_MINUTES,
-        description="Sync threshold in minutes (1 to 10,080): a current context pack "
-        "is stale when an item it includes changed more than this long after the "
-        "pack was made.",
+        description="A current pack is stale when an included item changed more than "
+        "this many minutes after it was made.",
     )
 
 
@@ -122,9 +120,9 @@ class ListMemoryIssuesRequest(StrictModel):
     status: str = Field(
         default="open",
         max_length=50,
-        description="Issue status: open (default) or resolved; an unknown status matches nothing.",
+        description="open or resolved.",
     )
-    limit: int = Field(default=100, ge=1, le=500, description="At most this many issues.")
+    limit: int = Field(default=100, ge=1, le=500, description="Max issues.")
 
 
 class MemoryIssue(OutputModel):

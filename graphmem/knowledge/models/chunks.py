@@ -26,16 +26,12 @@ Body = Annotated[str, Field(min_length=1, max_length=MAX_CHUNK_CHARS)]
 
 
 class AddContextChunkRequest(StrictModel):
-    project: Name = Field(description="Owning project.")
-    body: Body = Field(description="The raw context, up to 100,000 characters.")
-    title: ShortText | None = Field(default=None, description="A short title.")
-    origin: AuditText | None = Field(
-        default=None, description="Where it came from (file, URL, tool)."
-    )
+    project: Name = Field(description="Project.")
+    body: Body = Field(description="Raw text.")
+    title: ShortText | None = Field(default=None, description="Title.")
+    origin: AuditText | None = Field(default=None, description="File, URL or tool.")
     session_id: Audit = None
-    workstream_id: Name | None = Field(
-        default=None, description="An existing workstream it belongs to."
-    )
+    workstream_id: Name | None = Field(default=None, description="Existing workstream.")
     actor: Audit = None
     client: Audit = None
 

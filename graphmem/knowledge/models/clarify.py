@@ -19,12 +19,12 @@ AnswerText = Annotated[str, Field(min_length=1, max_length=MAX_ANSWER_CHARS)]
 
 
 class QueueClarificationRequest(AuditedRequest):
-    chunk_ref: Name = Field(description="Id of the chunk to ask about.")
+    chunk_ref: Name = Field(description="Chunk id.")
     max_questions: int = Field(
         default=MAX_QUESTIONS,
         ge=1,
         le=MAX_QUESTIONS,
-        description="At most this many questions, highest priority first (1 to 5).",
+        description="Questions to ask, highest priority first.",
     )
 
 
@@ -64,15 +64,11 @@ class QueueClarificationResult(OutputModel):
 
 
 class RecordHumanAnswerRequest(AuditedRequest):
-    chunk_ref: Name = Field(description="Id of the chunk the answer is about.")
-    answer_text: AnswerText = Field(
-        description="The human's answer (up to 20,000 characters). Appended to the "
-        "chunk body, so its source hash changes and it becomes assessable again."
-    )
+    chunk_ref: Name = Field(description="Chunk id.")
+    answer_text: AnswerText = Field(description="The human's answer; appended to the chunk body.")
     question_id: Name | None = Field(
         default=None,
-        description="Answer this one open question of the chunk; omit it (or null) "
-        "to answer all open questions of the chunk.",
+        description="The open question answered; omitted: all of the chunk's.",
     )
 
 

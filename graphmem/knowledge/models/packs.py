@@ -23,26 +23,23 @@ MAX_TOKEN_BUDGET = 100_000
 class BuildContextPackRequest(StrictModel):
     pack_type: PackType = Field(
         default="executor",
-        description="planner, reviewer, executor (default), bridge_checker or "
-        "handoff: sets the weight of facts, claims, questions and chunks.",
+        description="Role: weights facts, claims, questions and chunks.",
     )
     target_ref: Name | None = Field(
         default=None,
-        description="Id of a workstream to scope the pack to (relevance to its title "
-        "and next action; its own chunks favoured). Absent: an unscoped pack.",
+        description="Workstream id to scope the pack to; absent: unscoped.",
     )
     session_id: AuditText | None = Field(
         default=None,
-        description="The session the pack is built for: one of your sessions (the "
-        "session id archive_turns returns); recorded on the pack and its history "
-        "event, grants nothing. Another's, or an unknown one, is not_found.",
+        description="One of your sessions (from archive_turns), recorded on the pack; grants "
+        "nothing. Another's or unknown: not_found.",
     )
     token_budget: int | None = Field(
         default=None,
         ge=-MAX_TOKEN_BUDGET,
         le=MAX_TOKEN_BUDGET,
-        description="Token budget of the body; unset or 0 means 4000, a negative "
-        "budget selects nothing. A line costs ceil((characters + 1) / 4).",
+        description="Body budget; unset or 0 means 4000, negative selects nothing. A line "
+        "costs ceil((characters + 1) / 4).",
     )
 
     @property
@@ -116,9 +113,8 @@ class BuildContextPackResult(OutputModel):
 class EnrichContextRequest(StrictModel):
     depth: EnrichDepth = Field(
         default="quick",
-        description="quick (default): assess enrichable chunks and build packs; "
-        "standard: also extract claims and auto-promote the eligible ones; deep: "
-        "also walk the impact of recent facts.",
+        description="quick: assess chunks, build packs; standard: also extract and "
+        "auto-promote claims; deep: also walk the impact of recent facts.",
     )
 
 

@@ -16,7 +16,7 @@ SkipReason = Literal["frozen", "same_unresolved_source"]
 BlockReason = Literal[
     "human_confirmation_required", "wrong_scope", "insufficient_evidence", "low_confidence"
 ]
-ChunkRef = Annotated[Name, Field(description="Id of the chunk (from add_context_chunk).")]
+ChunkRef = Annotated[Name, Field(description="Chunk id.")]
 
 
 # --- assess_context ------------------------------------------------------------------------------
@@ -24,8 +24,7 @@ class AssessContextRequest(AuditedRequest):
     chunk_ref: ChunkRef
     force: bool = Field(
         default=False,
-        description="Re-assess a frozen chunk, or an awaiting_human chunk whose body "
-        "has not changed since it was queued; without it those return skip payloads.",
+        description="Re-assess a frozen chunk or an unchanged awaiting_human one.",
     )
 
 
@@ -71,7 +70,7 @@ class ExtractClaimsRequest(AuditedRequest):
     chunk_ref: ChunkRef
     scope_hint: Scope | None = Field(
         default=None,
-        description="Overrides scope detection: memory, bridge, mapping, validation or export.",
+        description="Overrides scope detection.",
     )
 
 
@@ -109,13 +108,12 @@ class ExtractResult(OutputModel):
 
 # --- promote_candidate ---------------------------------------------------------------------------
 class PromoteCandidateRequest(AuditedRequest):
-    claim_id: Name = Field(description="Id of a candidate claim (from extract_candidate_claims).")
+    claim_id: Name = Field(description="Candidate claim id.")
     mode: PromotionMode = Field(
         default="human_confirmed",
-        description="human_confirmed (default; after a human reviewed it), "
-        "multi_evidence (memory scope, 3+ evidence chunks, confidence >= 0.7), "
-        "imported (not for sensitive scopes). auto_layer1 is pipeline-internal and "
-        "refused here.",
+        description="human_confirmed: a human reviewed it; multi_evidence: memory scope, 3+ "
+        "evidence chunks, confidence >= 0.7; imported: not for sensitive scopes; "
+        "auto_layer1: refused.",
     )
 
 

@@ -11,16 +11,10 @@ from graphmem.knowledge.models.chunks import AddContextChunkRequest, AddContextC
 async def add_context_chunk(
     services: Services, request: AddContextChunkRequest
 ) -> AddContextChunkResult:
-    """Store a chunk of raw context for the knowledge pipeline.
+    """Store raw context to mine (then assess_context); for a known fact, record_fact.
 
-    Use it for material to mine (notes, transcripts, tickets); then assess_context,
-    extract_candidate_claims and promote_candidate turn it into governed facts. Use
-    record_fact for a single observation you already know. The same body in the same
-    project returns the existing chunk (created false, nothing written). The poisoning
-    gate runs first: secrets are replaced by [REDACTED:<kind>] (reported in
-    redactions), and instruction-like content is stored quarantined (excluded from
-    claims and packs). The initial state is frozen with FREEZE_CONTEXT, enrichable with
-    ENRICH_OK, else no_enrich until assessed. One transaction, one revision when stored.
+    A body already in the project returns its chunk. Secrets redacted. Answers id, state,
+    created, redactions, quarantine_reasons, revision; detail=full adds the record.
     """
     return await chunks.add_context_chunk(services.store, services.tenant(), request)
 

@@ -10,25 +10,18 @@ from graphmem.knowledge.models import packs as models
 async def build_context_pack(
     services: Services, request: models.BuildContextPackRequest
 ) -> models.BuildContextPackResult:
-    """Compile a role-specific context pack under a token budget from live facts,
-    candidate claims, open questions and context chunks.
+    """Compile a role-specific context pack under a token budget from live facts, candidate
+    claims, open questions and context chunks.
 
-    Use it to hand an agent grounded context for planning, review, execution, bridge
-    checks or handoff; use current_state for one key's answer instead. Candidates are
-    top-k reads in index order (the best and newest facts and claims, the highest
-    priority questions, the most material and newest chunks), never a scan; superseded,
-    invalidated or lapsed facts, rejected claims and quarantined chunks never enter.
-    Each item scores role weight x base (confidence, priority or materiality) x
-    relevance x trust x freshness; the best are taken greedily, skipping what would
-    exceed the budget, its section's cap or repeat a text, so the pack never exceeds its
-    budget. With target_ref (a workstream) relevance is the word overlap with the
-    workstream's title and next action, items below 0.2 are dropped and the
-    workstream's own chunks and what they evidence are favoured. A pack with items is
-    stored (status current, INCLUDES edges with rank, tokens and section) and retires
-    the older current pack of the same type and target (kept, never deleted); an empty
-    pack is not stored (pack_id null, persisted false). Either way one run entry and
-    one history revision. Errors: invalid_argument (unknown pack_type, budget out of
-    range), not_found (unknown workstream, or a session_id not yours).
+    Use it to hand an agent grounded context (planning, review, execution, bridge checks,
+    handoff); current_state answers one key. Items come from top-k index reads, are scored
+    by role weight, base, relevance, trust and freshness and taken greedily within the
+    budget and section caps; superseded or lapsed facts, rejected claims and quarantined
+    chunks never enter. With target_ref, relevance is word overlap with the workstream's
+    title and next action (below 0.2 dropped; its own chunks favoured). A pack with items
+    is stored and retires the previous current pack of the same type and target (kept); an
+    empty one is not stored (pack_id null). One transaction, one history revision. Answers
+    the body, pack_id, token_usage, sections and scores.
     """
     return await packs.build_context_pack(services.store, services.tenant(), request)
 
@@ -36,23 +29,17 @@ async def build_context_pack(
 async def enrich_context(
     services: Services, request: models.EnrichContextRequest
 ) -> models.EnrichContextResult:
-    """Advance the whole knowledge pipeline in one all-or-nothing step.
+    """Advance the whole knowledge pipeline in one all-or-nothing transaction.
 
-    Use it to process what add_context_chunk stored without calling each tool; call
-    assess_context, extract_candidate_claims, promote_candidate or build_context_pack
-    yourself to control a single chunk, claim or pack. Stages, in order, in ONE
-    transaction: assess the enrichable chunks (longest untouched first, at most 1,000
-    per run, enrich_policy applies); at standard and deep, extract claims from the
-    chunks now enrichable or uncertain (and other uncertain chunks, 1,000 chunks in all)
-    and promote with mode auto_layer1 every candidate that passes its gate (memory
-    scope, confidence at least 0.7, no human required); build an unscoped executor pack
-    and a warm executor pack per active workstream (at most 20; stored when not empty,
-    replacing the previous one); at deep, walk the impact (explain_impact, depth deep)
-    of the facts promoted by this run and the newest live facts (20 facts in all).
-    Every stage records its run entries and history events; the result gives per-stage
-    counters (steps), the executor pack's body, and truncated when a bound left work
-    for a next run. Any failure aborts the run and keeps nothing of it. Errors:
-    invalid_argument for an unknown or wrongly typed depth.
+    Use it to process what add_context_chunk stored; the step tools (assess_context to
+    build_context_pack) act on one chunk, claim or pack. Stages: assess enrichable chunks
+    (at most 1,000; enrich_policy applies); at standard and deep, extract claims from
+    enrichable or uncertain chunks and promote with auto_layer1 each that passes its gate
+    (memory scope, confidence >= 0.7, no human required); build an unscoped executor pack
+    and one per active workstream (at most 20), replacing earlier ones; at deep, walk the
+    impact of the facts just promoted and the newest (20 in all). Any failure keeps
+    nothing. Answers per-stage counters (steps), the executor pack's body and truncated
+    when a bound left work for a next run.
     """
     return await enrich.enrich_context(
         services.store, services.tenant(), request.depth, services.settings.enrich_policy

@@ -38,7 +38,7 @@ TopicKey = Annotated[
         min_length=1,
         max_length=120,
         pattern=r"^[a-z0-9][a-z0-9._:/-]*$",
-        description="Stable topic (kebab-case: lower-case letters, digits, . _ : / -).",
+        description="Stable topic id.",
     ),
 ]
 Tag = Annotated[str, Field(min_length=1, max_length=50, pattern=r"^\S+$")]
@@ -47,34 +47,28 @@ MemoryId = Annotated[str, Field(min_length=1, max_length=64)]
 
 
 class SaveMemoryRequest(StrictModel):
-    project: Name = Field(description="Project the memory belongs to.")
-    type: MemoryType = Field(default="note", description="Kind of memory (default note).")
-    title: str = Field(min_length=1, max_length=MAX_TITLE_CHARS, description="A short title.")
+    project: Name = Field(description="Project.")
+    type: MemoryType = Field(default="note", description="Kind.")
+    title: str = Field(min_length=1, max_length=MAX_TITLE_CHARS, description="Title.")
     content: str = Field(
         min_length=1,
         max_length=MAX_CONTENT_CHARS,
-        description="The memory itself (up to 20,000 characters): for a decision what "
-        "was chosen, why and what was rejected; for a bug fix symptom, root cause, fix "
-        "and prevention; for a discovery the finding and what it implies.",
+        description="What and why.",
     )
     topic_key: TopicKey | None = Field(
         default=None,
-        description="Stable topic (kebab-case): saving again under the same project "
-        "and topic_key makes a new version and the old one stale.",
+        description="Stable topic id.",
     )
-    branch: Name | None = Field(default=None, description="Git branch it applies to.")
-    tags: list[Tag] = Field(default_factory=list, max_length=MAX_TAGS, description="Up to 20 tags.")
-    files: list[FilePath] = Field(
-        default_factory=list, max_length=MAX_FILES, description="Files it concerns (50)."
-    )
+    branch: Name | None = Field(default=None, description="Git branch.")
+    tags: list[Tag] = Field(default_factory=list, max_length=MAX_TAGS, description="Tags.")
+    files: list[FilePath] = Field(default_factory=list, max_length=MAX_FILES, description="Files.")
     backup: bool = Field(
         default=True,
-        description="Write the markdown backup when a backup folder is configured.",
+        description="Markdown backup.",
     )
     session_id: AuditText | None = Field(
         default=None,
-        description="Session it was saved in: linked when it names one of your "
-        "archived sessions (archive_turns' session id), else recorded as given.",
+        description="Archived session id.",
     )
     actor: Audit = None
     client: Audit = None
@@ -164,12 +158,10 @@ class SaveMemoryResult(OutputModel):
 
 
 class GetObservationsRequest(StrictModel):
-    ids: list[MemoryId] = Field(
-        min_length=1, max_length=MAX_IDS, description="Ids from search (1 to 100)."
-    )
+    ids: list[MemoryId] = Field(min_length=1, max_length=MAX_IDS, description="Ids from search.")
     source: Literal["memory", "raw"] = Field(
         default="memory",
-        description="memory (default) or raw (turn ids from search's raw_hits).",
+        description="raw: turn ids of raw_hits.",
     )
 
 
@@ -195,20 +187,14 @@ class GetObservationsResult(OutputModel):
 
 class GovernMemoryRequest(AuditedRequest):
     ids: list[MemoryId] = Field(min_length=1, max_length=MAX_IDS, description="Memory ids.")
-    action: GovernAction = Field(
-        description="stale, reject, delete (soft) or release (a quarantined memory becomes active)."
-    )
-    dry_run: bool = Field(
-        default=True, description="Preview (default): current versions, no change."
-    )
-    confirm_destructive: bool = Field(default=False, description="Must be true for a real run.")
-    reason: str | None = Field(
-        default=None, max_length=2000, description="Why (required for a real run)."
-    )
+    action: GovernAction = Field(description="release un-quarantines.")
+    dry_run: bool = Field(default=True, description="Preview only.")
+    confirm_destructive: bool = Field(default=False, description="True for a real run.")
+    reason: str | None = Field(default=None, max_length=2000, description="Why (real run).")
     expected_versions: dict[MemoryId, int] | None = Field(
         default=None,
         max_length=MAX_IDS,
-        description="{id: version} for every id, as the dry run showed them.",
+        description="{id: version} from the dry run.",
     )
 
     @model_validator(mode="after")

@@ -44,36 +44,33 @@ class RecallRequest(StrictModel):
     query: str = Field(
         min_length=1,
         max_length=MAX_RECALL_QUERY_CHARS,
-        description="What the context is for (non-blank, up to 1,000 characters).",
+        description="What the context is for.",
     )
-    project: Name = Field(description="The project to recall (required scope).")
+    project: Name = Field(description="Project to recall.")
     task_intent: TaskIntent | None = Field(
         default=None,
-        description="Orders the sources: apply_preference puts preferences first, "
-        "debug_failure bug fixes and lessons; also the retrieval plan of the memory "
-        "search.",
+        description="Orders the sources and plans the memory search.",
     )
     state_keys: list[Name] = Field(
         default_factory=list,
         max_length=MAX_STATE_KEYS,
-        description="Fact keys to resolve (up to 20).",
+        description="Fact keys to resolve.",
     )
     include_sensitive: bool = Field(
         default=False,
-        description="Include items holding secrets, shown redacted (default false: "
-        "dropped as sensitive_excluded).",
+        description="Include items holding secrets, redacted.",
     )
     limit: int = Field(
         default=DEFAULT_RECALL_LIMIT,
         ge=1,
         le=MAX_RECALL_LIMIT,
-        description="Most items included (1-50, 12).",
+        description="Most items.",
     )
     budget_chars: int = Field(
         default=DEFAULT_BUDGET_CHARS,
         ge=MIN_BUDGET_CHARS,
         le=MAX_BUDGET_CHARS,
-        description="Most characters of context (200-12,000, default 4,000).",
+        description="Most characters of context.",
     )
 
     @model_validator(mode="after")
@@ -154,34 +151,29 @@ EpochSeconds = Annotated[float, Field(ge=0, allow_inf_nan=False)]
 
 
 class BundleRequest(StrictModel):
-    schema_version: int = Field(description="Bundle schema version: must be 1.")
+    schema_version: int = Field(description="Must be 1.")
     task: str = Field(
         min_length=1,
         max_length=MAX_TASK_CHARS,
-        description="The task the bundle is for (non-blank, up to 2,000 characters).",
+        description="The task the bundle is for.",
     )
-    project: Name = Field(description="The project (required, explicit).")
-    branch: Name | None = Field(
-        default=None, description="Git branch: memories naming another branch are dropped."
-    )
-    role: Role = Field(default="coder", description="Which sections come first (default coder).")
-    risk: Risk = Field(
-        default="medium", description="high drops raw-archive sessions (default medium)."
-    )
+    project: Name = Field(description="The project.")
+    branch: Name | None = Field(default=None, description="Drops memories of other branches.")
+    role: Role = Field(default="coder", description="Which sections come first.")
+    risk: Risk = Field(default="medium", description="high drops raw-archive sessions.")
     token_budget: int = Field(
         default=DEFAULT_BUNDLE_TOKENS,
         ge=1,
         le=MAX_BUNDLE_TOKENS,
-        description="Most tokens (ceil(characters / 4)) in the bundle (default 4000).",
+        description="Most tokens (characters / 4, rounded up).",
     )
     as_of_epoch: EpochSeconds | None = Field(
         default=None,
-        description="Unix seconds (fractions allowed, not in the future): the bundle "
-        "as the graph knew it then. Omitted: now.",
+        description="Unix seconds, not in the future: the bundle as of then.",
     )
     include_superseded: bool = Field(
         default=False,
-        description="Also superseded memory versions (validity superseded).",
+        description="Also superseded memory versions.",
     )
 
     @model_validator(mode="after")

@@ -28,31 +28,28 @@ TimelineQuery = Annotated[str, Field(max_length=MAX_QUERY_CHARS)]
 class TimelineRequest(StrictModel):
     anchor: MemoryId | None = Field(
         default=None,
-        description="Id of the centre: a memory id (source memory) or a turn id "
-        "(source raw). Takes precedence over query.",
+        description="Centre id: a memory, or a turn with source raw.",
     )
     query: TimelineQuery | None = Field(
         default=None,
-        description="Without anchor: the best hit of this query is the centre.",
+        description="Without anchor: its best hit is the centre.",
     )
     source: TimelineSource = Field(
         default="memory",
-        description="memory (default): curated memories; raw: archived turns.",
+        description="raw: archived turns.",
     )
     depth_before: Depth = Field(
         default=DEFAULT_DEPTH,
-        description=f"Items before the centre (0-{MAX_DEPTH}, default 5).",
+        description="Items before the centre.",
     )
     depth_after: Depth = Field(
         default=DEFAULT_DEPTH,
-        description=f"Items after the centre (0-{MAX_DEPTH}, default 5).",
+        description="Items after the centre.",
     )
-    project: Name | None = Field(
-        default=None, description="Only look for the anchor (or hit) in this project."
-    )
+    project: Name | None = Field(default=None, description="Look for the centre only here.")
     include_stale: bool = Field(
         default=True,
-        description="Memories: also stale versions (default true: history).",
+        description="Memories: also stale versions.",
     )
 
 
@@ -98,10 +95,10 @@ class TimelineResult(OutputModel):
 
 
 class TimelineReportRequest(StrictModel):
-    project: Name = Field(description="The project to report on (exact name).")
+    project: Name = Field(description="Exact project name.")
     full: bool = Field(
         default=False,
-        description="Add the monthly breakdown and the 200 newest memories.",
+        description="Add every month and the 200 newest memories.",
     )
 
 

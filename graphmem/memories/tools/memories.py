@@ -11,19 +11,14 @@ from graphmem.memories.models import memories as models
 async def save_memory(
     services: Services, request: models.SaveMemoryRequest
 ) -> models.SaveMemoryResult:
-    """Save a curated memory for future sessions.
+    """Save a curated memory: a decision, fix, discovery or preference.
 
-    Save after an architecture decision (what was chosen, why, what was rejected), a bug
-    fix with its root cause (symptom, cause, fix, prevention), an important discovery, or
-    a user preference; search first and reuse a topic_key. The same project and
-    topic_key makes version n+1 and the previous active version stale (kept, linked by
-    SUPERSEDES); when the active version already says exactly this nothing is written
-    (operation unchanged). The poisoning gate screens title and content: secrets are
-    stored as [REDACTED:<kind>] (redactions says where); instruction-like content is
-    stored quarantined: out of search, bundles, recall and current state until
-    govern_memory releases it. When GRAPHMEM_MEMORY_BACKUP_DIR is set a markdown copy is
-    written after the commit (backup). One transaction, one revision. Use add_context_chunk
-    for raw material to mine, archive_turns for transcripts. Errors: invalid_argument.
+    Search first; reuse its topic_key: same project and topic_key make a new version, the
+    old one stale; identical content writes nothing. Secrets are redacted; instruction-like
+    content is quarantined until govern_memory releases it. Raw material:
+    add_context_chunk; transcripts: archive_turns. One transaction, one revision. Answers
+    with id, version, status, operation, superseded_id, quarantined, redactions and
+    revision; detail=full adds the whole record.
     """
     return await service.save_memory(
         services.store,
@@ -37,12 +32,10 @@ async def save_memory(
 async def get_observations(
     services: Services, request: models.GetObservationsRequest
 ) -> models.GetObservationsResult:
-    """Fetch the full details of memories (or raw turns) by id, in the order given.
+    """Fetch whole memories (or raw turns) by id, in the order given.
 
-    Use it after search for the ids you selected, not for discovery. Memories count the
-    access (access_count, last_accessed_at: usage metadata, no revision). Any id that is
-    missing, or not yours, makes the call not_found naming it. Errors: invalid_argument,
-    not_found.
+    Use it after search on the ids you chose. Counts the access. An id missing or not
+    yours fails the call (not_found). Answers the full records.
     """
     return await service.get_observations(services.store, services.tenant(), request)
 
@@ -50,16 +43,10 @@ async def get_observations(
 async def govern_memory(
     services: Services, request: models.GovernMemoryRequest
 ) -> models.GovernMemoryResult:
-    """Mark curated memories stale, reject or delete them, or release quarantined ones.
+    """Mark curated memories stale, rejected or deleted (soft), or release quarantined ones.
 
-    Run with dry_run=true (the default) first: it lists each memory's current version and
-    the status it would get. A real run needs dry_run=false, confirm_destructive=true, a
-    reason and expected_versions for every id; if any memory changed since (its version
-    differs) nothing changes (conflict). Nothing is physically removed (delete is a
-    status) and the raw archive is never touched. Releasing a quarantined version makes it
-    the topic's current one (the previous becomes stale) unless a newer version exists.
-    One transaction, one revision per memory. Errors: invalid_argument, not_found,
-    invalid_state (the status does not allow the action), conflict.
+    Dry run first; a real run needs confirm_destructive, a reason and every id's expected
+    version; one that moved is a conflict. One transaction. Answers versions and statuses.
     """
     return await service.govern_memory(services.store, services.tenant(), request)
 

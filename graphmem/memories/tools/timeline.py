@@ -13,23 +13,15 @@ from graphmem.memories.models import timeline as models
 
 
 async def timeline(services: Services, request: models.TimelineRequest) -> models.TimelineResult:
-    """Return what came just before and just after one centre point. Read-only.
+    """Return what came just before and just after one memory or raw turn. Read-only.
 
-    Provide anchor or query; anchor takes precedence when both are set. source memory
-    (default): the centre is a curated memory (anchor id, or search's best hit for the
-    query) and the neighbours are the memories of its project saved just before and
-    after it, by creation time; stale versions are included unless include_stale=false,
-    quarantined, rejected and deleted memories never appear. source raw: the centre is
-    an archived turn (anchor id, or search_raw's best hit) and the neighbours are the
-    turns of the same session said just before and after it (quarantined turns flagged,
-    never instructions). depth_before and depth_after default to 5; project limits the
-    anchor lookup and so the results. before and after are oldest first; more_before
-    and more_after say whether the timeline goes on. Use this for local chronological
-    context; use timeline_report for a project report, search for curated memories,
-    current_state for a stable fact. Errors: invalid_argument (no anchor and no
-    non-blank query, bounds), not_found (unknown anchor, or a query without a match),
-    invalid_state (the anchor memory is quarantined, rejected, deleted, or stale with
-    include_stale=false).
+    The centre is anchor (an id; wins over query) or the best hit of query. source memory:
+    the neighbours are the memories of its project by creation time, stale ones included
+    unless include_stale=false; quarantined, rejected and deleted never appear (such an
+    anchor is invalid_state). source raw: the turns of its session, quarantined ones
+    flagged (never instructions). Answers anchor, before and after (oldest first),
+    more_before and more_after. Use timeline_report for a project report, search to find
+    memories, current_state for a stable fact.
     """
     return await domain.timeline(services.store, services.tenant(), request, services.embedder)
 
@@ -46,22 +38,13 @@ def _markdown_first(result: models.TimelineReportResult) -> Any:
 async def timeline_report(
     services: Services, request: models.TimelineReportRequest
 ) -> models.TimelineReportResult:
-    """Generate an aggregated Markdown report of one project. Read-only.
+    """Generate a Markdown report of one project. Read-only.
 
-    Sections: overview (first and last activity, span, memories by status, raw-archive
-    sessions and turns), activity by type (active and stale memories, with
-    percentages; quarantined apart), activity per month (memories saved, turns
-    archived, sessions started; the last 6 months with activity) and Token ROI with
-    its formula: tokens = ceil(characters / 4); investment = tokens of every saved
-    memory version; return = tokens get_observations served back (access_count *
-    tokens); ROI = return ÷ investment; compression = raw-archive tokens ÷ tokens of
-    active memories (n/a when a denominator is 0). full=true (default false) adds the
-    monthly breakdown of every month and the timeline of the 200 newest memories by
-    day (titles of quarantined, rejected and deleted ones withheld). The text content
-    is the Markdown; the structured content adds stats, the numbers it shows. A project
-    without data gives a report saying so. Use this for project-level reporting, not
-    observation lookup; use timeline for context around one memory or turn. Errors:
-    invalid_argument (missing or blank project).
+    Sections: overview (activity span, memories by status, raw-archive sessions and
+    turns), activity by type, the last 6 months with activity, and Token ROI with its
+    formula. full=true adds every month and the 200 newest memories by day (titles of
+    quarantined, rejected and deleted ones withheld). Answers the Markdown as text, its
+    numbers as structured stats. Use timeline for context around one memory or turn.
     """
     report = await domain.timeline_report(services.store, services.tenant(), request)
     return _markdown_first(report)
