@@ -11,7 +11,6 @@ from fastmcp import Client
 from graphmem.app.server import create_server
 from graphmem.app.settings import Settings
 from graphmem.app.startup import StoreGate
-
 from tests.app.surface import BUDGETS, CORE_WHOLE_BUDGET, measure
 
 
