@@ -10,6 +10,7 @@ from typing import Any, BinaryIO
 
 import mcp
 import pytest
+from mcp.client.stdio import stdio_client
 
 from graphmem.app.frontdoor import FIRST_CONTACT, REPLAY_ID, FrontDoor, applies, live_answers
 from tests.app.helpers import GRAPHMEM, INITIALIZE_MESSAGE, clean_env
@@ -102,7 +103,7 @@ async def test_a_modern_client_lists_through_the_front_door() -> None:
         command=GRAPHMEM[0], args=[*GRAPHMEM[1:], "serve"], env=env
     )
     with open(os.devnull, "w") as quiet:  # noqa: ASYNC230 - the server's log, not read
-        async with mcp.Client(mcp.client.stdio.stdio_client(parameters, errlog=quiet)) as client:
+        async with mcp.Client(stdio_client(parameters, errlog=quiet)) as client:
             listed = await client.list_tools()
             templates = await client.list_resource_templates()  # from the real server
     assert len(listed.tools) == len(json.loads(FIRST_CONTACT.read_text())["tools"])
