@@ -18,7 +18,7 @@ from graphmem.app.settings import Settings
 from graphmem.facts.verification import generate_keypair, load_private_key
 from graphmem.store import Store
 from tests.neo4j_endpoint import BackendUnavailable, Endpoint, find_endpoint
-from tests.support import Verifier
+from tests.support import Verifier, WholeRecordClient
 
 _backend: list[str] = []  # which Neo4j the session used, for the summary line
 
@@ -86,7 +86,7 @@ def settings(tenant: str, verifier: Verifier) -> Settings:
 
 @pytest.fixture
 async def client(store: Store, settings: Settings) -> AsyncIterator[Client[Any]]:
-    async with Client(create_server(store, settings)) as connected:
+    async with WholeRecordClient(create_server(store, settings)) as connected:
         yield connected
 
 
@@ -95,6 +95,6 @@ async def other_client(store: Store, settings: Settings) -> AsyncIterator[Client
     """A client of another tenant on the same database (wiped afterwards)."""
     tenant = f"test-{uuid.uuid4().hex[:12]}"
     other = settings.model_copy(update={"tenant": tenant})
-    async with Client(create_server(store, other)) as connected:
+    async with WholeRecordClient(create_server(store, other)) as connected:
         yield connected
     await store.purge_tenant(tenant)

@@ -4,13 +4,25 @@ adds the whole record; an unknown detail is refused like any bad argument."""
 from __future__ import annotations
 
 import json
+from collections.abc import AsyncIterator
 from typing import Any
 
+import pytest
 from fastmcp import Client
 
 from graphmem.app.catalogue import CATALOGUE
+from graphmem.app.server import create_server
+from graphmem.app.settings import Settings
+from graphmem.store import Store
 
 MAX_PLAIN_RECORD_FACT = 700  # characters of text content
+
+
+@pytest.fixture
+async def client(store: Store, settings: Settings) -> AsyncIterator[Client[Any]]:
+    """A plain client: the answers as an agent gets them."""
+    async with Client(create_server(store, settings)) as connected:
+        yield connected
 
 
 def _text(result: Any) -> str:

@@ -12,7 +12,7 @@ from fastmcp import Client
 from graphmem.app.server import create_server
 from graphmem.app.settings import Settings
 from graphmem.store import Store
-from tests.support import call, call_error
+from tests.support import WholeRecordClient, call, call_error
 
 SHA = "a1b2c3d4e5f60718293a4b5c6d7e8f9012345678"
 TWIN = "a1b2c3d4ffffffffffffffffffffffffffffffff"  # shares the first 8 digits with SHA
@@ -254,7 +254,7 @@ async def test_another_tenant_sees_no_commit_and_keeps_its_own(
     await _record(client, session_id="s-1")
     other = settings.model_copy(update={"tenant": settings.tenant + "-b"})
     try:
-        async with Client(create_server(store, other)) as b:
+        async with WholeRecordClient(create_server(store, other)) as b:
             payload = await call_error(b, "lookup_commit", sha=SHA)
             assert payload == {"error": "not_found", "message": f"commit {SHA!r} not found"}
             assert (await call(b, "commits_for_session", session_id="s-1"))["commits"] == []

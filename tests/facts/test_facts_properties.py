@@ -25,6 +25,7 @@ from hypothesis import strategies as st
 from graphmem.app.server import create_server
 from graphmem.app.settings import Settings
 from graphmem.store import Store
+from tests.support import WholeRecordClient
 
 KEYS = ("a", "b")
 DAY = timedelta(days=1)
@@ -293,7 +294,7 @@ async def _play(store: Store, ops: list[dict[str, Any]]) -> None:
     ids: list[str] = []
     checkpoints: list[datetime] = []
     try:
-        async with Client(server) as client:
+        async with WholeRecordClient(server) as client:
             for step, op in enumerate(ops):
                 await _apply(client, model, ids, op)
                 checkpoints.append(datetime.now(UTC))

@@ -8,7 +8,7 @@ from typing import Any
 from fastmcp import Client
 
 from graphmem.store import Store
-from tests.support import call, call_error
+from tests.support import WholeRecordClient, call, call_error
 
 
 async def test_a_new_fact_supersedes_the_active_one_and_keeps_it_as_history(
@@ -87,7 +87,7 @@ async def test_tenants_do_not_see_each_other(client: Client[Any], store: Store) 
     await call(client, "record_fact", project="p", key="secret", value="tenant A")
     other = Settings().model_copy(update={"tenant": "test-other-tenant", "toolset": "full"})
     try:
-        async with Client(create_server(store, other)) as outsider:
+        async with WholeRecordClient(create_server(store, other)) as outsider:
             state = await call(outsider, "current_state", state_key="secret", project="p")
             assert state["status"] == "not_found"
             own = await call(outsider, "record_fact", project="p", key="secret", value="B")

@@ -15,7 +15,7 @@ from graphmem.core.ids import new_id
 from graphmem.knowledge import enrich
 from graphmem.store import QueryCatalog, Store
 from tests.neo4j_endpoint import Endpoint
-from tests.support import TEST_CATALOG, call, call_error
+from tests.support import TEST_CATALOG, WholeRecordClient, call, call_error
 
 FIXTURES = TEST_CATALOG
 SERVICE = "The ingest service depends on the message queue. ENRICH_OK"
@@ -221,7 +221,7 @@ async def test_under_the_auto_policy_unassessed_chunks_are_unlocked(
     store: Store, settings: Settings
 ) -> None:
     auto = settings.model_copy(update={"enrich_policy": "auto"})
-    async with Client(create_server(store, auto)) as client:
+    async with WholeRecordClient(create_server(store, auto)) as client:
         plain = await chunk(client, "The importer uses a staging table.")
         opted_out = await chunk(client, "NO_ENRICH The exporter uses a cache.")
         result = await enrich_run(client, depth="standard")

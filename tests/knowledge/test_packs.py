@@ -24,7 +24,7 @@ from graphmem.core.ids import new_id
 from graphmem.knowledge.packs import body_tokens, tokens
 from graphmem.store import QueryCatalog, Store
 from tests.neo4j_endpoint import Endpoint
-from tests.support import TEST_CATALOG, call, call_error
+from tests.support import TEST_CATALOG, WholeRecordClient, call, call_error
 
 FIXTURES = TEST_CATALOG
 NOW = datetime.now(UTC).isoformat()
@@ -453,7 +453,9 @@ fact_specs = st.lists(
 
 async def _check_pack(store: Store, specs: list[tuple[str, float, bool]], budget: int) -> None:
     tenant = f"prop-{uuid.uuid4().hex[:10]}"
-    server = create_server(store, Settings().model_copy(update={"tenant": tenant}))
+    server = create_server(
+        store, Settings().model_copy(update={"tenant": tenant, "toolset": "full"})
+    )
     try:
         async with Client(server) as client:
             dead: set[str] = set()
@@ -507,7 +509,7 @@ async def test_session_id_must_be_one_of_the_callers_sessions(
     assert built["advanced_context"]["session_id"] == session
     unknown = await call_error(client, "build_context_pack", pack_type="planner", session_id="nope")
     other = settings.model_copy(update={"tenant": settings.tenant + "-b"})
-    async with Client(create_server(store, other)) as intruder:
+    async with WholeRecordClient(create_server(store, other)) as intruder:
         theirs = await call_error(
             intruder, "build_context_pack", pack_type="planner", session_id=session
         )

@@ -21,7 +21,7 @@ from graphmem.knowledge.models.chunks import ChunkState
 from graphmem.knowledge.models.pipeline import PromoteResult
 from graphmem.store import QueryCatalog, Store
 from tests.neo4j_endpoint import Endpoint
-from tests.support import TEST_CATALOG, call, call_error
+from tests.support import TEST_CATALOG, WholeRecordClient, call, call_error
 
 # Twenty plain words: no marker, predicate verb, scope or material keyword, ambiguity or
 # completeness word, so a chunk's uncertainty is 0 and its claims come from the sentence given.
@@ -49,7 +49,7 @@ async def fixtures(neo4j_endpoint: Endpoint) -> AsyncIterator[Store]:
 @pytest.fixture
 async def auto_client(store: Store, settings: Settings) -> AsyncIterator[Client[Any]]:
     auto = settings.model_copy(update={"enrich_policy": "auto"})
-    async with Client(create_server(store, auto)) as connected:
+    async with WholeRecordClient(create_server(store, auto)) as connected:
         yield connected
 
 

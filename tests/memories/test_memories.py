@@ -12,7 +12,7 @@ from fastmcp import Client
 from graphmem.app.server import create_server
 from graphmem.app.settings import Settings
 from graphmem.store import Store
-from tests.support import call, call_error
+from tests.support import WholeRecordClient, call, call_error
 
 SECRET = "AKIA" + "ABCDEFGHIJKLMNOP"  # an AWS access key id shape
 
@@ -115,7 +115,7 @@ async def test_backup_is_written_as_markdown(
     store: Store, settings: Settings, tmp_path: Path
 ) -> None:
     configured = settings.model_copy(update={"memory_backup_dir": tmp_path})
-    async with Client(create_server(store, configured)) as client:
+    async with WholeRecordClient(create_server(store, configured)) as client:
         saved = await save(client, topic_key="db-choice", title="Ledger: DB", tags=["x"])
         backup = saved["backup"]
         assert backup["status"] == "saved"
@@ -137,7 +137,7 @@ async def test_backup_failure_keeps_the_memory(
     blocker = tmp_path / "file"
     blocker.write_text("not a folder")
     configured = settings.model_copy(update={"memory_backup_dir": blocker})
-    async with Client(create_server(store, configured)) as client:
+    async with WholeRecordClient(create_server(store, configured)) as client:
         saved = await save(client)
         assert saved["backup"]["status"] == "failed" and saved["backup"]["error"]
         [kept] = (await call(client, "get_observations", ids=[saved["memory"]["id"]]))["details"]

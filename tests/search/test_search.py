@@ -16,7 +16,7 @@ from graphmem.app.settings import Settings
 from graphmem.search.ranking import RRF_K
 from graphmem.store import QueryCatalog, Store
 from tests.neo4j_endpoint import Endpoint
-from tests.support import TEST_CATALOG, call, call_error
+from tests.support import TEST_CATALOG, WholeRecordClient, call, call_error
 
 
 async def save(client: Client[Any], title: str, content: str, **extra: Any) -> dict[str, Any]:
@@ -122,7 +122,7 @@ async def test_bm25_is_partitioned_by_tenant(store: Store, client: Client[Any]) 
     await save(client, "Delta", "delta beta")
     before = await find(client, query="alpha beta", explain=True, raw_fallback=False)
     other = Settings().model_copy(update={"tenant": "other-" + before["results"][0]["id"]})
-    async with Client(create_server(store, other)) as intruder:
+    async with WholeRecordClient(create_server(store, other)) as intruder:
         for n in range(30):
             await save(intruder, f"Alpha {n}", "alpha alpha alpha beta " * 3)
         theirs = await find(intruder, query="alpha", raw_fallback=False, limit=50)
@@ -331,7 +331,7 @@ needs_model = pytest.mark.skipif(
 @pytest.fixture
 async def semantic(store: Store, settings: Settings) -> AsyncIterator[Client[Any]]:
     configured = settings.model_copy(update={"embeddings": "minilm"})
-    async with Client(create_server(store, configured)) as connected:
+    async with WholeRecordClient(create_server(store, configured)) as connected:
         yield connected
 
 

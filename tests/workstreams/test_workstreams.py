@@ -12,7 +12,7 @@ from fastmcp import Client
 from graphmem.app.server import create_server
 from graphmem.app.settings import Settings
 from graphmem.store import Store
-from tests.support import call, call_error
+from tests.support import WholeRecordClient, call, call_error
 
 
 async def _create(client: Client[Any], **arguments: Any) -> dict[str, Any]:
@@ -216,7 +216,7 @@ async def test_another_tenant_cannot_see_or_change_a_workstream(
     ws = await _create(client, title="A-only")
     other = settings.model_copy(update={"tenant": settings.tenant + "-b"})
     try:
-        async with Client(create_server(store, other)) as b:
+        async with WholeRecordClient(create_server(store, other)) as b:
             assert (await call(b, "workstreams", project="p"))["workstreams"] == []
             payload = await call_error(b, "update_workstream", id=ws["id"], status="paused")
             assert payload["error"] == "not_found"
