@@ -43,6 +43,7 @@ def principals(
         **neo4j_endpoint.env(),
         GRAPHMEM_TOKENS_FILE=str(tokens_file),
         GRAPHMEM_MAX_REQUEST_BYTES="65536",
+        GRAPHMEM_TOOLSET="full",  # governance and observations are full-toolset tools
     )
     with serving_http(env) as server:
         yield Principals(server, tokens_file, writer_a, reader_a, writer_b, tenant_a)
@@ -125,7 +126,7 @@ async def test_read_only_tokens_read_memories_with_their_counters(
         title="Read me",
         content="Readers may read this.",
     )
-    memory_id = saved.structured_content["memory"]["id"]
+    memory_id = saved.structured_content["id"]
     for expected in (1, 2):
         read = await _call(url, principals.reader_a, "get_observations", ids=[memory_id])
         assert not read.is_error, read.content

@@ -18,7 +18,7 @@ from graphmem.app.catalogue import CATALOGUE
 from graphmem.app.server import create_server
 from graphmem.facts.verification import sign_attestation
 from graphmem.store import Store
-from tests.support import Verifier, call
+from tests.support import Verifier, WholeRecordClient, call
 
 Calls = list[dict[str, Any]]
 
@@ -371,7 +371,7 @@ async def test_nothing_of_tenant_a_reaches_tenant_b(
     server_b = create_server(store, settings.model_copy(update={"tenant": tenant_b}))
     checked = 0
     try:
-        async with Client(server_b) as b:
+        async with WholeRecordClient(server_b) as b:
             for tool, calls in _matrix(a, attestation).items():
                 for arguments in calls:
                     result = await b.call_tool(tool, arguments, raise_on_error=False)

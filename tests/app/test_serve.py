@@ -64,11 +64,12 @@ async def test_tools_over_stdio(tenant_env: dict[str, str]) -> None:
     )
     async with mcp.Client(parameters) as client:
         written = await client.call_tool(
-            "record_fact", {"project": "e2e", "key": "stdio", "value": [1, 2, 3]}
+            "record_fact",
+            {"project": "e2e", "key": "stdio", "value": [1, 2, 3], "detail": "full"},
         )
         assert not written.is_error
         assert written.structured_content is not None
-        assert written.structured_content["value"] == [1, 2, 3]
+        assert written.structured_content["record"]["value"] == [1, 2, 3]
 
 
 def test_sigterm_stops_a_stdio_server(tenant_env: dict[str, str]) -> None:
