@@ -18,7 +18,7 @@ from pathlib import Path
 
 from fastmcp import Client
 
-from graphmem.app.auth import issue_token
+from graphmem.app.tokens import issue_token
 from tests.app.helpers import clean_env, serving_http
 from tests.neo4j_endpoint import find_endpoint
 

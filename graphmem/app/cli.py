@@ -24,11 +24,15 @@ from pydantic import ValidationError
 from starlette.middleware import Middleware as StarletteMiddleware
 
 from graphmem import __version__
+from graphmem.app import http_front_door
 from graphmem.app.http_limits import BodySizeLimit
+from graphmem.app.session_aliases import SessionAliases
 from graphmem.app.settings import Settings
 from graphmem.core.errors import ConfigurationError, GraphmemError, StoreUnavailable
 
 if TYPE_CHECKING:  # the web stack is imported only by the commands that serve
+    from fastmcp import FastMCP
+
     from graphmem.app.startup import StoreGate
     from graphmem.store import Store
 
@@ -174,21 +178,7 @@ async def _serve_async(settings: Settings, transport: str) -> None:
             # into the handler it found: make that a no-op so the store closes below.
             for signum in (signal.SIGINT, signal.SIGTERM):
                 signal.signal(signum, lambda *_: None)
-            _say(f"serving MCP at http://{settings.host}:{settings.port}/mcp")
-            await server.run_http_async(
-                show_banner=False,
-                host=settings.host,
-                port=settings.port,
-                path="/mcp",
-                log_level=settings.log_level.lower(),
-                host_origin_protection=True,  # DNS-rebinding guard, also on loopback
-                allowed_hosts=settings.allowed_hosts,
-                allowed_origins=settings.allowed_origins,
-                middleware=[
-                    StarletteMiddleware(BodySizeLimit, max_bytes=settings.max_request_bytes)
-                ],
-                uvicorn_config={"access_log": False},  # request lines never reach the logs
-            )
+            await _serve_http(server, settings)
         else:
             await server.run_stdio_async(show_banner=False)
     finally:
@@ -196,6 +186,27 @@ async def _serve_async(settings: Settings, transport: str) -> None:
         with contextlib.suppress(asyncio.CancelledError):
             await opening
         await gate.close()
+
+
+async def _serve_http(server: FastMCP, settings: Settings) -> None:
+    middleware = [StarletteMiddleware(BodySizeLimit, max_bytes=settings.max_request_bytes)]
+    door = http_front_door.opened()  # it answered first contact on this port meanwhile
+    if door is not None:
+        middleware.insert(0, StarletteMiddleware(SessionAliases, openings=door.openings))
+    _say(f"serving MCP at http://{settings.host}:{settings.port}/mcp")
+    await server.run_http_async(
+        show_banner=False,
+        host=settings.host,
+        port=settings.port,
+        path="/mcp",
+        log_level=settings.log_level.lower(),
+        host_origin_protection=True,  # DNS-rebinding guard, also on loopback
+        allowed_hosts=settings.allowed_hosts,
+        allowed_origins=settings.allowed_origins,
+        middleware=middleware,
+        uvicorn_config={"access_log": False},  # request lines never reach the logs
+        sockets=[door.hand_over()] if door is not None else None,
+    )
 
 
 def _cancel_on_sigterm() -> None:
@@ -248,10 +259,10 @@ def browse_command(settings: Settings, *, open_browser: bool) -> int:
 
 def token_command(settings: Settings, args: argparse.Namespace) -> int:
     """issue / revoke / list tokens in the tokens file; digest: one for the environment."""
-    from graphmem.app import auth
+    from graphmem.app import tokens
 
     if args.action == "digest":
-        token, digest = auth.new_token()
+        token, digest = tokens.new_token()
         print(f"token (give it to the client, it is not stored): {token}")
         print(f"GRAPHMEM_HTTP_TOKEN_SHA256={digest}")
         return 0
@@ -260,17 +271,17 @@ def token_command(settings: Settings, args: argparse.Namespace) -> int:
         raise ConfigurationError("set GRAPHMEM_TOKENS_FILE to the tokens file to manage")
     if args.action == "issue":
         scopes = [part.strip() for part in args.scopes.split(",") if part.strip()]
-        unknown = sorted(set(scopes) - set(auth.ALL_SCOPES))
+        unknown = sorted(set(scopes) - set(tokens.ALL_SCOPES))
         if unknown or not scopes:
-            raise ConfigurationError(f"--scopes must be among {', '.join(auth.ALL_SCOPES)}")
-        token, record = auth.issue_token(path, args.tenant, scopes, args.label)  # type: ignore[arg-type]
+            raise ConfigurationError(f"--scopes must be among {', '.join(tokens.ALL_SCOPES)}")
+        token, record = tokens.issue_token(path, args.tenant, scopes, args.label)  # type: ignore[arg-type]
         print(f"{record.id}: tenant {record.tenant}, scopes {','.join(record.scopes)}")
         print(f"token (shown once, not stored): {token}")
     elif args.action == "revoke":
-        record = auth.revoke_token(path, args.id)
+        record = tokens.revoke_token(path, args.id)
         print(f"{record.id} revoked at {record.revoked_at}")
     else:
-        for record in auth.TokenFile.load(path).tokens:
+        for record in tokens.TokenFile.load(path).tokens:
             state = f"revoked {record.revoked_at:%Y-%m-%d}" if record.revoked_at else "active"
             print(
                 f"{record.id}  {record.tenant}  {','.join(record.scopes)}  {state}  "

@@ -34,11 +34,11 @@ from typing import Any, BinaryIO
 FIRST_CONTACT = Path(__file__).with_name("first_contact.json")
 REPLAY_ID = "graphmem-front-door-initialize"
 _ANSWERED = (b'"initialize"', b'"server/discover"', b'"tools/list"')  # methods, as JSON strings
-_VERSION_META = "io.modelcontextprotocol/protocolVersion"
+VERSION_META = "io.modelcontextprotocol/protocolVersion"
 _DRAIN_SECONDS = 5.0  # how long the exit waits for the server's last answers to reach the client
 
 
-def _option(argv: list[str], flag: str) -> str | None:
+def option(argv: list[str], flag: str) -> str | None:
     for index, argument in enumerate(argv):
         if argument == flag and index + 1 < len(argv):
             return argv[index + 1]
@@ -49,18 +49,65 @@ def _option(argv: list[str], flag: str) -> str | None:
 
 def toolset_from(argv: list[str]) -> str:
     """The toolset ``graphmem serve`` will use: --toolset, else GRAPHMEM_TOOLSET, else core."""
-    return _option(argv, "--toolset") or os.environ.get("GRAPHMEM_TOOLSET", "core")
+    return option(argv, "--toolset") or os.environ.get("GRAPHMEM_TOOLSET", "core")
 
 
 def applies(argv: list[str]) -> bool:
     """``graphmem serve`` on stdio, with answers on file for its configuration."""
     if not argv or argv[0] != "serve" or os.environ.get("GRAPHMEM_FRONT_DOOR", "1") == "0":
         return False
-    if "-h" in argv or "--help" in argv or (_option(argv, "--transport") or "stdio") != "stdio":
+    if "-h" in argv or "--help" in argv or (option(argv, "--transport") or "stdio") != "stdio":
         return False
     if os.environ.get("GRAPHMEM_VERIFIER_KEYS_FILE"):
         return False  # verify_fact is listed: not in the file
     return toolset_from(argv) in ("core", "full")
+
+
+class FirstContact:
+    """The answers on file for one toolset: ``result`` gives what the real server would
+    answer to ``initialize``, ``server/discover`` and a first ``tools/list``, else None."""
+
+    def __init__(self, answers: dict[str, Any], toolset: str) -> None:
+        self._answers = answers
+        self._toolset = toolset
+
+    @classmethod
+    def load(cls, toolset: str) -> FirstContact | None:
+        if toolset not in ("core", "full") or not FIRST_CONTACT.is_file():
+            return None
+        return cls(json.loads(FIRST_CONTACT.read_text()), toolset)
+
+    def result(self, method: Any, params: Any) -> dict[str, Any] | None:
+        if method == "initialize":
+            return self._initialize(params)
+        if method == "server/discover":
+            return self._answers["discover"]
+        if method == "tools/list" and isinstance(params, dict) and not params.get("cursor"):
+            return self._tools(params)
+        return None
+
+    @property
+    def session_versions(self) -> list[str]:
+        """The protocol versions that open a session with ``initialize``."""
+        return self._answers["protocol_versions"]
+
+    def is_modern(self, version: Any) -> bool:
+        return version in self._answers["modern_versions"]
+
+    def _tools(self, params: dict[str, Any]) -> dict[str, Any]:
+        tools = self._answers["tools"]
+        if self._toolset != "full":
+            by_name = {tool["name"]: tool for tool in tools}
+            tools = [by_name[name] for name in self._answers["core"]]
+        if self.is_modern((params.get("_meta") or {}).get(VERSION_META)):
+            return {**self._answers["modern_list"], "tools": tools}  # stateless: a cached result
+        return {"tools": tools}
+
+    def _initialize(self, params: Any) -> dict[str, Any]:
+        asked = params.get("protocolVersion") if isinstance(params, dict) else None
+        versions = self._answers["protocol_versions"]
+        version = asked if asked in versions else versions[-1]
+        return {"protocolVersion": version, **self._answers["initialize"]}
 
 
 class FrontDoor:
@@ -69,15 +116,13 @@ class FrontDoor:
 
     def __init__(
         self,
-        answers: dict[str, Any],
-        toolset: str,
+        first_contact: FirstContact,
         client_in: BinaryIO,
         client_out: BinaryIO,
         server_in: BinaryIO,
         server_out: BinaryIO,
     ) -> None:
-        self._answers = answers
-        self._toolset = toolset
+        self._first_contact = first_contact
         self._client_in, self._client_out = client_in, client_out
         self._server_in, self._server_out = server_in, server_out
         self._to_client = threading.Lock()
@@ -116,32 +161,13 @@ class FrontDoor:
         if not isinstance(message, dict) or "id" not in message:
             return line  # notifications and responses pass on in order
         method, params = message.get("method"), message.get("params") or {}
+        result = self._first_contact.result(method, params)
+        if result is None:
+            return line
+        self._answer(message["id"], result)
         if method == "initialize":
-            self._answer(message["id"], self._initialize_result(params))
             return _line({**message, "id": REPLAY_ID})  # the server's session starts too
-        if method == "server/discover":
-            self._answer(message["id"], self._answers["discover"])
-            return None
-        if method == "tools/list" and isinstance(params, dict) and not params.get("cursor"):
-            self._answer(message["id"], self._tools_result(params))
-            return None
-        return line
-
-    def _tools_result(self, params: dict[str, Any]) -> dict[str, Any]:
-        tools = self._answers["tools"]
-        if self._toolset != "full":
-            by_name = {tool["name"]: tool for tool in tools}
-            tools = [by_name[name] for name in self._answers["core"]]
-        version = (params.get("_meta") or {}).get(_VERSION_META)
-        if version in self._answers["modern_versions"]:  # stateless requests: a cached result
-            return {**self._answers["modern_list"], "tools": tools}
-        return {"tools": tools}
-
-    def _initialize_result(self, params: Any) -> dict[str, Any]:
-        asked = params.get("protocolVersion") if isinstance(params, dict) else None
-        versions = self._answers["protocol_versions"]
-        version = asked if asked in versions else versions[-1]
-        return {"protocolVersion": version, **self._answers["initialize"]}
+        return None
 
     def _answer(self, request_id: Any, result: dict[str, Any]) -> None:
         self._write_client(_line({"jsonrpc": "2.0", "id": request_id, "result": result}))
@@ -179,9 +205,9 @@ def _line(message: dict[str, Any]) -> bytes:
 
 def open_front_door(argv: list[str]) -> bool:
     """Put the relay in front of this process's stdin and stdout, if it applies."""
-    if not applies(argv) or not FIRST_CONTACT.is_file():
+    first_contact = FirstContact.load(toolset_from(argv)) if applies(argv) else None
+    if first_contact is None:
         return False
-    answers = json.loads(FIRST_CONTACT.read_text())
     client_in = os.fdopen(os.dup(0), "rb")
     client_out = os.fdopen(os.dup(1), "wb")
     requests_read, requests_write = os.pipe()
@@ -191,8 +217,7 @@ def open_front_door(argv: list[str]) -> bool:
     os.close(requests_read)
     os.close(answers_write)
     door = FrontDoor(
-        answers,
-        toolset_from(argv),
+        first_contact,
         client_in,
         client_out,
         os.fdopen(requests_write, "wb"),
@@ -217,7 +242,7 @@ def live_answers() -> dict[str, Any]:
     handshake, modern = list(HANDSHAKE_PROTOCOL_VERSIONS), list(MODERN_PROTOCOL_VERSIONS)
     hello = {"protocolVersion": handshake[-1], "capabilities": {}}
     hello["clientInfo"] = {"name": "graphmem-front-door", "version": "1"}
-    meta = {_VERSION_META: modern[-1], "io.modelcontextprotocol/clientCapabilities": {}}
+    meta = {VERSION_META: modern[-1], "io.modelcontextprotocol/clientCapabilities": {}}
     meta["io.modelcontextprotocol/clientInfo"] = {"name": "graphmem-front-door", "version": "1"}
     initialize, listed = _ask_live_server("full", [("initialize", hello), ("tools/list", {})])
     discover, modern_list = _ask_live_server(

@@ -12,7 +12,14 @@ import mcp
 import pytest
 from mcp.client.stdio import stdio_client
 
-from graphmem.app.frontdoor import FIRST_CONTACT, REPLAY_ID, FrontDoor, applies, live_answers
+from graphmem.app.frontdoor import (
+    FIRST_CONTACT,
+    REPLAY_ID,
+    FirstContact,
+    FrontDoor,
+    applies,
+    live_answers,
+)
 from tests.app.helpers import GRAPHMEM, INITIALIZE_MESSAGE, clean_env
 
 UNREACHABLE = "bolt://127.0.0.1:9"  # no database: first contact must not need one
@@ -121,10 +128,8 @@ def test_the_relay_drops_the_replay_answer_and_stray_lines(
     capfd: pytest.CaptureFixture[str],
 ) -> None:
     client_in, client_out, server_in, server_out = _Pipe(), _Pipe(), _Pipe(), _Pipe()
-    answers = json.loads(FIRST_CONTACT.read_text())
-    door = FrontDoor(
-        answers, "core", client_in.read, client_out.write, server_in.write, server_out.read
-    )
+    answers = FirstContact(json.loads(FIRST_CONTACT.read_text()), "core")
+    door = FrontDoor(answers, client_in.read, client_out.write, server_in.write, server_out.read)
     door.start()
     client_in.write.write(json.dumps(INITIALIZE_MESSAGE).encode() + b"\n")
     client_in.write.flush()

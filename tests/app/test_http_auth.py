@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from fastmcp import Client
 
-from graphmem.app.auth import issue_token, revoke_token
+from graphmem.app.tokens import issue_token, revoke_token
 from tests.app.helpers import INITIALIZE, HttpServer, clean_env, run_cli, serving_http
 from tests.neo4j_endpoint import Endpoint
 

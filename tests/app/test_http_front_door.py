@@ -1,0 +1,239 @@
+"""The HTTP front door: first contact answered while the server loads, as the server answers
+it, and sessions that carry on in the server (no database: none is reachable)."""
+
+from __future__ import annotations
+
+import http.client
+import json
+import socket
+import subprocess
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import mcp
+import pytest
+
+from graphmem.app.frontdoor import FIRST_CONTACT, FirstContact
+from graphmem.app.http_front_door import HttpFrontDoor
+from graphmem.app.tokens import new_token
+from tests.app.helpers import GRAPHMEM, INITIALIZE_MESSAGE, clean_env
+from tests.neo4j_endpoint import free_port
+
+MODERN = "2026-07-28"
+META = {
+    "io.modelcontextprotocol/protocolVersion": MODERN,
+    "io.modelcontextprotocol/clientCapabilities": {},
+    "io.modelcontextprotocol/clientInfo": {"name": "graphmem-tests", "version": "1"},
+}
+PLAIN = {"Content-Type": "application/json", "Accept": "application/json, text/event-stream"}
+
+
+@dataclass(frozen=True)
+class Answer:
+    status: int
+    headers: dict[str, str]
+    body: bytes
+
+    @property
+    def by_server(self) -> bool:
+        return self.headers.get("server") == "uvicorn"  # the door names no server
+
+    def message(self) -> Any:
+        text = self.body.decode()
+        if self.headers.get("content-type") == "text/event-stream":
+            text = next(line for line in text.splitlines() if line.startswith("data: "))[6:]
+        return json.loads(text)
+
+
+def post(port: int, message: dict[str, Any], **headers: str) -> Answer:
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+    try:
+        sent = {**PLAIN, **{k.replace("_", "-"): v for k, v in headers.items()}}
+        connection.request("POST", "/mcp", json.dumps(message), sent)
+        response = connection.getresponse()
+        return Answer(response.status, dict(response.getheaders()), response.read())
+    finally:
+        connection.close()
+
+
+def spawn(port: int, **env: str) -> subprocess.Popen[bytes]:
+    return subprocess.Popen(
+        [*GRAPHMEM, "serve", "--transport", "http", "--port", str(port)],
+        env=clean_env(NEO4J_URI="bolt://127.0.0.1:9", GRAPHMEM_START_WAIT="1", **env),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+
+
+def wait_listening(port: int, process: subprocess.Popen[bytes]) -> None:
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and process.poll() is None:
+        with socket.socket() as probe:
+            if probe.connect_ex(("127.0.0.1", port)) == 0:
+                return
+        time.sleep(0.01)
+    raise AssertionError("graphmem serve did not listen")
+
+
+def wait_for_the_server(port: int) -> None:
+    """Until the real server answers (a request the door never answers: no session)."""
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        if post(port, {"jsonrpc": "2.0", "id": 0, "method": "ping"}).by_server:
+            return
+    raise AssertionError("the server never took over")
+
+
+@pytest.fixture
+def booting() -> Iterator[tuple[int, subprocess.Popen[bytes]]]:
+    port = free_port()
+    process = spawn(port)
+    try:
+        wait_listening(port, process)
+        yield port, process
+    finally:
+        process.terminate()
+        process.wait(timeout=30)
+
+
+def legacy_first_contact(port: int) -> list[Answer]:
+    opened = post(port, INITIALIZE_MESSAGE)
+    session = opened.headers["mcp-session-id"]
+    version = {"mcp_protocol_version": "2025-06-18", "mcp_session_id": session}
+    initialized = post(port, {"jsonrpc": "2.0", "method": "notifications/initialized"}, **version)
+    listed = post(port, {"jsonrpc": "2.0", "id": 2, "method": "tools/list"}, **version)
+    pinged = post(port, {"jsonrpc": "2.0", "id": 3, "method": "ping"}, **version)
+    return [opened, initialized, listed, pinged]
+
+
+def modern_first_contact(port: int) -> list[Answer]:
+    return [
+        post(
+            port,
+            {"jsonrpc": "2.0", "id": number, "method": method, "params": {"_meta": META}},
+            mcp_protocol_version=MODERN,
+            mcp_method=method,
+        )
+        for number, method in ((1, "server/discover"), (2, "tools/list"))
+    ]
+
+
+def test_the_door_answers_first_contact_as_the_server_does(
+    booting: tuple[int, subprocess.Popen[bytes]],
+) -> None:
+    port, _ = booting
+    door_legacy, door_modern = legacy_first_contact(port), modern_first_contact(port)
+    assert not any(answer.by_server for answer in door_legacy + door_modern)  # still loading
+    wait_for_the_server(port)
+    server_legacy, server_modern = legacy_first_contact(port), modern_first_contact(port)
+    assert all(answer.by_server for answer in server_legacy + server_modern)
+    for door, server in zip(door_legacy + door_modern, server_legacy + server_modern, strict=True):
+        assert door.status == server.status
+        assert door.headers.get("content-type") == server.headers.get("content-type")
+        if server.body:
+            assert door.message() == server.message()
+
+
+def test_a_session_the_door_opened_carries_on_in_the_server(
+    booting: tuple[int, subprocess.Popen[bytes]],
+) -> None:
+    port, _ = booting
+    opened = legacy_first_contact(port)[0]
+    session = opened.headers["mcp-session-id"]
+    headers = {"mcp_protocol_version": "2025-06-18", "mcp_session_id": session}
+    call = {"name": "current_state", "arguments": {"state_key": "k"}}
+    message = {"jsonrpc": "2.0", "id": 5, "method": "tools/call", "params": call}
+    called = post(port, message, **headers)
+    assert called.by_server and called.headers["mcp-session-id"] == session  # the door's id
+    payload = json.loads(called.message()["result"]["content"][0]["text"])
+    assert payload["error"] == "starting"  # the database never answers here
+    listed = post(port, {"jsonrpc": "2.0", "id": 6, "method": "tools/list"}, **headers)
+    assert listed.by_server and listed.message()["result"] == opened_tools()
+    ended = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    ended.request("DELETE", "/mcp", headers={"mcp-session-id": session, **PLAIN})
+    assert ended.getresponse().status == 200
+    gone = post(port, {"jsonrpc": "2.0", "id": 7, "method": "tools/list"}, **headers)
+    assert gone.status == 404  # ended in the server, and the door's id with it
+
+
+def opened_tools() -> dict[str, Any]:
+    answers = FirstContact.load("core")
+    assert answers is not None
+    result = answers.result("tools/list", {})
+    assert result is not None
+    return result
+
+
+@pytest.mark.parametrize("mode", ["auto", "legacy"])
+async def test_the_sdk_client_attaches_at_once_and_calls_after_the_hand_over(mode: str) -> None:
+    port = free_port()
+    process = spawn(port)
+    try:
+        wait_listening(port, process)
+        async with mcp.Client(f"http://127.0.0.1:{port}/mcp", mode=mode) as client:
+            tools = await client.list_tools()
+            assert [tool["name"] for tool in opened_tools()["tools"]] == [
+                tool.name for tool in tools.tools
+            ]
+            called = await client.call_tool("current_state", {"state_key": "k"})
+            assert called.is_error
+            assert json.loads(called.content[0].text)["error"] == "starting"  # type: ignore[union-attr]
+    finally:
+        process.terminate()
+        process.wait(timeout=30)
+
+
+def test_with_credentials_only_an_accepted_token_is_answered_by_the_door() -> None:
+    token, digest = new_token()
+    port = free_port()
+    process = spawn(port, GRAPHMEM_HTTP_TOKEN_SHA256=digest)
+    try:
+        wait_listening(port, process)
+        answered = post(port, INITIALIZE_MESSAGE, authorization=f"Bearer {token}")
+        assert answered.status == 200 and not answered.by_server
+        for presented in ("", "Bearer gm_wrong"):
+            refused = post(port, INITIALIZE_MESSAGE, authorization=presented)
+            assert refused.status == 401 and refused.by_server  # the server's refusal, in time
+    finally:
+        process.terminate()
+        process.wait(timeout=30)
+
+
+def test_what_the_door_does_not_answer_waits_and_is_relayed_whole() -> None:
+    """In process: an Origin, a bad Host, a GET wait for the hand over, then reach whoever
+    listens on the socket, byte for byte."""
+    listener = socket.create_server(("127.0.0.1", 0))
+    port = listener.getsockname()[1]
+    answers = FirstContact(json.loads(FIRST_CONTACT.read_text()), "core")
+    door = HttpFrontDoor(listener, answers, tokens=None)
+    door.start()
+    outcomes: dict[str, Answer] = {}
+    cases = {"origin": {"origin": "http://evil.example"}, "host": {"host": "evil.example"}}
+
+    def ask(name: str, headers: dict[str, str]) -> None:
+        outcomes[name] = post(port, INITIALIZE_MESSAGE, **headers)
+
+    waiting = [threading.Thread(target=ask, args=case) for case in cases.items()]
+    for thread in waiting:
+        thread.start()
+    time.sleep(0.5)
+    assert outcomes == {}  # nobody answered: they wait for the server
+    listening = door.hand_over()
+    seen: list[bytes] = []
+    for _ in cases:  # the "server": echoes the request's first line in a 418
+        connection, _ = listening.accept()
+        with connection:
+            request = connection.recv(65536)
+            seen.append(request)
+            line = request.split(b"\r\n")[0]
+            connection.sendall(b"HTTP/1.1 418 Teapot\r\ncontent-length: %d\r\n\r\n" % len(line))
+            connection.sendall(line)
+    for thread in waiting:
+        thread.join(10)
+    assert {answer.status for answer in outcomes.values()} == {418}
+    assert all(answer.body == b"POST /mcp HTTP/1.1" for answer in outcomes.values())
+    assert all(json.dumps(INITIALIZE_MESSAGE).encode() in request for request in seen)
+    listening.close()
