@@ -3,6 +3,8 @@ state from the caller's tenant into one user message, with what to call next."""
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Iterator
 from datetime import datetime
 from typing import Annotated
 
@@ -22,13 +24,17 @@ MAX_RULE_KEYS = 20  # current fact keys offered as reopen-rule candidates
 MAX_CHANGES = 50
 
 
-def _refused(error: GraphmemError | ValidationError) -> PromptError:
-    return PromptError(str(tool_error(error)))
+@contextlib.contextmanager
+def _refusing() -> Iterator[None]:
+    """A bad argument or a refused read, as the prompt's error (the tools' words)."""
+    try:
+        yield
+    except (GraphmemError, ValidationError) as error:
+        raise PromptError(str(tool_error(error))) from error
 
 
 def register_prompts(server: FastMCP, services: Services) -> None:
     @server.prompt(
-        name="start_session",
         title="Start a session: recall a project for a task",
         description="What graphmem holds for this project and task (current facts, "
         "preferences, lessons, open work), to read before starting.",
@@ -37,14 +43,12 @@ def register_prompts(server: FastMCP, services: Services) -> None:
         project: Annotated[str, Field(description="The project to recall.")],
         task: Annotated[str, Field(description="What you are about to do.")],
     ) -> str:
-        try:
+        with _refusing():
             keys = await _project_keys(services, project, MAX_STATE_KEYS)
             request = RecallRequest(query=task, project=project, state_keys=keys)
             recalled = await recall_user_context(
                 services.store, services.tenant(), request, services.embedder
             )
-        except (GraphmemError, ValidationError) as error:
-            raise _refused(error) from error
         known = recalled.context if not recalled.empty else "(nothing recorded yet)"
         return (
             f"I am starting work on: {task}\nProject: {project}\n\n"
@@ -56,7 +60,6 @@ def register_prompts(server: FastMCP, services: Services) -> None:
         )
 
     @server.prompt(
-        name="record_decision_with_rules",
         title="Record a decision with its reopen rules",
         description="Guides a record_decision call whose reopen rules watch the project's "
         "current fact keys, so the decision reopens when a fact it rests on changes.",
@@ -65,10 +68,8 @@ def register_prompts(server: FastMCP, services: Services) -> None:
         project: Annotated[str, Field(description="The project the decision belongs to.")],
         decision: Annotated[str, Field(description="The decision, in a sentence.")],
     ) -> str:
-        try:
+        with _refusing():
             found = await _project_keys(services, project, MAX_RULE_KEYS)
-        except GraphmemError as error:
-            raise _refused(error) from error
         keys = ", ".join(found) or "(none yet: record_fact them first)"
         return (
             f"Record this decision in project {project}: {decision}\n\n"
@@ -81,7 +82,6 @@ def register_prompts(server: FastMCP, services: Services) -> None:
         )
 
     @server.prompt(
-        name="changes_since",
         title="What changed since a time",
         description="The tenant's recorded changes since an instant (newest first, at most "
         f"{MAX_CHANGES}), optionally only those naming a project.",
@@ -90,11 +90,9 @@ def register_prompts(server: FastMCP, services: Services) -> None:
         since: Annotated[datetime, Field(description="ISO 8601 instant with a time zone.")],
         project: Annotated[str | None, Field(description="Only this project's changes.")] = None,
     ) -> str:
-        try:
+        with _refusing():
             request = ReplayRequest(since_ts=since, limit=MAX_CHANGES)
             events = await list_events(services.store, services.tenant(), request)
-        except (GraphmemError, ValidationError) as error:
-            raise _refused(error) from error
         if project is not None:
             events = [e for e in events if e.payload.get("project") == project]
         lines = "\n".join(_change_line(event) for event in events) or "(no changes)"

@@ -4,6 +4,7 @@ id reads exactly like an unknown one (`not_found`)."""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Awaitable, Callable
 
 from fastmcp import FastMCP
@@ -31,32 +32,28 @@ async def _json(read: Callable[[], Awaitable[BaseModel]]) -> str:
 
 
 def register_resources(server: FastMCP, services: Services) -> None:
-    @server.resource(
+    json_resource = functools.partial(server.resource, mime_type="application/json")
+
+    @json_resource(
         "graphmem://schema",
-        name="schema",
         title="Graph model",
-        mime_type="application/json",
         description="Node labels, edge types and their properties, as stored in Neo4j.",
     )
     async def schema() -> str:
         return GRAPH_MODEL.model_dump_json()
 
-    @server.resource(
+    @json_resource(
         "graphmem://stats",
-        name="stats",
         title="Tenant statistics",
-        mime_type="application/json",
         description="Counts for the caller's tenant only: facts per owner and status, key "
         "slots, and the latest history revision.",
     )
     async def stats() -> str:
         return await _json(lambda: tenant_stats(services.store, services.tenant()))
 
-    @server.resource(
+    @json_resource(
         "graphmem://facts/{key}",
-        name="fact_state",
         title="What is current for a fact key",
-        mime_type="application/json",
         description="current_state for the key: the current fact per project (or ambiguous), "
         "its recent history, and the memory topic of the same key.",
     )
@@ -67,22 +64,18 @@ def register_resources(server: FastMCP, services: Services) -> None:
 
         return await _json(read)
 
-    @server.resource(
+    @json_resource(
         "graphmem://decisions/{decision_id}",
-        name="decision",
         title="A decision",
-        mime_type="application/json",
         description="A decision with its alternatives, reopen rules and each rule's verdict "
         "now (review_decisions syncs the review signals).",
     )
     async def decision(decision_id: str) -> str:
         return await _json(lambda: read_decision(services.store, services.tenant(), decision_id))
 
-    @server.resource(
+    @json_resource(
         "graphmem://memories/{memory_id}",
-        name="memory",
         title="A memory",
-        mime_type="application/json",
         description="One memory version (get_observations also counts the access).",
     )
     async def memory(memory_id: str) -> str:

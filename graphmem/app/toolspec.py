@@ -11,8 +11,9 @@ and builds the request from them, so the model's own validators always run.
 import functools
 import inspect
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
-from typing import Annotated, Any, Literal, get_type_hints
+from dataclasses import dataclass, replace
+from enum import Enum
+from typing import Annotated, Any, Literal, TypeVar, get_type_hints
 
 from fastmcp.server.dependencies import get_context
 from fastmcp.tools import Tool
@@ -29,18 +30,40 @@ from graphmem.core.progress import Reporter, reporting_to
 Toolset = Literal["core", "full"]
 ToolFunction = Callable[..., Awaitable[Any]]
 Handler = Callable[..., Awaitable[Any]]
+H = TypeVar("H", bound=Handler)
+
+
+class Effect(Enum):
+    """What a tool does to the graph: (writes, idempotent, destructive), MCP's hints."""
+
+    READS = (False, True, False)
+    READS_AND_COUNTS = (False, False, False)  # a read that records the access
+    ADDS = (True, False, False)
+    ADDS_ONCE = (True, True, False)  # a repeat with the same input adds nothing
+    CHANGES = (True, False, True)  # supersedes or changes what exists
+    SETS = (True, True, True)  # changes what exists; a repeat changes nothing
 
 
 @dataclass(frozen=True)
 class ToolSpec:
     handler: Handler  # its name is the tool's name, its docstring the description
     title: str
-    toolset: Toolset  # "core" tools are also in "full"
-    writes: bool
-    idempotent: bool
-    destructive: bool
+    effect: Effect
+    toolset: Toolset = "full"  # "core" tools are also in "full"
     available: Callable[[Services], bool] = lambda _: True  # e.g. only when configured
     answer: CompactAnswer | None = None  # a write's default answer (see app/answers.py)
+
+    @property
+    def writes(self) -> bool:
+        return self.effect.value[0]
+
+    @property
+    def idempotent(self) -> bool:
+        return self.effect.value[1]
+
+    @property
+    def destructive(self) -> bool:
+        return self.effect.value[2]
 
     @property
     def name(self) -> str:
@@ -62,6 +85,28 @@ class ToolSpec:
 
     def in_toolset(self, toolset: Toolset) -> bool:
         return toolset == "full" or self.toolset == "core"
+
+
+class ToolList(list[ToolSpec]):
+    """An area's tools in the order they are declared: ``@SPECS.tool(title, effect)`` on a
+    handler declares it (the handler stays a plain function)."""
+
+    def tool(
+        self,
+        title: str,
+        effect: Effect,
+        *,
+        core: bool = False,
+        answer: CompactAnswer | None = None,
+        available: Callable[[Services], bool] | None = None,
+    ) -> Callable[[H], H]:
+        def declare(handler: H) -> H:
+            toolset: Toolset = "core" if core else "full"
+            spec = ToolSpec(handler, title, effect, toolset, answer=answer)
+            self.append(spec if available is None else replace(spec, available=available))
+            return handler
+
+        return declare
 
 
 def request_model(handler: Handler) -> type[BaseModel] | None:

@@ -4,10 +4,25 @@ errors."""
 
 from graphmem.app.answers import compact
 from graphmem.app.services import Services
-from graphmem.app.toolspec import ToolSpec
+from graphmem.app.toolspec import Effect, ToolList
 from graphmem.archive import models, service
 
+SPECS = ToolList()
 
+
+@SPECS.tool(
+    "Archive conversation turns",
+    Effect.ADDS_ONCE,
+    answer=compact(
+        "session_created",
+        "stored",
+        "duplicates",
+        "redactions",
+        "quarantined",
+        "revision",
+        session_id="session.id",
+    ),
+)
 async def archive_turns(
     services: Services, request: models.ArchiveTurnsRequest
 ) -> models.ArchiveTurnsResult:
@@ -24,6 +39,7 @@ async def archive_turns(
     )
 
 
+@SPECS.tool("Search the raw archive", Effect.READS)
 async def search_raw(
     services: Services, request: models.SearchRawRequest
 ) -> models.SearchRawResult:
@@ -37,6 +53,7 @@ async def search_raw(
     return await service.search_raw(services.store, services.tenant(), request)
 
 
+@SPECS.tool("List raw-archive sessions", Effect.READS)
 async def list_raw_sessions(
     services: Services, request: models.ListRawSessionsRequest
 ) -> models.ListRawSessionsResult:
@@ -47,40 +64,3 @@ async def list_raw_sessions(
     ones), and has_more.
     """
     return await service.list_raw_sessions(services.store, services.tenant(), request)
-
-
-SPECS = [
-    ToolSpec(
-        handler=archive_turns,
-        title="Archive conversation turns",
-        toolset="full",
-        writes=True,
-        idempotent=True,  # the same turns again store nothing
-        destructive=False,
-        answer=compact(
-            "session_created",
-            "stored",
-            "duplicates",
-            "redactions",
-            "quarantined",
-            "revision",
-            session_id="session.id",
-        ),
-    ),
-    ToolSpec(
-        handler=search_raw,
-        title="Search the raw archive",
-        toolset="full",
-        writes=False,
-        idempotent=True,
-        destructive=False,
-    ),
-    ToolSpec(
-        handler=list_raw_sessions,
-        title="List raw-archive sessions",
-        toolset="full",
-        writes=False,
-        idempotent=True,
-        destructive=False,
-    ),
-]

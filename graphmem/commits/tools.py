@@ -2,10 +2,17 @@
 
 from graphmem.app.answers import compact
 from graphmem.app.services import Services
-from graphmem.app.toolspec import ToolSpec
+from graphmem.app.toolspec import Effect, ToolList
 from graphmem.commits import models, service
 
+SPECS = ToolList()
 
+
+@SPECS.tool(
+    "Record a git commit and its session link",
+    Effect.ADDS_ONCE,
+    answer=compact("created", "linked", "redactions", "revision", sha="commit.git.sha"),
+)
 async def record_commit(
     services: Services, request: models.RecordCommitRequest
 ) -> models.RecordCommitResult:
@@ -17,6 +24,7 @@ async def record_commit(
     return await service.record_commit(services.store, services.tenant(), request)
 
 
+@SPECS.tool("Look up a commit by sha", Effect.READS)
 async def lookup_commit(
     services: Services, request: models.LookupCommitRequest
 ) -> models.LookupCommitResult:
@@ -30,6 +38,7 @@ async def lookup_commit(
     return await service.lookup_commit(services.store, services.tenant(), request)
 
 
+@SPECS.tool("List a session's linked commits", Effect.READS)
 async def commits_for_session(
     services: Services, request: models.CommitsForSessionRequest
 ) -> models.CommitsForSessionResult:
@@ -40,32 +49,3 @@ async def commits_for_session(
     From a sha: lookup_commit.
     """
     return await service.commits_for_session(services.store, services.tenant(), request)
-
-
-SPECS = [
-    ToolSpec(
-        handler=record_commit,
-        title="Record a git commit and its session link",
-        toolset="full",
-        writes=True,
-        idempotent=True,
-        destructive=False,
-        answer=compact("created", "linked", "redactions", "revision", sha="commit.git.sha"),
-    ),
-    ToolSpec(
-        handler=lookup_commit,
-        title="Look up a commit by sha",
-        toolset="full",
-        writes=False,
-        idempotent=True,
-        destructive=False,
-    ),
-    ToolSpec(
-        handler=commits_for_session,
-        title="List a session's linked commits",
-        toolset="full",
-        writes=False,
-        idempotent=True,
-        destructive=False,
-    ),
-]

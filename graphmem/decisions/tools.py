@@ -3,10 +3,24 @@ domain, let the boundary map errors."""
 
 from graphmem.app.answers import compact
 from graphmem.app.services import Services
-from graphmem.app.toolspec import ToolSpec
+from graphmem.app.toolspec import Effect, ToolList
 from graphmem.decisions import models, service
 
+SPECS = ToolList()
 
+
+@SPECS.tool(
+    "Record a decision with reopen rules",
+    Effect.ADDS,
+    core=True,
+    answer=compact(
+        "revision",
+        "idempotent_replay",
+        "review_signals",
+        id="decision.id",
+        status="decision.status",
+    ),
+)
 async def record_decision(
     services: Services, request: models.RecordDecisionRequest
 ) -> models.RecordDecisionResult:
@@ -21,6 +35,7 @@ async def record_decision(
     return await service.record_decision(services.store, services.tenant(), request)
 
 
+@SPECS.tool("Evaluate reopen rules and list decisions due", Effect.ADDS_ONCE)
 async def review_decisions(
     services: Services, request: models.ReviewDecisionsRequest
 ) -> models.ReviewDecisionsResult:
@@ -34,6 +49,11 @@ async def review_decisions(
     return await service.review_decisions(services.store, services.tenant(), request)
 
 
+@SPECS.tool(
+    "Acknowledge a review signal",
+    Effect.ADDS,
+    answer=compact("revision", signal_id="signal.signal_id", status="signal.status"),
+)
 async def ack_review(
     services: Services, request: models.AckReviewRequest
 ) -> models.AckReviewResult:
@@ -44,6 +64,11 @@ async def ack_review(
     return await service.ack_review(services.store, services.tenant(), request)
 
 
+@SPECS.tool(
+    "Change a decision's status",
+    Effect.CHANGES,
+    answer=compact("previous_status", "revision", id="decision.id", status="decision.status"),
+)
 async def update_decision(
     services: Services, request: models.UpdateDecisionRequest
 ) -> models.UpdateDecisionResult:
@@ -54,6 +79,11 @@ async def update_decision(
     return await service.update_decision(services.store, services.tenant(), request)
 
 
+@SPECS.tool(
+    "Record an attempt",
+    Effect.ADDS,
+    answer=compact("revision", id="attempt.id", status="attempt.status"),
+)
 async def record_attempt(
     services: Services, request: models.RecordAttemptRequest
 ) -> models.RecordAttemptResult:
@@ -64,6 +94,13 @@ async def record_attempt(
     return await service.record_attempt(services.store, services.tenant(), request)
 
 
+@SPECS.tool(
+    "Record how an attempt ended",
+    Effect.ADDS,
+    answer=compact(
+        "revision", id="outcome.id", attempt_id="attempt.id", attempt_status="attempt.status"
+    ),
+)
 async def record_outcome(
     services: Services, request: models.RecordOutcomeRequest
 ) -> models.RecordOutcomeResult:
@@ -72,68 +109,3 @@ async def record_outcome(
     attempt_status and revision; detail=full adds the whole record.
     """
     return await service.record_outcome(services.store, services.tenant(), request)
-
-
-SPECS = [
-    ToolSpec(
-        handler=record_decision,
-        title="Record a decision with reopen rules",
-        toolset="core",
-        writes=True,
-        idempotent=False,
-        destructive=False,
-        answer=compact(
-            "revision",
-            "idempotent_replay",
-            "review_signals",
-            id="decision.id",
-            status="decision.status",
-        ),
-    ),
-    ToolSpec(
-        handler=review_decisions,
-        title="Evaluate reopen rules and list decisions due",
-        toolset="full",
-        writes=True,
-        idempotent=True,
-        destructive=False,
-    ),
-    ToolSpec(
-        handler=ack_review,
-        title="Acknowledge a review signal",
-        toolset="full",
-        writes=True,
-        idempotent=False,
-        destructive=False,
-        answer=compact("revision", signal_id="signal.signal_id", status="signal.status"),
-    ),
-    ToolSpec(
-        handler=update_decision,
-        title="Change a decision's status",
-        toolset="full",
-        writes=True,
-        idempotent=False,
-        destructive=True,
-        answer=compact("previous_status", "revision", id="decision.id", status="decision.status"),
-    ),
-    ToolSpec(
-        handler=record_attempt,
-        title="Record an attempt",
-        toolset="full",
-        writes=True,
-        idempotent=False,
-        destructive=False,
-        answer=compact("revision", id="attempt.id", status="attempt.status"),
-    ),
-    ToolSpec(
-        handler=record_outcome,
-        title="Record how an attempt ended",
-        toolset="full",
-        writes=True,
-        idempotent=False,
-        destructive=False,
-        answer=compact(
-            "revision", id="outcome.id", attempt_id="attempt.id", attempt_status="attempt.status"
-        ),
-    ),
-]

@@ -2,11 +2,27 @@
 
 from graphmem.app.answers import compact
 from graphmem.app.services import Services
-from graphmem.app.toolspec import ToolSpec
+from graphmem.app.toolspec import Effect, ToolList
 from graphmem.core.errors import ConfigurationError
 from graphmem.facts import models, service, state
 
+SPECS = ToolList()
 
+
+@SPECS.tool(
+    "Record an observed fact",
+    Effect.CHANGES,
+    core=True,
+    answer=compact(
+        "id",
+        "key",
+        "status",
+        "superseded_id",
+        "revision",
+        "idempotent_replay",
+        "review_signals",
+    ),
+)
 async def record_fact(
     services: Services, request: models.RecordFactRequest
 ) -> models.RecordFactResult:
@@ -21,6 +37,7 @@ async def record_fact(
     return await service.record_fact(services.store, services.tenant(), request)
 
 
+@SPECS.tool("Resolve a fact key to its current state", Effect.READS, core=True)
 async def current_state(
     services: Services, request: models.CurrentStateRequest
 ) -> models.CurrentState:
@@ -36,6 +53,19 @@ async def current_state(
     return await state.current_state(services.store, services.tenant(), request)
 
 
+@SPECS.tool(
+    "Supersede, contradict, invalidate or revalidate a fact",
+    Effect.CHANGES,
+    answer=compact(
+        "fact_id",
+        "action",
+        "target_fact_id",
+        "changed",
+        "revision",
+        "review_signals",
+        status="fact.status",
+    ),
+)
 async def govern_fact(
     services: Services, request: models.GovernFactRequest
 ) -> models.GovernFactResult:
@@ -48,6 +78,7 @@ async def govern_fact(
     return await service.govern_fact(services.store, services.tenant(), request)
 
 
+@SPECS.tool("Expire facts, mark stale decisions, evaluate reopen rules", Effect.ADDS_ONCE)
 async def maintain(services: Services) -> models.MaintainResult:
     """Expire facts past valid_to or expires_at, mark decisions past review_after
     stale, and evaluate every live decision's reopen rules.
@@ -60,6 +91,12 @@ async def maintain(services: Services) -> models.MaintainResult:
     return await service.maintain(services.store, services.tenant())
 
 
+@SPECS.tool(
+    "Mark a fact verified from a signed attestation",
+    Effect.ADDS,
+    answer=compact("revision", id="fact.id", verification_status="fact.verification_status"),
+    available=lambda services: services.trusted_verifiers is not None,
+)
 async def verify_fact(
     services: Services, request: models.VerifyFactRequest
 ) -> models.VerifyFactResult:
@@ -74,67 +111,3 @@ async def verify_fact(
     return await service.verify_fact(
         services.store, services.tenant(), request.fact_id, request.attestation, trusted
     )
-
-
-SPECS = [
-    ToolSpec(
-        handler=record_fact,
-        title="Record an observed fact",
-        toolset="core",
-        writes=True,
-        idempotent=False,
-        destructive=True,
-        answer=compact(
-            "id",
-            "key",
-            "status",
-            "superseded_id",
-            "revision",
-            "idempotent_replay",
-            "review_signals",
-        ),
-    ),
-    ToolSpec(
-        handler=current_state,
-        title="Resolve a fact key to its current state",
-        toolset="core",
-        writes=False,
-        idempotent=True,
-        destructive=False,
-    ),
-    ToolSpec(
-        handler=govern_fact,
-        title="Supersede, contradict, invalidate or revalidate a fact",
-        toolset="full",
-        writes=True,
-        idempotent=False,
-        destructive=True,
-        answer=compact(
-            "fact_id",
-            "action",
-            "target_fact_id",
-            "changed",
-            "revision",
-            "review_signals",
-            status="fact.status",
-        ),
-    ),
-    ToolSpec(
-        handler=maintain,
-        title="Expire facts, mark stale decisions, evaluate reopen rules",
-        toolset="full",
-        writes=True,
-        idempotent=True,
-        destructive=False,
-    ),
-    ToolSpec(
-        handler=verify_fact,
-        title="Mark a fact verified from a signed attestation",
-        toolset="full",
-        writes=True,
-        idempotent=False,
-        destructive=False,
-        available=lambda services: services.trusted_verifiers is not None,
-        answer=compact("revision", id="fact.id", verification_status="fact.verification_status"),
-    ),
-]

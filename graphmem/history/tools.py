@@ -1,26 +1,17 @@
 """MCP tools over the append-only history."""
 
 from graphmem.app.services import Services
-from graphmem.app.toolspec import ToolSpec
+from graphmem.app.toolspec import Effect, ToolList
 from graphmem.history import chain
 from graphmem.history.models import ReplayRequest, ReplayResult
 
+SPECS = ToolList()
 
+
+@SPECS.tool("Replay and verify the history", Effect.READS)
 async def replay_memory(services: Services, request: ReplayRequest) -> ReplayResult:
     """Replay the append-only history newest first, verifying its hash chain: an
     edit or deletion shows as verified=false at the first broken revision. For audits
     of who changed what; current_state reads what is true now. Read-only.
     """
     return await chain.replay(services.store, services.tenant(), request)
-
-
-SPECS = [
-    ToolSpec(
-        handler=replay_memory,
-        title="Replay and verify the history",
-        toolset="full",
-        writes=False,
-        idempotent=True,
-        destructive=False,
-    ),
-]

@@ -2,10 +2,15 @@
 
 from graphmem.app.answers import compact
 from graphmem.app.services import Services
-from graphmem.app.toolspec import ToolSpec
+from graphmem.app.toolspec import Effect, ToolList
 from graphmem.impact import models, service
 
+SPECS = ToolList()
 
+
+@SPECS.tool(
+    "Record an impact link", Effect.CHANGES, answer=compact("edge_id", "created", "revision")
+)
 async def link_impact(
     services: Services, request: models.LinkImpactRequest
 ) -> models.LinkImpactResult:
@@ -17,6 +22,7 @@ async def link_impact(
     return await service.link_impact(services.store, services.tenant(), request)
 
 
+@SPECS.tool("Explain a change's downstream impact", Effect.READS, core=True)
 async def explain_impact(
     services: Services, request: models.ExplainImpactRequest
 ) -> models.ExplainImpactResult:
@@ -30,24 +36,3 @@ async def explain_impact(
     (truncated says when cut).
     """
     return await service.explain_impact(services.store, services.tenant(), request)
-
-
-SPECS = [
-    ToolSpec(
-        handler=link_impact,
-        title="Record an impact link",
-        toolset="full",
-        writes=True,
-        idempotent=False,
-        destructive=True,  # a repeat overwrites the link's score and rationale
-        answer=compact("edge_id", "created", "revision"),
-    ),
-    ToolSpec(
-        handler=explain_impact,
-        title="Explain a change's downstream impact",
-        toolset="core",
-        writes=False,
-        idempotent=True,
-        destructive=False,
-    ),
-]

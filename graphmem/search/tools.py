@@ -2,11 +2,14 @@
 where the rules are documented), let the boundary map errors."""
 
 from graphmem.app.services import Services
-from graphmem.app.toolspec import ToolSpec
+from graphmem.app.toolspec import Effect, ToolList
 from graphmem.search import service
 from graphmem.search.models import SearchRequest, SearchResult
 
+SPECS = ToolList()
 
+
+@SPECS.tool("Search memories", Effect.READS, core=True)
 async def search(services: Services, request: SearchRequest) -> SearchResult:
     """Search curated memories by hybrid ranking, best first. Read-only.
 
@@ -16,15 +19,3 @@ async def search(services: Services, request: SearchRequest) -> SearchResult:
     ids you pick. Use search_raw for a literal phrase, current_state for one key.
     """
     return await service.search(services.store, services.tenant(), request, services.embedder)
-
-
-SPECS = [
-    ToolSpec(
-        handler=search,
-        title="Search memories",
-        toolset="core",
-        writes=False,
-        idempotent=True,
-        destructive=False,
-    ),
-]

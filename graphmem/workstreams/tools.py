@@ -2,10 +2,17 @@
 
 from graphmem.app.answers import compact
 from graphmem.app.services import Services
-from graphmem.app.toolspec import ToolSpec
+from graphmem.app.toolspec import Effect, ToolList
 from graphmem.workstreams import models, service
 
+SPECS = ToolList()
 
+
+@SPECS.tool(
+    "Create a workstream",
+    Effect.ADDS,
+    answer=compact("revision", id="workstream.id", status="workstream.status"),
+)
 async def create_workstream(
     services: Services, request: models.CreateWorkstreamRequest
 ) -> models.CreateWorkstreamResult:
@@ -18,6 +25,7 @@ async def create_workstream(
     return await service.create_workstream(services.store, services.tenant(), request)
 
 
+@SPECS.tool("List a project's workstreams", Effect.READS)
 async def workstreams(
     services: Services, request: models.ListWorkstreamsRequest
 ) -> models.ListWorkstreamsResult:
@@ -29,6 +37,11 @@ async def workstreams(
     return await service.list_workstreams(services.store, services.tenant(), request)
 
 
+@SPECS.tool(
+    "Change a workstream",
+    Effect.SETS,
+    answer=compact("id", "updated", "changed", "revision", status="workstream.status"),
+)
 async def update_workstream(
     services: Services, request: models.UpdateWorkstreamRequest
 ) -> models.UpdateWorkstreamResult:
@@ -38,33 +51,3 @@ async def update_workstream(
     changed, status and revision; detail=full adds the whole record.
     """
     return await service.update_workstream(services.store, services.tenant(), request)
-
-
-SPECS = [
-    ToolSpec(
-        handler=create_workstream,
-        title="Create a workstream",
-        toolset="full",
-        writes=True,
-        idempotent=False,
-        destructive=False,
-        answer=compact("revision", id="workstream.id", status="workstream.status"),
-    ),
-    ToolSpec(
-        handler=workstreams,
-        title="List a project's workstreams",
-        toolset="full",
-        writes=False,
-        idempotent=True,
-        destructive=False,
-    ),
-    ToolSpec(
-        handler=update_workstream,
-        title="Change a workstream",
-        toolset="full",
-        writes=True,
-        idempotent=True,
-        destructive=True,
-        answer=compact("id", "updated", "changed", "revision", status="workstream.status"),
-    ),
-]

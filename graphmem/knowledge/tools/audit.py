@@ -2,11 +2,14 @@
 domain, let the boundary map errors."""
 
 from graphmem.app.services import Services
-from graphmem.app.toolspec import ToolSpec
+from graphmem.app.toolspec import Effect, ToolList
 from graphmem.knowledge import audit
 from graphmem.knowledge.models import audit as models
 
+SPECS = ToolList()
 
+
+@SPECS.tool("Audit and repair the knowledge graph", Effect.SETS)
 async def audit_memory(
     services: Services, request: models.AuditMemoryRequest
 ) -> models.AuditMemoryResult:
@@ -24,6 +27,7 @@ async def audit_memory(
     return await audit.audit_memory(services.store, services.tenant(), request)
 
 
+@SPECS.tool("List memory audit issues", Effect.READS)
 async def list_memory_issues(
     services: Services, request: models.ListMemoryIssuesRequest
 ) -> models.ListMemoryIssuesResult:
@@ -33,23 +37,3 @@ async def list_memory_issues(
     resolved, how (repaired or not_redetected); last_audit_at says when the audit ran.
     """
     return await audit.list_memory_issues(services.store, services.tenant(), request)
-
-
-SPECS = [
-    ToolSpec(
-        handler=audit_memory,
-        title="Audit and repair the knowledge graph",
-        toolset="full",
-        writes=True,
-        idempotent=True,  # a second run finds nothing new and repairs nothing more
-        destructive=True,  # repairs supersede extra active facts and retire packs
-    ),
-    ToolSpec(
-        handler=list_memory_issues,
-        title="List memory audit issues",
-        toolset="full",
-        writes=False,
-        idempotent=True,
-        destructive=False,
-    ),
-]

@@ -3,11 +3,25 @@ boundary map errors."""
 
 from graphmem.app.answers import compact
 from graphmem.app.services import Services
-from graphmem.app.toolspec import ToolSpec
+from graphmem.app.toolspec import Effect, ToolList
 from graphmem.knowledge import chunks
 from graphmem.knowledge.models.chunks import AddContextChunkRequest, AddContextChunkResult
 
+SPECS = ToolList()
 
+
+@SPECS.tool(
+    "Store a chunk of raw context",
+    Effect.ADDS_ONCE,
+    answer=compact(
+        "created",
+        "redactions",
+        "quarantine_reasons",
+        "revision",
+        id="chunk.id",
+        state="chunk.state",
+    ),
+)
 async def add_context_chunk(
     services: Services, request: AddContextChunkRequest
 ) -> AddContextChunkResult:
@@ -17,23 +31,3 @@ async def add_context_chunk(
     created, redactions, quarantine_reasons, revision; detail=full adds the record.
     """
     return await chunks.add_context_chunk(services.store, services.tenant(), request)
-
-
-SPECS = [
-    ToolSpec(
-        handler=add_context_chunk,
-        title="Store a chunk of raw context",
-        toolset="full",
-        writes=True,
-        idempotent=True,
-        destructive=False,
-        answer=compact(
-            "created",
-            "redactions",
-            "quarantine_reasons",
-            "revision",
-            id="chunk.id",
-            state="chunk.state",
-        ),
-    ),
-]

@@ -2,11 +2,14 @@
 validate, call the domain, let the boundary map errors."""
 
 from graphmem.app.services import Services
-from graphmem.app.toolspec import ToolSpec
+from graphmem.app.toolspec import Effect, ToolList
 from graphmem.knowledge import clarify
 from graphmem.knowledge.models import clarify as models
 
+SPECS = ToolList()
 
+
+@SPECS.tool("Queue clarification questions for a chunk", Effect.ADDS_ONCE)
 async def queue_clarification(
     services: Services, request: models.QueueClarificationRequest
 ) -> models.QueueClarificationResult:
@@ -22,6 +25,7 @@ async def queue_clarification(
     return await clarify.queue_clarification(services.store, services.tenant(), request)
 
 
+@SPECS.tool("Record a human answer to a chunk's questions", Effect.ADDS)
 async def record_human_answer(
     services: Services, request: models.RecordHumanAnswerRequest
 ) -> models.RecordHumanAnswerResult:
@@ -35,23 +39,3 @@ async def record_human_answer(
     remaining, and redactions.
     """
     return await clarify.record_human_answer(services.store, services.tenant(), request)
-
-
-SPECS = [
-    ToolSpec(
-        handler=queue_clarification,
-        title="Queue clarification questions for a chunk",
-        toolset="full",
-        writes=True,
-        idempotent=True,  # a repeat reuses the open questions and changes nothing
-        destructive=False,
-    ),
-    ToolSpec(
-        handler=record_human_answer,
-        title="Record a human answer to a chunk's questions",
-        toolset="full",
-        writes=True,
-        idempotent=False,  # every call appends its answer
-        destructive=False,  # appends to the body; the original text is kept
-    ),
-]

@@ -2,11 +2,14 @@
 let the boundary map errors."""
 
 from graphmem.app.services import Services
-from graphmem.app.toolspec import ToolSpec
+from graphmem.app.toolspec import Effect, ToolList
 from graphmem.knowledge import enrich, packs
 from graphmem.knowledge.models import packs as models
 
+SPECS = ToolList()
 
+
+@SPECS.tool("Build a context pack", Effect.ADDS)
 async def build_context_pack(
     services: Services, request: models.BuildContextPackRequest
 ) -> models.BuildContextPackResult:
@@ -26,6 +29,7 @@ async def build_context_pack(
     return await packs.build_context_pack(services.store, services.tenant(), request)
 
 
+@SPECS.tool("Run the knowledge pipeline in one step", Effect.ADDS)
 async def enrich_context(
     services: Services, request: models.EnrichContextRequest
 ) -> models.EnrichContextResult:
@@ -44,23 +48,3 @@ async def enrich_context(
     return await enrich.enrich_context(
         services.store, services.tenant(), request.depth, services.settings.enrich_policy
     )
-
-
-SPECS = [
-    ToolSpec(
-        handler=build_context_pack,
-        title="Build a context pack",
-        toolset="full",
-        writes=True,
-        idempotent=False,  # every call stores a new pack and retires the previous one
-        destructive=False,  # retired packs are kept
-    ),
-    ToolSpec(
-        handler=enrich_context,
-        title="Run the knowledge pipeline in one step",
-        toolset="full",
-        writes=True,
-        idempotent=False,  # each run assesses again and stores new packs
-        destructive=False,  # packs it replaces are retired, never deleted
-    ),
-]

@@ -2,11 +2,14 @@
 one to a governed fact. Thin: validate, call the domain, let the boundary map errors."""
 
 from graphmem.app.services import Services
-from graphmem.app.toolspec import ToolSpec
+from graphmem.app.toolspec import Effect, ToolList
 from graphmem.knowledge import assess, claims
 from graphmem.knowledge.models import pipeline as models
 
+SPECS = ToolList()
 
+
+@SPECS.tool("Assess a context chunk", Effect.ADDS_ONCE)
 async def assess_context(
     services: Services, request: models.AssessContextRequest
 ) -> models.AssessResult:
@@ -25,6 +28,7 @@ async def assess_context(
     )
 
 
+@SPECS.tool("Extract candidate claims from a chunk", Effect.ADDS_ONCE)
 async def extract_candidate_claims(
     services: Services, request: models.ExtractClaimsRequest
 ) -> models.ExtractResult:
@@ -40,6 +44,7 @@ async def extract_candidate_claims(
     return await claims.extract_candidate_claims(services.store, services.tenant(), request)
 
 
+@SPECS.tool("Promote a candidate claim to a fact", Effect.ADDS_ONCE)
 async def promote_candidate(
     services: Services, request: models.PromoteCandidateRequest
 ) -> models.PromoteResult:
@@ -54,31 +59,3 @@ async def promote_candidate(
     contradictions and revision.
     """
     return await claims.promote_candidate(services.store, services.tenant(), request)
-
-
-SPECS = [
-    ToolSpec(
-        handler=assess_context,
-        title="Assess a context chunk",
-        toolset="full",
-        writes=True,
-        idempotent=True,
-        destructive=False,
-    ),
-    ToolSpec(
-        handler=extract_candidate_claims,
-        title="Extract candidate claims from a chunk",
-        toolset="full",
-        writes=True,
-        idempotent=True,
-        destructive=False,
-    ),
-    ToolSpec(
-        handler=promote_candidate,
-        title="Promote a candidate claim to a fact",
-        toolset="full",
-        writes=True,
-        idempotent=True,
-        destructive=False,
-    ),
-]

@@ -3,11 +3,28 @@
 
 from graphmem.app.answers import compact
 from graphmem.app.services import Services
-from graphmem.app.toolspec import ToolSpec
+from graphmem.app.toolspec import Effect, ToolList
 from graphmem.memories import service
 from graphmem.memories.models import memories as models
 
+SPECS = ToolList()
 
+
+@SPECS.tool(
+    "Save a memory",
+    Effect.ADDS,
+    core=True,
+    answer=compact(
+        "operation",
+        "superseded_id",
+        "quarantined",
+        "redactions",
+        "revision",
+        id="memory.id",
+        version="memory.version",
+        status="memory.status",
+    ),
+)
 async def save_memory(
     services: Services, request: models.SaveMemoryRequest
 ) -> models.SaveMemoryResult:
@@ -29,6 +46,7 @@ async def save_memory(
     )
 
 
+@SPECS.tool("Get memory details", Effect.READS_AND_COUNTS)
 async def get_observations(
     services: Services, request: models.GetObservationsRequest
 ) -> models.GetObservationsResult:
@@ -40,6 +58,7 @@ async def get_observations(
     return await service.get_observations(services.store, services.tenant(), request)
 
 
+@SPECS.tool("Govern memories", Effect.CHANGES)
 async def govern_memory(
     services: Services, request: models.GovernMemoryRequest
 ) -> models.GovernMemoryResult:
@@ -49,41 +68,3 @@ async def govern_memory(
     version; one that moved is a conflict. One transaction. Answers versions and statuses.
     """
     return await service.govern_memory(services.store, services.tenant(), request)
-
-
-SPECS = [
-    ToolSpec(
-        handler=save_memory,
-        title="Save a memory",
-        toolset="core",
-        writes=True,
-        idempotent=False,  # without a topic_key every save is a new memory
-        destructive=False,
-        answer=compact(
-            "operation",
-            "superseded_id",
-            "quarantined",
-            "redactions",
-            "revision",
-            id="memory.id",
-            version="memory.version",
-            status="memory.status",
-        ),
-    ),
-    ToolSpec(
-        handler=get_observations,
-        title="Get memory details",
-        toolset="full",
-        writes=False,  # access counters are bookkeeping, not a write of knowledge
-        idempotent=False,
-        destructive=False,
-    ),
-    ToolSpec(
-        handler=govern_memory,
-        title="Govern memories",
-        toolset="full",
-        writes=True,
-        idempotent=False,
-        destructive=True,
-    ),
-]

@@ -3,11 +3,14 @@ validate, call the domain (graphmem/memories/recall.py and bundles.py, where the
 documented), let the boundary map errors."""
 
 from graphmem.app.services import Services
-from graphmem.app.toolspec import ToolSpec
+from graphmem.app.toolspec import Effect, ToolList
 from graphmem.memories import bundles, recall
 from graphmem.memories.models import recall as models
 
+SPECS = ToolList()
 
+
+@SPECS.tool("Recall user context", Effect.READS, core=True)
 async def recall_user_context(
     services: Services, request: models.RecallRequest
 ) -> models.RecallResult:
@@ -27,6 +30,7 @@ async def recall_user_context(
     )
 
 
+@SPECS.tool("Compile a context bundle", Effect.READS)
 async def context_bundle(services: Services, request: models.BundleRequest) -> models.ContextBundle:
     """Compile a Context Bundle v1 for one task in one project. Read-only, deterministic.
 
@@ -41,23 +45,3 @@ async def context_bundle(services: Services, request: models.BundleRequest) -> m
     recall_user_context for a compact text, search for exhaustive matches.
     """
     return await bundles.context_bundle(services.store, services.tenant(), request)
-
-
-SPECS = [
-    ToolSpec(
-        handler=recall_user_context,
-        title="Recall user context",
-        toolset="core",
-        writes=False,
-        idempotent=True,
-        destructive=False,
-    ),
-    ToolSpec(
-        handler=context_bundle,
-        title="Compile a context bundle",
-        toolset="full",
-        writes=False,
-        idempotent=True,
-        destructive=False,
-    ),
-]

@@ -7,11 +7,14 @@ from typing import Any
 from fastmcp.tools import ToolResult
 
 from graphmem.app.services import Services
-from graphmem.app.toolspec import ToolSpec
+from graphmem.app.toolspec import Effect, ToolList
 from graphmem.memories import timeline as domain
 from graphmem.memories.models import timeline as models
 
+SPECS = ToolList()
 
+
+@SPECS.tool("Memory timeline", Effect.READS)
 async def timeline(services: Services, request: models.TimelineRequest) -> models.TimelineResult:
     """Return what came just before and just after one memory or raw turn. Read-only.
 
@@ -35,6 +38,7 @@ def _markdown_first(result: models.TimelineReportResult) -> Any:
     return ToolResult(content=result.markdown, structured_content=result.model_dump(mode="json"))
 
 
+@SPECS.tool("Project timeline report", Effect.READS)
 async def timeline_report(
     services: Services, request: models.TimelineReportRequest
 ) -> models.TimelineReportResult:
@@ -48,23 +52,3 @@ async def timeline_report(
     """
     report = await domain.timeline_report(services.store, services.tenant(), request)
     return _markdown_first(report)
-
-
-SPECS = [
-    ToolSpec(
-        handler=timeline,
-        title="Memory timeline",
-        toolset="full",
-        writes=False,
-        idempotent=True,
-        destructive=False,
-    ),
-    ToolSpec(
-        handler=timeline_report,
-        title="Project timeline report",
-        toolset="full",
-        writes=False,
-        idempotent=True,
-        destructive=False,
-    ),
-]
