@@ -16,6 +16,7 @@ from fastmcp import Client
 from graphmem.app.server import create_server
 from graphmem.app.settings import Settings
 from graphmem.facts.verification import generate_keypair, load_private_key
+from graphmem.history.keys import load_or_create
 from graphmem.store import Store
 from tests.neo4j_endpoint import BackendUnavailable, Endpoint, find_endpoint
 from tests.support import Verifier, WholeRecordClient
@@ -50,10 +51,13 @@ def neo4j_endpoint(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Endpoin
 
 
 @pytest.fixture(scope="session")
-async def store(neo4j_endpoint: Endpoint) -> AsyncIterator[Store]:
+async def store(
+    neo4j_endpoint: Endpoint, tmp_path_factory: pytest.TempPathFactory
+) -> AsyncIterator[Store]:
     opened = await Store.connect(
         neo4j_endpoint.uri, neo4j_endpoint.user, neo4j_endpoint.password, connect_timeout=60
     )
+    opened.chain_key = load_or_create(tmp_path_factory.mktemp("history") / "history.key")
     await opened.apply_schema()
     yield opened
     await opened.close()

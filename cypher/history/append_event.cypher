@@ -1,10 +1,11 @@
-// Append one event to the tenant's history and advance the chain head to it.
+// Append one event to the tenant's history and advance the chain head to it. A keyed event
+// names its scheme and the id of the key (never the key).
 MATCH (h:History {tenant: $tenant})
 CREATE (e:Event {
   id: $id, tenant: $tenant, revision: $revision, op: $op, at: datetime($at), at_text: $at,
   aggregate_kind: $aggregate_kind, aggregate_id: $aggregate_id, subject_ids: $subject_ids,
   payload_json: $payload_json, session_id: $session_id, actor: $actor, client: $client,
-  prev_hash: $prev_hash, hash: $hash
+  prev_hash: $prev_hash, hash: $hash, hash_scheme: $hash_scheme, key_id: $key_id
 })
 SET h.revision = $revision, h.last_hash = $hash
 RETURN e.revision AS revision, e.hash AS hash

@@ -29,6 +29,7 @@ from graphmem.app.http_limits import BodySizeLimit
 from graphmem.app.session_aliases import SessionAliases
 from graphmem.app.settings import Settings
 from graphmem.core.errors import ConfigurationError, GraphmemError, StoreUnavailable
+from graphmem.history.keys import ChainKey, load_or_create
 
 if TYPE_CHECKING:  # the web stack is imported only by the commands that serve
     from fastmcp import FastMCP
@@ -95,14 +96,15 @@ def serve(settings: Settings, transport: str) -> int:
             "(`graphmem token issue`, GRAPHMEM_TOKENS_FILE) or set GRAPHMEM_HTTP_TOKEN_SHA256, "
             "or bind to 127.0.0.1."
         )
+    chain_key = load_or_create(settings.history_key_path)  # a key file others can read: refused
     # SIGINT, or SIGTERM on stdio, ends the run; the store is closed on the way out.
     with contextlib.suppress(KeyboardInterrupt, asyncio.CancelledError):
-        asyncio.run(_serve_async(settings, transport))
+        asyncio.run(_serve_async(settings, transport, chain_key))
     _say("graphmem stopped")
     return 0
 
 
-async def _open_store(settings: Settings, gate: StoreGate) -> Store:
+async def _open_store(settings: Settings, gate: StoreGate, chain_key: ChainKey) -> Store:
     """The store, opened in the background while the server already answers."""
     from graphmem.store import Store
 
@@ -126,6 +128,7 @@ async def _open_store(settings: Settings, gate: StoreGate) -> Store:
             _say(f"{error.message}; trying again in {RECONNECT_EVERY:.0f} s")
             stage("waiting for the database to answer")
             await asyncio.sleep(RECONNECT_EVERY)
+    store.chain_key = chain_key
     try:
         stage("applying the schema")
         applied = await store.apply_schema()
@@ -163,14 +166,14 @@ def _in_daemon_thread(fn: Callable[[], T]) -> asyncio.Future[T]:
     return future
 
 
-async def _serve_async(settings: Settings, transport: str) -> None:
+async def _serve_async(settings: Settings, transport: str, chain_key: ChainKey) -> None:
     from graphmem.app.server import create_server
     from graphmem.app.startup import StoreGate
 
     if transport == "stdio":
         _cancel_on_sigterm()
     gate = StoreGate()
-    opening = asyncio.create_task(gate.open(lambda g: _open_store(settings, g)))
+    opening = asyncio.create_task(gate.open(lambda g: _open_store(settings, g, chain_key)))
     try:
         server = create_server(gate, settings)
         if transport == "http":

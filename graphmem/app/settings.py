@@ -49,6 +49,12 @@ class Settings(BaseSettings):
         description="SHA-256 hex digests of accepted bearer tokens (comma-separated). "
         "Required to bind HTTP anywhere but loopback.",
     )
+    history_key_file: Path | None = Field(
+        default=None,
+        description="HMAC key of the history chain (mode 0600, never in the database); every "
+        "process writing one database must share it. Default: <data_dir>/history.key, created "
+        "on first start.",
+    )
     tokens_file: Path | None = Field(
         default=None,
         description="Bearer tokens file (hashed, per-token tenant and scopes); "
@@ -183,6 +189,10 @@ class Settings(BaseSettings):
             if len(digest) != 64 or any(c not in "0123456789abcdef" for c in digest):
                 raise ValueError("each entry must be a SHA-256 hex digest (64 hex characters)")
         return value
+
+    @property
+    def history_key_path(self) -> Path:
+        return self.history_key_file or self.data_dir / "history.key"
 
     @property
     def uses_local_database(self) -> bool:

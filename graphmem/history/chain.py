@@ -6,7 +6,6 @@ of the event before them, so an edited or deleted event breaks the chain.
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
 from dataclasses import dataclass
 from datetime import datetime
@@ -15,7 +14,8 @@ from typing import Any
 from graphmem.core.clock import utc_now
 from graphmem.core.ids import new_id
 from graphmem.core.models import canonical_json, pick
-from graphmem.history.models import ChainVerdict, EventRecord, ReplayRequest, ReplayResult
+from graphmem.history.keys import SCHEME, ChainKey
+from graphmem.history.models import EventRecord, ReplayRequest
 from graphmem.history.rows import event_from_node
 from graphmem.store import Store, Tx
 
@@ -59,7 +59,17 @@ async def lock_head(tx: Tx) -> Head:
     return Head(rows[0]["revision"], rows[0]["last_hash"], utc_now())
 
 
-def event_hash(tenant: str, revision: int, op: str, at: str, payload: str, prev: str) -> str:
+def event_hash(
+    tenant: str,
+    revision: int,
+    op: str,
+    at: str,
+    payload: str,
+    prev: str,
+    key: ChainKey | None = None,
+) -> str:
+    """The event's chain hash: HMAC-SHA256 under the history key, or plain SHA-256 for events
+    written before the history was keyed."""
     material = canonical_json(
         {
             "tenant": tenant,
@@ -70,7 +80,7 @@ def event_hash(tenant: str, revision: int, op: str, at: str, payload: str, prev:
             "prev_hash": prev,
         }
     )
-    return hashlib.sha256(material.encode()).hexdigest()
+    return key.mac(material.encode()) if key else hashlib.sha256(material.encode()).hexdigest()
 
 
 @dataclass(frozen=True)
@@ -96,7 +106,8 @@ async def append_event(tx: Tx, head: Head, change: Change, audit: Audit) -> int:
             "payload": change.payload,
         }
     )
-    digest = event_hash(tx.tenant, revision, change.op, at, payload_json, head.last_hash)
+    key = tx.chain_key
+    digest = event_hash(tx.tenant, revision, change.op, at, payload_json, head.last_hash, key)
     await tx.run(
         "history/append_event",
         id=new_id(),
@@ -108,12 +119,11 @@ async def append_event(tx: Tx, head: Head, change: Change, audit: Audit) -> int:
         **pick(audit, "session_id actor client"),
         prev_hash=head.last_hash,
         hash=digest,
+        hash_scheme=SCHEME if key else None,
+        key_id=key.key_id if key else None,
     )
     head.revision, head.last_hash = revision, digest
     return revision
-
-
-MAX_CHAIN_CHECK = 1_000_000  # events verified per replay; beyond it the verdict says so
 
 
 async def list_events(store: Store, tenant: str, request: ReplayRequest) -> list[EventRecord]:
@@ -127,76 +137,3 @@ async def list_events(store: Store, tenant: str, request: ReplayRequest) -> list
         limit=request.limit,
     )
     return [event_from_node(row["event"]) for row in rows]
-
-
-async def replay(store: Store, tenant: str, request: ReplayRequest) -> ReplayResult:
-    """Events newest first, plus a verdict on the tenant's whole hash chain."""
-    events = await list_events(store, tenant, request)
-    return ReplayResult(count=len(events), events=events, chain=await verify_chain(store, tenant))
-
-
-TOP_MISSING = "events up to the head are missing"
-IN_FLIGHT_REREADS = 5
-IN_FLIGHT_PAUSE_SECONDS = 0.05
-
-
-async def verify_chain(store: Store, tenant: str, limit: int = MAX_CHAIN_CHECK) -> ChainVerdict:
-    """Recompute every event's hash in revision order and check the links and the head: the
-    head and the events up to it, read by one statement.
-
-    Neo4j reads committed data without a snapshot, so a write committing while that statement
-    runs can show its new head before its event is visible. A chain whose only fault is events
-    missing at the top is therefore read again, briefly, before it is reported: a write in
-    flight lands within milliseconds, events really removed stay missing."""
-    for _ in range(IN_FLIGHT_REREADS):
-        [row] = await store.read("history/list_chain", tenant, limit=limit)
-        verdict = _verdict(tenant, row, limit)
-        if verdict.reason != TOP_MISSING:
-            return verdict
-        await asyncio.sleep(IN_FLIGHT_PAUSE_SECONDS)
-    [row] = await store.read("history/list_chain", tenant, limit=limit)
-    return _verdict(tenant, row, limit)
-
-
-def _verdict(tenant: str, row: dict[str, Any], limit: int) -> ChainVerdict:
-    head_revision, events = row["head_revision"], row["events"]
-    complete = len(events) == head_revision
-
-    def verdict(ok: bool, revision: int | None = None, reason: str | None = None) -> ChainVerdict:
-        return ChainVerdict(
-            verified=ok,
-            complete=complete,
-            checked_events=len(events),
-            head_revision=head_revision,
-            first_break_revision=revision,
-            reason=reason,
-        )
-
-    prev_hash = GENESIS_HASH
-    for expected_revision, event in enumerate(events, start=1):
-        if event["revision"] != expected_revision:
-            return verdict(False, expected_revision, f"revision {expected_revision} is missing")
-        recomputed = event_hash(
-            tenant,
-            event["revision"],
-            event["op"],
-            event["at_text"],
-            event["payload_json"],
-            prev_hash,
-        )
-        if event["prev_hash"] != prev_hash:
-            return verdict(False, event["revision"], "does not link to the event before it")
-        if event["hash"] != recomputed:
-            return verdict(False, event["revision"], "its content does not match its hash")
-        prev_hash = event["hash"]
-    if not complete:
-        if len(events) < limit:  # fewer events than the head counts, and not for the bound
-            return verdict(False, len(events) + 1, TOP_MISSING)
-        return verdict(
-            True,
-            reason=f"only the first {len(events)} of {head_revision} events were checked "
-            "(this call's bound); no break among them",
-        )
-    if head_revision and row["last_hash"] != prev_hash:
-        return verdict(False, head_revision, "the head does not match the last event")
-    return verdict(True)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import AwareDatetime, Field
 
@@ -37,17 +37,33 @@ class EventRecord(OutputModel):
     hash: str
 
 
+ChainStatus = Literal["verified", "tampered", "key_missing", "key_mismatch", "anchor_mismatch"]
+
+
 class ChainVerdict(OutputModel):
     verified: bool = Field(
         description="True when every checked event recomputes to its stored hash "
         "and links to the one before, with no revision missing."
+    )
+    status: ChainStatus = Field(
+        description="verified; tampered (an event, link or the head does not hold); "
+        "key_missing or key_mismatch (keyed events this server cannot check: not tampering); "
+        "anchor_mismatch (the chain differs from the anchor given)."
     )
     complete: bool = Field(
         description="True when every event up to the head was checked; false when the call's "
         "bound stopped earlier (reason says how far)."
     )
     checked_events: int
+    checked_from_revision: int = Field(
+        description="The check started after this revision: 0, or the last checkpoint a "
+        "full check had verified (only later events were read)."
+    )
     head_revision: int = Field(description="The tenant's latest revision.")
+    keyed_from_revision: int | None = Field(
+        description="The first event chained with the history key; events before it carry "
+        "plain hashes (written before keying), null if none is keyed."
+    )
     first_break_revision: int | None = Field(description="The first revision that fails.")
     reason: str | None = Field(
         description="Why the chain does not verify, or how much of it was checked."

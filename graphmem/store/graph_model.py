@@ -204,15 +204,18 @@ GRAPH_MODEL = GraphModel(
         ),
         node(
             "History",
-            "a tenant's chain head, locked by every write",
-            "tenant revision last_hash",
+            "a tenant's chain head, locked by every write, with its verified checkpoint",
+            (
+                "tenant revision last_hash checkpoint_revision checkpoint_hash "
+                "checkpoint_keyed_from checkpoint_mac checkpoint_at"
+            ),
         ),
         node(
             "Event",
             "one committed write, hash-chained",
             (
                 "id tenant revision op at aggregate_kind aggregate_id subject_ids payload_json "
-                "session_id actor client prev_hash hash"
+                "session_id actor client prev_hash hash hash_scheme key_id"
             ),
         ),
     ],

@@ -25,6 +25,7 @@ from tenacity import (
 )
 
 from graphmem.core.errors import Conflict, StoreAuthFailed, StoreUnavailable, TimedOut
+from graphmem.history.keys import ChainKey
 from graphmem.store.catalog import QueryCatalog, default_catalog
 
 Row = dict[str, Any]
@@ -101,10 +102,17 @@ def _translated(uri: str, user: str) -> Iterator[None]:
 class Tx:
     """One managed transaction; runs catalog queries with the tenant bound."""
 
-    def __init__(self, tx: AsyncManagedTransaction, catalog: QueryCatalog, tenant: str) -> None:
+    def __init__(
+        self,
+        tx: AsyncManagedTransaction,
+        catalog: QueryCatalog,
+        tenant: str,
+        chain_key: ChainKey | None = None,
+    ) -> None:
         self._tx = tx
         self._catalog = catalog
         self.tenant = tenant
+        self.chain_key = chain_key  # what the history chain is keyed with (None: plain hashes)
 
     async def run(self, name: str, **params: Any) -> list[Row]:
         query = self._catalog[name]
@@ -131,6 +139,7 @@ class Store:
         self.catalog = catalog or default_catalog()
         self.query_timeout = query_timeout
         self._owns_driver = owns_driver
+        self.chain_key: ChainKey | None = None  # set by whoever opens the store for writers
         # One bookmark manager for every session and execute_query of this store: a read
         # after a write sees it, also on a routed (neo4j://) cluster.
         self.bookmarks = neo4j.AsyncGraphDatabase.bookmark_manager()
@@ -242,7 +251,7 @@ class Store:
 
         @neo4j.unit_of_work(metadata={"graphmem_tool": label}, timeout=self.query_timeout)
         async def unit(tx: AsyncManagedTransaction) -> T:
-            return await work(Tx(tx, self.catalog, tenant))
+            return await work(Tx(tx, self.catalog, tenant, self.chain_key))
 
         with _translated(self.uri, self.user):
             async with self._session() as session:

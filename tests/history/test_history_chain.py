@@ -14,7 +14,7 @@ import neo4j
 import pytest
 from fastmcp import Client
 
-from graphmem.history.chain import verify_chain
+from graphmem.history.verification import verify_chain
 from graphmem.store import Store
 from tests.neo4j_endpoint import Endpoint
 from tests.support import call
@@ -74,9 +74,10 @@ async def test_a_deleted_last_event_breaks_the_chain(
 
 
 async def test_a_rehashed_forgery_still_breaks_the_link(
-    client: Client[Any], raw_driver: neo4j.AsyncDriver, tenant: str
+    client: Client[Any], raw_driver: neo4j.AsyncDriver, tenant: str, store: Store
 ) -> None:
-    """Rewriting an event and its own hash still breaks the next event's prev_hash."""
+    """Rewriting an event and its own hash (even with the history key) still breaks the next
+    event's prev_hash."""
     from graphmem.history.chain import event_hash
 
     await _three_writes(client)
@@ -86,7 +87,13 @@ async def test_a_rehashed_forgery_still_breaks_the_link(
     event = records[0]["e"]
     forged_payload = event["payload_json"].replace('"value_json":"0"', '"value_json":"99"')
     forged_hash = event_hash(
-        tenant, 1, event["op"], event["at_text"], forged_payload, event["prev_hash"]
+        tenant,
+        1,
+        event["op"],
+        event["at_text"],
+        forged_payload,
+        event["prev_hash"],
+        store.chain_key,
     )
     await raw_driver.execute_query(
         "MATCH (e:Event {tenant: $tenant, revision: 1}) SET e.payload_json = $p, e.hash = $h",

@@ -70,8 +70,8 @@ def test_no_domain_module_computes_a_revision() -> None:
 
 
 async def _revision(store: Store, tenant: str) -> int:
-    [row] = await store.read("history/list_chain", tenant, limit=0)
-    return row["head_revision"]
+    [row] = await store.read("history/get_head", tenant)
+    return row["revision"]
 
 
 def _change(n: int) -> Change:
