@@ -194,6 +194,9 @@ async def _serve_async(settings: Settings, transport: str, chain_key: ChainKey) 
 async def _serve_http(server: FastMCP, settings: Settings) -> None:
     middleware = [StarletteMiddleware(BodySizeLimit, max_bytes=settings.max_request_bytes)]
     door = http_front_door.opened()  # it answered first contact on this port meanwhile
+    if door is not None and not door.binds(settings.host, settings.port):
+        door.hand_over().close()  # it guessed another address than the settings name
+        door = None
     if door is not None:
         middleware.insert(0, StarletteMiddleware(SessionAliases, openings=door.openings))
     _say(f"serving MCP at http://{settings.host}:{settings.port}/mcp")
@@ -334,11 +337,14 @@ def _read_fact(source: str) -> dict[str, object]:
 
 # --- entry ------------------------------------------------------------------------------------
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="graphmem", description=__doc__)
+    # no abbreviated options: the front doors read the same options before this parser runs
+    parser = argparse.ArgumentParser(prog="graphmem", description=__doc__, allow_abbrev=False)
     parser.add_argument("--version", action="version", version=f"graphmem {__version__}")
     commands = parser.add_subparsers(dest="command", required=True)
 
-    serve_parser = commands.add_parser("serve", help="serve MCP (stdio by default)")
+    serve_parser = commands.add_parser(
+        "serve", help="serve MCP (stdio by default)", allow_abbrev=False
+    )
     serve_parser.add_argument("--transport", choices=["stdio", "http"], default="stdio")
     serve_parser.add_argument("--host", help="HTTP bind address (default 127.0.0.1)")
     serve_parser.add_argument("--port", type=int, help="HTTP port (default 8000)")

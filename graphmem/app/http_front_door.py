@@ -28,12 +28,14 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import signal
 import socket
 import sys
 import threading
+import time
 import uuid
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from graphmem.app.frontdoor import VERSION_META, FirstContact, option, toolset_from
@@ -42,8 +44,10 @@ from graphmem.app.tokens import TokenTable
 ENDPOINT = "/mcp"
 _LOOPBACK_NAMES = ("127.0.0.1", "localhost", "[::1]")
 _MAX_HEAD = 64 * 1024
-_MAX_BODY = 1024 * 1024  # a first-contact request is small; a larger one goes to the server
-_READ_TIMEOUT = 30.0
+_READ_SECONDS = 10.0  # for a whole request; a slower client is relayed as far as it got
+_MAX_CONNECTIONS = 64  # served at once; more wait in the backlog for the server
+_MAX_OPENINGS = 1024
+_TOKEN_CHARS = frozenset("!#$%&'*+-.^_`|~0123456789abcdefghijklmnopqrstuvwxyz")
 _ROUTING_HEADERS = ("mcp-protocol-version", "mcp-method", "mcp-name")
 _SESSION = "mcp-session-id"
 
@@ -52,10 +56,12 @@ _opened: HttpFrontDoor | None = None
 
 @dataclass(frozen=True)
 class Opening:
-    """An ``initialize`` the door answered: replayed to the server when the session is used."""
+    """An ``initialize`` the door answered: replayed to the server when the session is used,
+    by the principal who opened it only."""
 
-    headers: tuple[tuple[bytes, bytes], ...]  # lower-case names, as ASGI has them
+    headers: tuple[tuple[bytes, bytes], ...]  # lower-case names, as ASGI has them; no credentials
     body: bytes
+    principal: str | None  # the token's id; None where the server asks for no credentials
 
 
 @dataclass(frozen=True)
@@ -72,11 +78,19 @@ class Request:
 
 class HttpFrontDoor:
     def __init__(
-        self, listener: socket.socket, first_contact: FirstContact, tokens: TokenTable | None
+        self,
+        listener: socket.socket,
+        host: str,
+        first_contact: FirstContact,
+        tokens: TokenTable | None,
+        max_body: int,
     ) -> None:
         self._listener = listener
+        self.host = host
         self._first_contact = first_contact
         self._tokens = tokens
+        self._max_body = max_body
+        self._slots = threading.BoundedSemaphore(_MAX_CONNECTIONS)
         port = listener.getsockname()[1]
         self._hosts = {f"{name}:{port}" for name in _LOOPBACK_NAMES}
         self._server_address = _reachable(listener.getsockname())
@@ -87,6 +101,10 @@ class HttpFrontDoor:
 
     def start(self) -> None:
         self._acceptor.start()
+
+    def binds(self, host: str, port: int) -> bool:
+        """Whether this is the address the server is configured to serve."""
+        return (host, port) == (self.host, self._listener.getsockname()[1])
 
     def hand_over(self) -> socket.socket:
         """Stop answering; the listening socket, for the real server. Requests that wait are
@@ -100,20 +118,30 @@ class HttpFrontDoor:
     def _accept(self) -> None:
         self._listener.settimeout(0.05)  # look at the stop flag between waits
         while not self._stop.is_set():
+            if not self._slots.acquire(timeout=0.05):
+                continue  # all slots busy: new connections wait in the backlog
             try:
                 connection, _ = self._listener.accept()
             except (TimeoutError, BlockingIOError, InterruptedError):
+                self._slots.release()
                 continue
             except OSError:
+                self._slots.release()
                 return
-            threading.Thread(target=self._serve, args=(connection,), daemon=True).start()
+            try:
+                threading.Thread(target=self._serve, args=(connection,), daemon=True).start()
+            except RuntimeError:  # no thread to be had: the client retries
+                connection.close()
+                self._slots.release()
         self._listener.settimeout(None)
 
     def _serve(self, connection: socket.socket) -> None:
         try:
-            connection.settimeout(_READ_TIMEOUT)
-            received, request = _read_request(connection)
-            response = self._answer(request) if request is not None else None
+            received, request = _read_request(connection, self._max_body)
+            try:
+                response = self._answer(request) if request is not None else None
+            except Exception:  # what the door cannot judge (a bad tokens file), the server answers
+                response = None
             if response is None:
                 connection.settimeout(None)
                 self._relay(connection, received)
@@ -123,6 +151,7 @@ class HttpFrontDoor:
             pass  # the client went away: nothing to answer
         finally:
             connection.close()
+            self._slots.release()
 
     def _relay(self, client: socket.socket, received: bytes) -> None:
         self._handed_over.wait()
@@ -154,7 +183,7 @@ class HttpFrontDoor:
         content_type = (request.header("content-type") or "").split(";")[0].strip()
         if content_type != "application/json" or request.header("origin") is not None:
             return None
-        if (request.header("host") or "").lower() not in self._hosts or not self._admits(request):
+        if (request.header("host") or "").lower() not in self._hosts:
             return None
         if any(len([k for k, _ in request.headers if k == name]) > 1 for name in _ROUTING_HEADERS):
             return None
@@ -165,31 +194,46 @@ class HttpFrontDoor:
         plain = isinstance(message, dict) and message.get("jsonrpc") == "2.0"
         return message if plain else None
 
-    def _admits(self, request: Request) -> bool:
+    def _principal(self, request: Request) -> str | None:
+        """The token id of a bearer token the server accepts with the read scope; raises
+        LookupError for any other credentials (the server answers those)."""
         if self._tokens is None:
-            return True  # no credentials configured: the server asks for none
-        scheme, _, token = (request.header("authorization") or "").partition(" ")
-        return scheme.lower() == "bearer" and self._tokens.find(token.strip()) is not None
+            return None  # no credentials configured: the server asks for none
+        value = request.header("authorization") or ""
+        if not value.lower().startswith("bearer "):
+            raise LookupError("no bearer token")
+        found = self._tokens.find(value[7:])  # as the server reads it
+        if found is None or "read" not in found.scopes:
+            raise LookupError("not a token the door can vouch for")
+        return found.id
 
     def _session_answer(self, request: Request, message: dict[str, Any]) -> bytes | None:
         method, params = message.get("method"), message.get("params") or {}
         session = request.header(_SESSION)
-        if method == "initialize" and "id" in message and session is None:
-            result = self._first_contact.result(method, params)
+        principal = self._principal(request)
+        if method == "initialize" and session is None and _is_hello(message):
+            if len(self.openings) >= _MAX_OPENINGS:
+                return None
             session = uuid.uuid4().hex
             assert request.body is not None
-            headers = tuple((k.encode("latin-1"), v.encode("latin-1")) for k, v in request.headers)
-            self.openings[session] = Opening(headers, request.body)
+            headers = tuple(
+                (k.encode("latin-1"), v.encode("latin-1"))
+                for k, v in request.headers
+                if k != "authorization"  # the replay runs as the caller the server verified
+            )
+            self.openings[session] = Opening(headers, request.body, principal)
+            result = self._first_contact.result(method, params)
             return _event_stream(message["id"], result, session)
-        if session not in self.openings:
+        opening = self.openings.get(session) if session is not None else None
+        if session is None or opening is None or opening.principal != principal:
             return None  # the server's own sessions, and unknown ones: the server answers
         if method == "notifications/initialized" and "id" not in message:
             return _http(202, [("content-type", "application/json"), (_SESSION, session)], b"")
-        if "id" not in message:
+        if not _has_id(message):
             return None
         if method == "ping":
             return _event_stream(message["id"], {}, session)
-        if method == "tools/list":
+        if method == "tools/list" and isinstance(params, dict):
             result = self._first_contact.result(method, params)
             return _event_stream(message["id"], result, session) if result is not None else None
         return None
@@ -197,9 +241,10 @@ class HttpFrontDoor:
     def _modern_answer(
         self, request: Request, message: dict[str, Any], version: str
     ) -> bytes | None:
+        self._principal(request)
         method, params = message.get("method"), message.get("params")
         meta = params.get("_meta") if isinstance(params, dict) else None
-        if not isinstance(meta, dict) or "id" not in message:
+        if not isinstance(meta, dict) or not _has_id(message):
             return None
         envelope = meta.get(VERSION_META) == version and _CAPABILITIES_META in meta
         if not envelope or request.header("mcp-method") != method:
@@ -216,40 +261,82 @@ class HttpFrontDoor:
 _CAPABILITIES_META = "io.modelcontextprotocol/clientCapabilities"
 
 
-def _read_request(connection: socket.socket) -> tuple[bytes, Request | None]:
-    """What was read, and the request if it is one the door can look at."""
+def _has_id(message: dict[str, Any]) -> bool:
+    request_id = message.get("id")
+    return isinstance(request_id, str) or (
+        isinstance(request_id, int) and not isinstance(request_id, bool)
+    )
+
+
+def _is_hello(message: dict[str, Any]) -> bool:
+    """An ``initialize`` the server takes as it is."""
+    params = message.get("params")
+    if not _has_id(message) or not isinstance(params, dict):
+        return False
+    info = params.get("clientInfo")
+    return (
+        isinstance(params.get("protocolVersion"), str)
+        and isinstance(params.get("capabilities"), dict)
+        and isinstance(info, dict)
+        and isinstance(info.get("name"), str)
+        and isinstance(info.get("version"), str)
+    )
+
+
+def _read_request(connection: socket.socket, max_body: int) -> tuple[bytes, Request | None]:
+    """What was read, and the request if it is one the door can look at (a request it does
+    not parse, a slow one or one whose body it does not read is relayed as far as read)."""
+    deadline = time.monotonic() + _READ_SECONDS
     received = b""
     while b"\r\n\r\n" not in received:
-        chunk = connection.recv(65536)
-        if not chunk:
-            raise ConnectionResetError
-        received += chunk
-        if len(received) > _MAX_HEAD and b"\r\n\r\n" not in received:
+        chunk = _receive(connection, deadline)
+        if chunk is None or len(received) > _MAX_HEAD:
             return received, None
+        received += chunk
     head, _, body = received.partition(b"\r\n\r\n")
-    lines = head.decode("latin-1").split("\r\n")
-    parts = lines[0].split(" ")
-    if len(parts) != 3:
+    request = _parse_head(head.decode("latin-1"))
+    if request is None:
         return received, None
+    length = request.header("content-length") or ""
+    unread = request.header("transfer-encoding") is not None or request.header("expect")
+    if unread or not re.fullmatch(r"[0-9]{1,12}", length) or int(length) > max_body:
+        return received, request
+    while len(body) < int(length):
+        chunk = _receive(connection, deadline)
+        if chunk is None:
+            return received, None
+        body += chunk
+        received += chunk
+    return received, replace(request, body=body)
+
+
+def _receive(connection: socket.socket, deadline: float) -> bytes | None:
+    """The next bytes, or None when the client is too slow; raises when it has gone."""
+    remaining = deadline - time.monotonic()
+    if remaining <= 0:
+        return None
+    connection.settimeout(remaining)
+    try:
+        chunk = connection.recv(65536)
+    except TimeoutError:
+        return None
+    if not chunk:
+        raise ConnectionResetError
+    return chunk
+
+
+def _parse_head(head: str) -> Request | None:
+    lines = head.split("\r\n")
+    parts = lines[0].split(" ")
+    if len(parts) != 3 or parts[2] not in ("HTTP/1.1", "HTTP/1.0"):
+        return None
     headers = []
     for line in lines[1:]:
         name, colon, value = line.partition(":")
-        if not colon:
-            return received, None
-        headers.append((name.strip().lower(), value.strip()))
-    request = Request(parts[0], parts[1], tuple(headers), None)
-    length = request.header("content-length")
-    if request.header("transfer-encoding") is not None or not (length or "0").isdigit():
-        return received, request
-    if int(length or "0") > _MAX_BODY:
-        return received, request
-    while len(body) < int(length or "0"):
-        chunk = connection.recv(65536)
-        if not chunk:
-            raise ConnectionResetError
-        body += chunk
-        received += chunk
-    return received, Request(request.method, request.target, request.headers, body)
+        if not colon or not name or not set(name.lower()) <= _TOKEN_CHARS:
+            return None  # e.g. a space before the colon: the server refuses it
+        headers.append((name.lower(), value.strip(" \t")))
+    return Request(parts[0], parts[1], tuple(headers), None)
 
 
 def _pump(source: socket.socket, target: socket.socket) -> None:
@@ -294,7 +381,12 @@ def applies(argv: list[str]) -> bool:
         return False
     if "-h" in argv or "--help" in argv or option(argv, "--transport") != "http":
         return False
-    return not os.environ.get("GRAPHMEM_VERIFIER_KEYS_FILE")  # verify_fact: not on file
+    if os.environ.get("GRAPHMEM_VERIFIER_KEYS_FILE"):
+        return False  # verify_fact is listed: not on file
+    # answers shaped for sessions streamed as events, FastMCP's defaults
+    return not any(
+        os.environ.get(f"FASTMCP_{name}") for name in ("STATELESS_HTTP", "JSON_RESPONSE")
+    )
 
 
 def open_http_front_door(argv: list[str]) -> HttpFrontDoor | None:
@@ -317,13 +409,15 @@ def open_http_front_door(argv: list[str]) -> HttpFrontDoor | None:
         return None  # refused by the command line
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     try:
-        listener = socket.create_server((host, port), family=family, backlog=2048)
+        listener = socket.create_server(
+            (host, port), family=family, backlog=2048, dualstack_ipv6=host == "::"
+        )
     except OSError:
         return None
     tokens = None
     if settings.has_credentials:
         tokens = TokenTable(settings.http_token_sha256, settings.tenant, settings.tokens_file)
-    _opened = HttpFrontDoor(listener, first_contact, tokens)
+    _opened = HttpFrontDoor(listener, host, first_contact, tokens, settings.max_request_bytes)
     _opened.start()
     signal.signal(signal.SIGTERM, _stop_while_loading)  # serve installs its own later
     return _opened

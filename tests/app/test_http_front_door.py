@@ -11,6 +11,7 @@ import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import mcp
@@ -18,7 +19,7 @@ import pytest
 
 from graphmem.app.frontdoor import FIRST_CONTACT, FirstContact
 from graphmem.app.http_front_door import HttpFrontDoor
-from graphmem.app.tokens import new_token
+from graphmem.app.tokens import issue_token
 from tests.app.helpers import GRAPHMEM, INITIALIZE_MESSAGE, clean_env
 from tests.neo4j_endpoint import free_port
 
@@ -186,35 +187,94 @@ async def test_the_sdk_client_attaches_at_once_and_calls_after_the_hand_over(mod
         process.wait(timeout=30)
 
 
-def test_with_credentials_only_an_accepted_token_is_answered_by_the_door() -> None:
-    token, digest = new_token()
+def test_with_credentials_the_door_answers_only_a_read_token_and_keeps_sessions_apart(
+    tmp_path: Path,
+) -> None:
+    tokens = tmp_path / "tokens.json"
+    reader, _ = issue_token(tokens, "tenant-a", ["read", "write"])
+    other, _ = issue_token(tokens, "tenant-a", ["read", "write"])
+    writer, _ = issue_token(tokens, "tenant-a", ["write"])
     port = free_port()
-    process = spawn(port, GRAPHMEM_HTTP_TOKEN_SHA256=digest)
+    process = spawn(port, GRAPHMEM_TOKENS_FILE=str(tokens))
     try:
         wait_listening(port, process)
-        answered = post(port, INITIALIZE_MESSAGE, authorization=f"Bearer {token}")
-        assert answered.status == 200 and not answered.by_server
-        for presented in ("", "Bearer gm_wrong"):
+        opened = post(port, INITIALIZE_MESSAGE, authorization=f"Bearer {reader}")
+        assert opened.status == 200 and not opened.by_server
+        session = opened.headers["mcp-session-id"]
+        relayed = post(port, INITIALIZE_MESSAGE, authorization=f"Bearer {writer}")
+        assert relayed.by_server  # no read scope: the door does not vouch for it
+        for presented in ("", "Bearer gm_wrong", f"Bearer  {reader}"):
             refused = post(port, INITIALIZE_MESSAGE, authorization=presented)
-            assert refused.status == 401 and refused.by_server  # the server's refusal, in time
+            assert refused.status == 401 and refused.by_server, presented
+        listing = {"jsonrpc": "2.0", "id": 2, "method": "tools/list"}
+        in_session = {"mcp_protocol_version": "2025-06-18", "mcp_session_id": session}
+        taken = post(port, listing, authorization=f"Bearer {other}", **in_session)
+        assert taken.status == 404  # another caller cannot use the session the door opened
+        mine = post(port, listing, authorization=f"Bearer {reader}", **in_session)
+        assert mine.status == 200 and mine.by_server and mine.headers["mcp-session-id"] == session
     finally:
         process.terminate()
         process.wait(timeout=30)
 
 
+def test_the_door_keeps_the_servers_body_limit() -> None:
+    port = free_port()
+    process = spawn(port, GRAPHMEM_MAX_REQUEST_BYTES="2048")
+    try:
+        wait_listening(port, process)
+        padded = {
+            **INITIALIZE_MESSAGE,
+            "params": {**INITIALIZE_MESSAGE["params"], "pad": "x" * 5000},
+        }
+        answer = post(port, padded)
+        assert answer.status == 413 and answer.by_server
+    finally:
+        process.terminate()
+        process.wait(timeout=30)
+
+
+def _raw(body: bytes, *headers: str, line: str = "POST /mcp HTTP/1.1") -> bytes:
+    sent = [line, *headers, f"content-length: {len(body)}", "", ""]
+    return "\r\n".join(sent).encode() + body
+
+
+PLAIN_HEADERS = (
+    "host: 127.0.0.1:{port}",
+    "content-type: application/json",
+    "accept: application/json, text/event-stream",
+)
+
+
 def test_what_the_door_does_not_answer_waits_and_is_relayed_whole() -> None:
-    """In process: an Origin, a bad Host, a GET wait for the hand over, then reach whoever
-    listens on the socket, byte for byte."""
+    """In process: requests the server might answer otherwise wait for the hand over, then
+    reach whoever listens on the socket, byte for byte."""
     listener = socket.create_server(("127.0.0.1", 0))
     port = listener.getsockname()[1]
     answers = FirstContact(json.loads(FIRST_CONTACT.read_text()), "core")
-    door = HttpFrontDoor(listener, answers, tokens=None)
+    door = HttpFrontDoor(listener, "127.0.0.1", answers, tokens=None, max_body=1024)
     door.start()
-    outcomes: dict[str, Answer] = {}
-    cases = {"origin": {"origin": "http://evil.example"}, "host": {"host": "evil.example"}}
+    plain = [header.format(port=port) for header in PLAIN_HEADERS]
+    hello = json.dumps(INITIALIZE_MESSAGE).encode()
+    cases = {
+        "origin": _raw(hello, *plain, "origin: http://evil.example"),
+        "host": _raw(hello, *plain[1:], "host: evil.example"),
+        "space before colon": _raw(hello, *plain, "x-thing : 1"),
+        "http version": _raw(hello, *plain, line="POST /mcp XTTP/9"),
+        "null id": _raw(json.dumps({**INITIALIZE_MESSAGE, "id": None}).encode(), *plain),
+        "no params": _raw(b'{"jsonrpc":"2.0","id":1,"method":"initialize"}', *plain),
+        "too large": _raw(hello + b" " * 2000, *plain),
+        "expect": _raw(hello, *plain, "expect: 100-continue"),
+        "unknown session": _raw(
+            hello.replace(b"initialize", b"tools/list"), *plain, "mcp-session-id: x"
+        ),
+    }
+    outcomes: dict[str, bytes] = {}
 
-    def ask(name: str, headers: dict[str, str]) -> None:
-        outcomes[name] = post(port, INITIALIZE_MESSAGE, **headers)
+    def ask(name: str, request: bytes) -> None:
+        with socket.create_connection(("127.0.0.1", port)) as connection:
+            connection.sendall(request)
+            connection.shutdown(socket.SHUT_WR)
+            outcomes[name] = b"".join(iter(lambda: connection.recv(65536), b""))
 
     waiting = [threading.Thread(target=ask, args=case) for case in cases.items()]
     for thread in waiting:
@@ -223,17 +283,17 @@ def test_what_the_door_does_not_answer_waits_and_is_relayed_whole() -> None:
     assert outcomes == {}  # nobody answered: they wait for the server
     listening = door.hand_over()
     seen: list[bytes] = []
-    for _ in cases:  # the "server": echoes the request's first line in a 418
+    for _ in cases:  # the "server": answers 418 with what it received
         connection, _ = listening.accept()
         with connection:
-            request = connection.recv(65536)
+            request = b"".join(iter(lambda c=connection: c.recv(65536), b""))
             seen.append(request)
-            line = request.split(b"\r\n")[0]
-            connection.sendall(b"HTTP/1.1 418 Teapot\r\ncontent-length: %d\r\n\r\n" % len(line))
-            connection.sendall(line)
+            connection.sendall(b"HTTP/1.1 418 Teapot\r\ncontent-length: %d\r\n\r\n" % len(request))
+            connection.sendall(request)
     for thread in waiting:
         thread.join(10)
-    assert {answer.status for answer in outcomes.values()} == {418}
-    assert all(answer.body == b"POST /mcp HTTP/1.1" for answer in outcomes.values())
-    assert all(json.dumps(INITIALIZE_MESSAGE).encode() in request for request in seen)
+    assert sorted(seen) == sorted(cases.values())  # relayed whole
+    for name, request in cases.items():
+        assert outcomes[name].startswith(b"HTTP/1.1 418"), name
+        assert outcomes[name].endswith(request), name
     listening.close()
