@@ -23,11 +23,15 @@ RUN python3 -m venv /opt/graphmem \
       pip install .; \
     fi \
  && rm -rf /wheels \
- && useradd --system --home-dir /app graphmem
+ && useradd --system --home-dir /app graphmem \
+ && mkdir -p /var/lib/graphmem && chown graphmem /var/lib/graphmem && chmod 700 /var/lib/graphmem
 
 USER graphmem
 # Inside the container graphmem must listen on all interfaces for the published port;
 # that is only allowed with credentials (GRAPHMEM_HTTP_TOKEN_SHA256), see docker-compose.yml.
 ENV GRAPHMEM_HOST=0.0.0.0 GRAPHMEM_PORT=8000
+# The history key (HMAC of the hash chain) lives outside the database, in the volume that
+# docker-compose.yml mounts here; a new container keeps the key the chain was written with.
+ENV GRAPHMEM_HISTORY_KEY_FILE=/var/lib/graphmem/history.key
 EXPOSE 8000
 CMD ["graphmem", "serve", "--transport", "http"]

@@ -35,6 +35,7 @@ if TYPE_CHECKING:  # the web stack is imported only by the commands that serve
     from fastmcp import FastMCP
 
     from graphmem.app.startup import StoreGate
+    from graphmem.history.verification import Anchor
     from graphmem.store import Store
 
 T = TypeVar("T")
@@ -263,6 +264,58 @@ def browse_command(settings: Settings, *, open_browser: bool) -> int:
     return 0
 
 
+def history_command(settings: Settings, args: argparse.Namespace) -> int:
+    """anchor: the tenant's verified head, to keep outside the database; verify: the whole
+    chain (against an anchor if given), which also moves the checkpoint ordinary checks use."""
+    return asyncio.run(_history(settings, args))
+
+
+async def _history(settings: Settings, args: argparse.Namespace) -> int:
+    from graphmem.history.verification import verify_chain
+    from graphmem.store import Store
+
+    tenant = args.tenant or settings.tenant
+    uri, user, password = resolve_connection(settings)
+    store = await Store.connect(uri, user, password, settings.neo4j_database)
+    store.chain_key = load_or_create(settings.history_key_path)
+    try:
+        if args.action == "anchor":
+            verdict = await verify_chain(store, tenant)
+            [head] = await store.read("history/get_head", tenant)
+            anchor = {"tenant": tenant, "revision": head["revision"], "hash": head["last_hash"]}
+            anchor["anchor"] = f"{head['revision']}:{head['last_hash']}"  # for verify --anchor
+            if verdict.verified:
+                print(json.dumps(anchor))
+        else:
+            began = time.perf_counter()
+            anchor_given = _anchor(args.anchor) if args.anchor else None
+            verdict = await verify_chain(
+                store, tenant, limit=10**12, full=True, anchor=anchor_given
+            )
+            seconds = time.perf_counter() - began
+            print(verdict.model_dump_json(indent=1))
+            rate = verdict.checked_events / seconds if seconds else 0.0
+            _say(f"checked {verdict.checked_events} events in {seconds:.2f} s ({rate:,.0f}/s)")
+    finally:
+        await store.close()
+    if not verdict.verified:
+        raise ConfigurationError(
+            f"the history of tenant {tenant} does not verify ({verdict.status}): {verdict.reason}"
+        )
+    return 0
+
+
+def _anchor(text: str) -> Anchor:
+    from graphmem.history.verification import Anchor
+
+    revision, colon, digest = text.partition(":")
+    if not colon or not revision.isdigit() or len(digest) != 64:
+        raise ConfigurationError(
+            "--anchor takes REVISION:HASH, as `graphmem history anchor` prints"
+        )
+    return Anchor(int(revision), digest)
+
+
 def token_command(settings: Settings, args: argparse.Namespace) -> int:
     """issue / revoke / list tokens in the tokens file; digest: one for the environment."""
     from graphmem.app import tokens
@@ -367,6 +420,14 @@ def build_parser() -> argparse.ArgumentParser:
     token_actions.add_parser("list", help="list tokens (never the secrets)")
     token_actions.add_parser("digest", help="a token + digest for GRAPHMEM_HTTP_TOKEN_SHA256")
 
+    history = commands.add_parser("history", help="anchor and verify the history chain")
+    history_actions = history.add_subparsers(dest="action", required=True)
+    anchor = history_actions.add_parser("anchor", help="print the verified head to keep elsewhere")
+    verify = history_actions.add_parser("verify", help="verify the whole chain")
+    verify.add_argument("--anchor", help="REVISION:HASH from `graphmem history anchor`")
+    for action in (anchor, verify):
+        action.add_argument("--tenant", help="default GRAPHMEM_TENANT")
+
     verifier = commands.add_parser("verifier", help="keys and attestations for verify_fact")
     verifier_actions = verifier.add_subparsers(dest="action", required=True)
     keygen = verifier_actions.add_parser("keygen", help="create an Ed25519 key pair")
@@ -397,6 +458,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return browse_command(settings, open_browser=not args.no_open)
         if args.command == "token":
             return token_command(settings, args)
+        if args.command == "history":
+            return history_command(settings, args)
         return neo4j_command(settings, args.action)
     except GraphmemError as error:
         _say(f"graphmem: {error.message}")

@@ -39,6 +39,16 @@ class ChainKey:
 def load_or_create(path: Path) -> ChainKey:
     """The key in ``path``; a new one, created 0600, if there is none (several processes
     starting at once end up with the same key: the first file published wins)."""
+    try:
+        return _load_or_create(path)
+    except OSError as error:
+        raise ConfigurationError(
+            f"cannot read or create the history key file {path} ({error.strerror}): set "
+            "GRAPHMEM_HISTORY_KEY_FILE to a file this user can write"
+        ) from error
+
+
+def _load_or_create(path: Path) -> ChainKey:
     if not path.exists():
         _publish_new_key(path)
     mode = path.stat().st_mode & 0o777

@@ -3,8 +3,9 @@
 Every event's hash covers its content and the hash before it; keyed events (HMAC under the
 history key, see keys.py) cannot be recomputed by whoever writes the database, and once the
 chain is keyed a plain event after that point is tampering. An ordinary check starts after the
-tenant's checkpoint (the head a full check verified, MAC'd with the key) and reads only the
-events since; ``full`` (the CLI) reads them all, in pages, and moves the checkpoint.
+tenant's checkpoint (a head a check found whole, MAC'd with the key) and reads only the
+events since; ``full`` (the CLI) reads them all, in pages. Only a full check sees an event
+before the checkpoint edited after it was set.
 
 Neo4j reads committed data without a snapshot, so a write committing while the check runs can
 show its new head before its event is visible. A chain whose only fault is events missing at
@@ -28,6 +29,7 @@ from graphmem.store import Store
 
 MAX_CHAIN_CHECK = 1_000_000  # events verified per call; beyond it the verdict says so
 PAGE = 20_000  # events read per statement
+CHECKPOINT_EVERY = 1_000  # an ordinary check that read this many moves the checkpoint
 TOP_MISSING = "events up to the head are missing"
 IN_FLIGHT_REREADS = 5
 IN_FLIGHT_PAUSE_SECONDS = 0.05
@@ -55,8 +57,10 @@ async def verify_chain(
     full: bool = False,
     anchor: Anchor | None = None,
 ) -> ChainVerdict:
-    """The verdict on the chain up to the head. ``full`` checks from the first event and, when
-    everything verifies, moves the checkpoint to the head; an ``anchor`` implies ``full``."""
+    """The verdict on the chain up to the head. ``full`` checks from the first event; an
+    ``anchor`` implies ``full``. A check that found the chain whole moves the checkpoint to the
+    head when it was full or read at least CHECKPOINT_EVERY events (bookkeeping on the head,
+    no event), so an ordinary check costs the events since, about a thousand at most."""
     full = full or anchor is not None
     for _ in range(IN_FLIGHT_REREADS):
         verdict, last_hash = await _check(store, tenant, limit, full, anchor)
@@ -65,7 +69,8 @@ async def verify_chain(
         await asyncio.sleep(IN_FLIGHT_PAUSE_SECONDS)
     else:
         verdict, last_hash = await _check(store, tenant, limit, full, anchor)
-    if full and verdict.verified and verdict.complete and store.chain_key is not None:
+    worth_it = full or verdict.checked_events >= CHECKPOINT_EVERY
+    if worth_it and verdict.verified and verdict.complete and store.chain_key is not None:
         await _save_checkpoint(store, tenant, store.chain_key, verdict, last_hash)
     return verdict
 
