@@ -2,7 +2,8 @@
 // first, so a tenant's writes are serialised and its revisions stay gap-free. The SET takes
 // the exclusive lock directly (a MATCH takes none, so no shared-to-exclusive upgrade can
 // deadlock); Neo4j skips a SET that changes nothing, hence a fresh token. The token is
-// bookkeeping, not data: an idempotent retry still records no fact and no event.
+// bookkeeping, not data: an idempotent retry still records no fact and no event. last_at is
+// the transaction time of the tenant's last event, which the next one never precedes.
 MATCH (h:History {tenant: $tenant})
 SET h.lock_token = $lock_token
-RETURN h.revision AS revision, h.last_hash AS last_hash
+RETURN h.revision AS revision, h.last_hash AS last_hash, h.last_at AS last_at

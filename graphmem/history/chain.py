@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
-from graphmem.core.clock import utc_now
+from graphmem.core.clock import parse_iso, utc_now
 from graphmem.core.ids import new_id
 from graphmem.core.models import canonical_json, pick
 from graphmem.history.keys import SCHEME, ChainKey
@@ -56,7 +56,18 @@ async def lock_head(tx: Tx) -> Head:
     if not rows:  # the tenant's first write
         await tx.run("history/create_head", genesis_hash=GENESIS_HASH)
         rows = await tx.run("history/lock_head", lock_token=new_id())
-    return Head(rows[0]["revision"], rows[0]["last_hash"], utc_now())
+    row = rows[0]
+    return Head(row["revision"], row["last_hash"], _transaction_time(row["last_at"]))
+
+
+def _transaction_time(last_at: str | None) -> datetime:
+    """Now, but never before the tenant's last event: a clock stepped back (or another
+    process's slower clock) must not make recorded times go backwards within a tenant."""
+    now = utc_now()
+    if last_at is None:
+        return now
+    floor = parse_iso(last_at) + timedelta(microseconds=1)
+    return max(now, floor)
 
 
 def event_hash(

@@ -8,12 +8,14 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator
+from datetime import UTC, datetime
 from typing import Any
 
 import neo4j
 import pytest
 from fastmcp import Client
 
+from graphmem.history import chain
 from graphmem.history.verification import verify_chain
 from graphmem.store import Store
 from tests.neo4j_endpoint import Endpoint
@@ -136,3 +138,15 @@ async def test_a_bounded_check_says_how_far_it_got(
     assert verdict.verified and not verdict.complete and verdict.checked_events == 2
     assert verdict.reason is not None and "first 2 of 3" in verdict.reason
     assert (await verify_chain(store, tenant)).complete
+
+
+async def test_transaction_time_never_goes_backwards_within_a_tenant(
+    client: Client[Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    first = await call(client, "record_fact", project="p", key="k", value=1)
+    stepped_back = datetime(2000, 1, 1, tzinfo=UTC)
+    monkeypatch.setattr(chain, "utc_now", lambda: stepped_back)  # the clock steps back
+    second = await call(client, "record_fact", project="p", key="k", value=2)
+    newest, before = (await call(client, "replay_memory"))["events"][:2]
+    assert newest["occurred_at"] > before["occurred_at"]
+    assert second["created_at"] > first["created_at"]  # the fact takes the same time
