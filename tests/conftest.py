@@ -10,6 +10,7 @@ from collections.abc import AsyncIterator, Iterator
 from contextlib import ExitStack
 from typing import Any
 
+import neo4j
 import pytest
 from fastmcp import Client
 
@@ -61,6 +62,16 @@ async def store(
     await opened.apply_schema()
     yield opened
     await opened.close()
+
+
+@pytest.fixture
+async def raw_driver(neo4j_endpoint: Endpoint) -> AsyncIterator[neo4j.AsyncDriver]:
+    """The database as an attacker with its credentials sees it: no graphmem in between."""
+    driver = neo4j.AsyncGraphDatabase.driver(
+        neo4j_endpoint.uri, auth=(neo4j_endpoint.user, neo4j_endpoint.password)
+    )
+    yield driver
+    await driver.close()
 
 
 @pytest.fixture

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import http.client
 import json
 import os
 import socket
@@ -106,3 +107,41 @@ def serving_http(env: dict[str, str], stderr: Any = subprocess.PIPE) -> Iterator
 class HttpServer:
     url: str
     process: subprocess.Popen[str]
+
+    @property
+    def port(self) -> int:
+        return int(self.url.rsplit(":", 1)[1].split("/")[0])
+
+
+# --- MCP over HTTP without a client library ---------------------------------------------
+PLAIN = {"Content-Type": "application/json", "Accept": "application/json, text/event-stream"}
+
+
+@dataclass(frozen=True)
+class Answer:
+    status: int
+    headers: dict[str, str]
+    body: bytes
+
+    @property
+    def by_server(self) -> bool:
+        return self.headers.get("server") == "uvicorn"  # the door names no server
+
+    def message(self) -> Any:
+        text = self.body.decode()
+        if self.headers.get("content-type") == "text/event-stream":
+            text = next(line for line in text.splitlines() if line.startswith("data: "))[6:]
+        return json.loads(text)
+
+
+def post(port: int, message: dict[str, Any], **headers: str) -> Answer:
+    """One MCP message POSTed to /mcp on a fresh connection (``mcp_session_id=...`` sends the
+    ``mcp-session-id`` header); the answer, whole."""
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+    try:
+        sent = {**PLAIN, **{k.replace("_", "-"): v for k, v in headers.items()}}
+        connection.request("POST", "/mcp", json.dumps(message), sent)
+        response = connection.getresponse()
+        return Answer(response.status, dict(response.getheaders()), response.read())
+    finally:
+        connection.close()

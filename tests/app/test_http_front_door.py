@@ -10,7 +10,6 @@ import subprocess
 import threading
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +19,7 @@ import pytest
 from graphmem.app.frontdoor import FIRST_CONTACT, FirstContact
 from graphmem.app.http_front_door import HttpFrontDoor
 from graphmem.app.tokens import issue_token
-from tests.app.helpers import GRAPHMEM, INITIALIZE_MESSAGE, clean_env
+from tests.app.helpers import GRAPHMEM, INITIALIZE_MESSAGE, PLAIN, Answer, clean_env, post
 from tests.neo4j_endpoint import free_port
 
 MODERN = "2026-07-28"
@@ -29,35 +28,6 @@ META = {
     "io.modelcontextprotocol/clientCapabilities": {},
     "io.modelcontextprotocol/clientInfo": {"name": "graphmem-tests", "version": "1"},
 }
-PLAIN = {"Content-Type": "application/json", "Accept": "application/json, text/event-stream"}
-
-
-@dataclass(frozen=True)
-class Answer:
-    status: int
-    headers: dict[str, str]
-    body: bytes
-
-    @property
-    def by_server(self) -> bool:
-        return self.headers.get("server") == "uvicorn"  # the door names no server
-
-    def message(self) -> Any:
-        text = self.body.decode()
-        if self.headers.get("content-type") == "text/event-stream":
-            text = next(line for line in text.splitlines() if line.startswith("data: "))[6:]
-        return json.loads(text)
-
-
-def post(port: int, message: dict[str, Any], **headers: str) -> Answer:
-    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
-    try:
-        sent = {**PLAIN, **{k.replace("_", "-"): v for k, v in headers.items()}}
-        connection.request("POST", "/mcp", json.dumps(message), sent)
-        response = connection.getresponse()
-        return Answer(response.status, dict(response.getheaders()), response.read())
-    finally:
-        connection.close()
 
 
 def spawn(port: int, **env: str) -> subprocess.Popen[bytes]:

@@ -12,7 +12,7 @@ import json
 import os
 import stat
 import threading
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -66,15 +66,6 @@ def test_a_key_file_others_can_read_or_that_is_not_a_key_is_refused(
 
 
 # --- verdicts -------------------------------------------------------------------------------
-
-
-@pytest.fixture
-async def raw_driver(neo4j_endpoint: Endpoint) -> AsyncIterator[neo4j.AsyncDriver]:
-    driver = neo4j.AsyncGraphDatabase.driver(
-        neo4j_endpoint.uri, auth=(neo4j_endpoint.user, neo4j_endpoint.password)
-    )
-    yield driver
-    await driver.close()
 
 
 @contextmanager

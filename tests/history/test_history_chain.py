@@ -7,7 +7,6 @@ the Neo4j driver directly, as an attacker with database credentials would.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
 from datetime import UTC, datetime
 from typing import Any
 
@@ -18,17 +17,7 @@ from fastmcp import Client
 from graphmem.history import chain
 from graphmem.history.verification import verify_chain
 from graphmem.store import Store
-from tests.neo4j_endpoint import Endpoint
 from tests.support import call
-
-
-@pytest.fixture
-async def raw_driver(neo4j_endpoint: Endpoint) -> AsyncIterator[neo4j.AsyncDriver]:
-    driver = neo4j.AsyncGraphDatabase.driver(
-        neo4j_endpoint.uri, auth=(neo4j_endpoint.user, neo4j_endpoint.password)
-    )
-    yield driver
-    await driver.close()
 
 
 async def _three_writes(client: Client[Any]) -> None:

@@ -1,0 +1,96 @@
+"""Several graphmem processes on one database, each with several writers: every invariant of
+the write path holds across processes (one active fact per key, gap-free revisions, a chain
+that verifies, idempotent retries that converge)."""
+
+from __future__ import annotations
+
+import asyncio
+from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import ExitStack
+from pathlib import Path
+from typing import Any
+
+import neo4j
+
+from graphmem.history.verification import verify_chain
+from graphmem.store import Store
+from tests.app.helpers import INITIALIZE_MESSAGE, clean_env, post, serving_http
+from tests.neo4j_endpoint import Endpoint
+
+PROCESSES, WRITERS, WRITES, KEYS = 3, 4, 200, 6
+RETRY_EVERY = 10  # every tenth write is sent twice, as a client retrying after a lost answer
+
+
+def _writer(port: int, name: str) -> list[tuple[dict[str, Any], dict[str, Any]]]:
+    """WRITES record_fact calls on shared keys in one MCP session (plain HTTP: the client
+    library would be the bottleneck here, not graphmem); the (first, retry) answers of the
+    retried ones."""
+    session = post(port, INITIALIZE_MESSAGE).headers["mcp-session-id"]
+    headers = {"mcp_protocol_version": "2025-06-18", "mcp_session_id": session}
+    post(port, {"jsonrpc": "2.0", "method": "notifications/initialized"}, **headers)
+    retried = []
+    for n in range(WRITES):
+        arguments = {
+            "project": "p",
+            "key": f"k{n % KEYS}",
+            "value": {"by": name, "n": n},
+            "idempotency_key": f"{name}-{n}",
+        }
+        first = _record_fact(port, headers, arguments)
+        if n % RETRY_EVERY == 0:
+            retried.append((first, _record_fact(port, headers, arguments)))
+    return retried
+
+
+def _record_fact(port: int, headers: dict[str, str], arguments: dict[str, Any]) -> dict[str, Any]:
+    call = {"name": "record_fact", "arguments": arguments}
+    answer = post(
+        port, {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": call}, **headers
+    )
+    result = answer.message()["result"]
+    assert answer.status == 200 and not result.get("isError"), result
+    return result["structuredContent"]
+
+
+async def test_three_processes_with_four_writers_each_keep_every_invariant(
+    neo4j_endpoint: Endpoint,
+    store: Store,
+    tenant: str,
+    tmp_path: Path,
+    raw_driver: neo4j.AsyncDriver,
+) -> None:
+    assert store.chain_key is not None
+    key_file = tmp_path / "history.key"  # the one key every process shares
+    key_file.write_text(store.chain_key.secret.hex())
+    key_file.chmod(0o600)
+    env = clean_env(
+        **neo4j_endpoint.env(), GRAPHMEM_TENANT=tenant, GRAPHMEM_HISTORY_KEY_FILE=str(key_file)
+    )
+    with ExitStack() as servers, ThreadPoolExecutor(PROCESSES * WRITERS) as writers:
+        ports = [servers.enter_context(serving_http(env)).port for _ in range(PROCESSES)]
+        loop = asyncio.get_running_loop()
+        answers = await asyncio.gather(
+            *(
+                loop.run_in_executor(writers, _writer, port, f"p{p}w{w}")
+                for p, port in enumerate(ports)
+                for w in range(WRITERS)
+            )
+        )
+
+    retried = [pair for writer in answers for pair in writer]
+    assert len(retried) == PROCESSES * WRITERS * WRITES // RETRY_EVERY
+    for first, again in retried:  # a retry converges on the first write's answer
+        assert again["id"] == first["id"] and again["revision"] == first["revision"]
+
+    events, _, _ = await raw_driver.execute_query(
+        "MATCH (e:Event {tenant: $tenant}) RETURN e.revision AS r ORDER BY r", tenant=tenant
+    )
+    active, _, _ = await raw_driver.execute_query(
+        "MATCH (f:Fact {tenant: $tenant, status: 'active'}) RETURN f.key AS key", tenant=tenant
+    )
+    writes = PROCESSES * WRITERS * WRITES
+    assert [record["r"] for record in events] == list(range(1, writes + 1))  # gap-free, once each
+    assert Counter(record["key"] for record in active) == {f"k{n}": 1 for n in range(KEYS)}
+    verdict = await verify_chain(store, tenant, full=True)
+    assert verdict.status == "verified" and verdict.complete and verdict.checked_events == writes
