@@ -7,5 +7,5 @@ CREATE (e:Event {
   payload_json: $payload_json, session_id: $session_id, actor: $actor, client: $client,
   prev_hash: $prev_hash, hash: $hash, hash_scheme: $hash_scheme, key_id: $key_id
 })
-SET h.revision = $revision, h.last_hash = $hash, h.last_at = $at
+SET h.revision = $revision, h.last_hash = $hash, h.last_at = $at, h.key_id = $key_id
 RETURN e.revision AS revision, e.hash AS hash

@@ -29,7 +29,7 @@ from graphmem.app.http_limits import BodySizeLimit
 from graphmem.app.session_aliases import SessionAliases
 from graphmem.app.settings import Settings
 from graphmem.core.errors import ConfigurationError, GraphmemError, StoreUnavailable
-from graphmem.history.keys import ChainKey, load_or_create
+from graphmem.history.keys import ChainKey, load, load_or_create
 
 if TYPE_CHECKING:  # the web stack is imported only by the commands that serve
     from fastmcp import FastMCP
@@ -265,43 +265,41 @@ def browse_command(settings: Settings, *, open_browser: bool) -> int:
 
 
 def history_command(settings: Settings, args: argparse.Namespace) -> int:
-    """anchor: the tenant's verified head, to keep outside the database; verify: the whole
-    chain (against an anchor if given), which also moves the checkpoint ordinary checks use."""
+    """verify: the whole chain (against an anchor if given), which also moves the checkpoint
+    ordinary checks start from; anchor: the head that full check verified, to keep outside the
+    database. Both need the existing key file (they never make one)."""
     return asyncio.run(_history(settings, args))
 
 
 async def _history(settings: Settings, args: argparse.Namespace) -> int:
-    from graphmem.history.verification import verify_chain
+    from graphmem.history.verification import verify_and_checkpoint
     from graphmem.store import Store
 
     tenant = args.tenant or settings.tenant
+    chain_key = load(settings.history_key_path)  # the key the history was written with
     uri, user, password = resolve_connection(settings)
     store = await Store.connect(uri, user, password, settings.neo4j_database)
-    store.chain_key = load_or_create(settings.history_key_path)
+    store.chain_key = chain_key
     try:
-        if args.action == "anchor":
-            verdict = await verify_chain(store, tenant)
-            [head] = await store.read("history/get_head", tenant)
-            anchor = {"tenant": tenant, "revision": head["revision"], "hash": head["last_hash"]}
-            anchor["anchor"] = f"{head['revision']}:{head['last_hash']}"  # for verify --anchor
-            if verdict.verified:
-                print(json.dumps(anchor))
-        else:
-            began = time.perf_counter()
-            anchor_given = _anchor(args.anchor) if args.anchor else None
-            verdict = await verify_chain(
-                store, tenant, limit=10**12, full=True, anchor=anchor_given
-            )
-            seconds = time.perf_counter() - began
-            print(verdict.model_dump_json(indent=1))
-            rate = verdict.checked_events / seconds if seconds else 0.0
-            _say(f"checked {verdict.checked_events} events in {seconds:.2f} s ({rate:,.0f}/s)")
+        given = _anchor(args.anchor) if getattr(args, "anchor", None) else None
+        began = time.perf_counter()
+        verdict, head_hash = await verify_and_checkpoint(
+            store, tenant, limit=10**12, full=True, anchor=given
+        )
+        seconds = time.perf_counter() - began
     finally:
         await store.close()
+    rate = verdict.checked_events / seconds if seconds else 0.0
+    _say(f"checked {verdict.checked_events} events in {seconds:.2f} s ({rate:,.0f}/s)")
+    if args.action == "verify":
+        print(verdict.model_dump_json(indent=1))
     if not verdict.verified:
         raise ConfigurationError(
             f"the history of tenant {tenant} does not verify ({verdict.status}): {verdict.reason}"
         )
+    if args.action == "anchor":  # the head the full check just verified
+        anchor = {"tenant": tenant, "revision": verdict.head_revision, "hash": head_hash}
+        print(json.dumps({**anchor, "anchor": f"{verdict.head_revision}:{head_hash}"}))
     return 0
 
 

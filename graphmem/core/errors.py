@@ -157,6 +157,16 @@ class StoreAuthFailed(StoreError):
         return {"error": self.code, "message": self.client_message, "retryable": False}
 
 
+class HistoryKeyMismatch(StoreAuthFailed):
+    """The tenant's history is keyed with another key than this server's: writing would leave
+    a chain no one key can verify, so writes are refused until the operator restores it."""
+
+    client_message = (
+        "The server's history key is not the one this tenant's history was written with, so "
+        "writes are refused. This is the operator's to fix; the server log says what to check."
+    )
+
+
 class TimedOut(GraphmemError):
     """A transaction outlived its timeout, or the database kept refusing it (busy tenant)."""
 

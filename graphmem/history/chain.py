@@ -7,11 +7,13 @@ of the event before them, so an edited or deleted event breaks the chain.
 from __future__ import annotations
 
 import hashlib
+import logging
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
 from graphmem.core.clock import parse_iso, utc_now
+from graphmem.core.errors import HistoryKeyMismatch
 from graphmem.core.ids import new_id
 from graphmem.core.models import canonical_json, pick
 from graphmem.history.keys import SCHEME, ChainKey
@@ -20,6 +22,7 @@ from graphmem.history.rows import event_from_node
 from graphmem.store import Store, Tx
 
 GENESIS_HASH = "0" * 64
+log = logging.getLogger("graphmem")
 
 
 @dataclass
@@ -30,6 +33,7 @@ class Head:
     revision: int
     last_hash: str
     now: datetime  # the transaction time of this write, taken after the lock
+    key_id: str | None = None  # the key the last event was chained with
 
 
 @dataclass(frozen=True)
@@ -57,16 +61,22 @@ async def lock_head(tx: Tx) -> Head:
         await tx.run("history/create_head", genesis_hash=GENESIS_HASH)
         rows = await tx.run("history/lock_head", lock_token=new_id())
     row = rows[0]
-    return Head(row["revision"], row["last_hash"], _transaction_time(row["last_at"]))
+    now = _transaction_time(row["last_at"])
+    return Head(row["revision"], row["last_hash"], now, row["key_id"])
 
 
-def _transaction_time(last_at: str | None) -> datetime:
+def _transaction_time(last_at: object) -> datetime:
     """Now, but never before the tenant's last event: a clock stepped back (or another
-    process's slower clock) must not make recorded times go backwards within a tenant."""
+    process's slower clock) must not make recorded times go backwards within a tenant. A last
+    time that is not one (only a database writer could put it there) is logged and ignored."""
     now = utc_now()
     if last_at is None:
         return now
-    floor = parse_iso(last_at) + timedelta(microseconds=1)
+    try:
+        floor = parse_iso(str(last_at)) + timedelta(microseconds=1)
+    except (ValueError, OverflowError):
+        log.warning("the history head's last time %r is not an instant; ignored", last_at)
+        return now
     return max(now, floor)
 
 
@@ -107,6 +117,13 @@ class Change:
 
 async def append_event(tx: Tx, head: Head, change: Change, audit: Audit) -> int:
     """Append the event of this write; returns the revision it committed."""
+    key = tx.chain_key
+    if head.key_id is not None and (key is None or key.key_id != head.key_id):
+        raise HistoryKeyMismatch(
+            f"tenant {tx.tenant}'s history is keyed with key id {head.key_id}, this server's "
+            f"is {key.key_id if key else 'none'}: restore the history key file it was written "
+            "with (GRAPHMEM_HISTORY_KEY_FILE)"
+        )
     revision = head.revision + 1
     at = head.now.isoformat()
     payload_json = canonical_json(
@@ -117,7 +134,6 @@ async def append_event(tx: Tx, head: Head, change: Change, audit: Audit) -> int:
             "payload": change.payload,
         }
     )
-    key = tx.chain_key
     digest = event_hash(tx.tenant, revision, change.op, at, payload_json, head.last_hash, key)
     await tx.run(
         "history/append_event",
@@ -134,6 +150,7 @@ async def append_event(tx: Tx, head: Head, change: Change, audit: Audit) -> int:
         key_id=key.key_id if key else None,
     )
     head.revision, head.last_hash = revision, digest
+    head.key_id = key.key_id if key else None
     return revision
 
 

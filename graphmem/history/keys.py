@@ -39,8 +39,22 @@ class ChainKey:
 def load_or_create(path: Path) -> ChainKey:
     """The key in ``path``; a new one, created 0600, if there is none (several processes
     starting at once end up with the same key: the first file published wins)."""
+    return _opened(path, create=True)
+
+
+def load(path: Path) -> ChainKey:
+    """The key in ``path``, which must exist (checking history never makes a new key)."""
+    if not path.exists():
+        raise ConfigurationError(
+            f"no history key file at {path}: point GRAPHMEM_HISTORY_KEY_FILE at the key the "
+            "history was written with"
+        )
+    return _opened(path, create=False)
+
+
+def _opened(path: Path, create: bool) -> ChainKey:
     try:
-        return _load_or_create(path)
+        return _load(path, create)
     except OSError as error:
         raise ConfigurationError(
             f"cannot read or create the history key file {path} ({error.strerror}): set "
@@ -48,8 +62,8 @@ def load_or_create(path: Path) -> ChainKey:
         ) from error
 
 
-def _load_or_create(path: Path) -> ChainKey:
-    if not path.exists():
+def _load(path: Path, create: bool) -> ChainKey:
+    if create and not path.exists():
         _publish_new_key(path)
     mode = path.stat().st_mode & 0o777
     if mode & 0o077:
@@ -75,6 +89,8 @@ def _publish_new_key(path: Path) -> None:
     try:
         with os.fdopen(descriptor, "w") as handle:
             handle.write(secrets.token_hex(KEY_BYTES) + "\n")
+            handle.flush()
+            os.fsync(handle.fileno())  # on disk before any event is chained with it
         with contextlib.suppress(FileExistsError):  # another process published first
             os.link(partial, path)
     finally:

@@ -17,15 +17,19 @@ from __future__ import annotations
 
 import asyncio
 import hmac
+import logging
 from dataclasses import dataclass
 from typing import Any
 
+from graphmem.core.errors import GraphmemError
 from graphmem.core.models import canonical_json
 from graphmem.history.chain import GENESIS_HASH, event_hash, list_events
 from graphmem.history.keys import SCHEME, ChainKey
 from graphmem.history.models import ChainStatus, ChainVerdict, ReplayRequest, ReplayResult
 from graphmem.history.write_path import bookkeeping
 from graphmem.store import Store
+
+log = logging.getLogger("graphmem")
 
 MAX_CHAIN_CHECK = 1_000_000  # events verified per call; beyond it the verdict says so
 PAGE = 20_000  # events read per statement
@@ -57,42 +61,73 @@ async def verify_chain(
     full: bool = False,
     anchor: Anchor | None = None,
 ) -> ChainVerdict:
-    """The verdict on the chain up to the head. ``full`` checks from the first event; an
-    ``anchor`` implies ``full``. A check that found the chain whole moves the checkpoint to the
-    head when it was full or read at least CHECKPOINT_EVERY events (bookkeeping on the head,
-    no event), so an ordinary check costs the events since, about a thousand at most."""
+    """The verdict on the chain up to the head. ``full`` checks from the first event (held to
+    the checkpoint where one holds); an ``anchor`` implies ``full``. A check that found the
+    chain whole moves the checkpoint to the head when it was full or read at least
+    CHECKPOINT_EVERY events (bookkeeping on the head, no event), so an ordinary check costs
+    the events since, about a thousand at most."""
+    verdict, _ = await verify_and_checkpoint(store, tenant, limit=limit, full=full, anchor=anchor)
+    return verdict
+
+
+async def verify_and_checkpoint(
+    store: Store,
+    tenant: str,
+    *,
+    limit: int = MAX_CHAIN_CHECK,
+    full: bool = False,
+    anchor: Anchor | None = None,
+) -> tuple[ChainVerdict, str]:
+    """``verify_chain``, with the last hash it verified (the head's, when complete)."""
     full = full or anchor is not None
     for _ in range(IN_FLIGHT_REREADS):
-        verdict, last_hash = await _check(store, tenant, limit, full, anchor)
+        verdict, last_hash = await check_chain(store, tenant, limit, full, anchor)
         if verdict.reason != TOP_MISSING:
             break
         await asyncio.sleep(IN_FLIGHT_PAUSE_SECONDS)
     else:
-        verdict, last_hash = await _check(store, tenant, limit, full, anchor)
+        verdict, last_hash = await check_chain(store, tenant, limit, full, anchor)
     worth_it = full or verdict.checked_events >= CHECKPOINT_EVERY
     if worth_it and verdict.verified and verdict.complete and store.chain_key is not None:
-        await _save_checkpoint(store, tenant, store.chain_key, verdict, last_hash)
-    return verdict
+        try:
+            await _save_checkpoint(store, tenant, store.chain_key, verdict, last_hash)
+        except GraphmemError as error:  # the verdict stands; the next check reads more
+            log.warning("history checkpoint not saved: %s", error.message)
+    return verdict, last_hash
 
 
 class _Broken(Exception):
-    def __init__(self, status: ChainStatus, revision: int, reason: str) -> None:
+    def __init__(self, status: ChainStatus, revision: int | None, reason: str) -> None:
         super().__init__(reason)
         self.status: ChainStatus = status
         self.revision, self.reason = revision, reason
 
 
+@dataclass(frozen=True)
+class _Checkpoint:
+    """A head a check found whole, its MAC verified under this server's key."""
+
+    revision: int
+    hash: str
+    keyed_from: int | None
+
+
 class _Walk:
-    """The chain read forward from a verified point."""
+    """The chain read forward from a verified point, held to the checkpoint when one holds:
+    from the checkpoint's ``keyed_from`` every event must be keyed, and the event at its
+    revision must still have its hash."""
 
     def __init__(
-        self, tenant: str, key: ChainKey | None, after: int, prev: str, keyed_from: int | None
+        self, tenant: str, key: ChainKey | None, start: _Checkpoint | None, pin: _Checkpoint | None
     ) -> None:
-        self.tenant, self.key = tenant, key
-        self.start = self.after = after
-        self.prev, self.keyed_from = prev, keyed_from
+        self.tenant, self.key, self.pin = tenant, key, pin
+        self.start = self.after = start.revision if start else 0
+        self.prev = start.hash if start else GENESIS_HASH
+        self.keyed_from = start.keyed_from if start else None
+        self.must_key_from = pin.keyed_from if pin else self.keyed_from
+        self.foreign_from: int | None = None  # the first event keyed with another key
         self.checked = 0
-        self.hashes: dict[int, str] = {}  # of the anchor's revision, when it is passed
+        self.hashes: dict[int, str] = {0: GENESIS_HASH}  # the anchor's revision, when passed
 
     def step(self, event: dict[str, Any], watch: int | None) -> None:
         revision = self.after + 1
@@ -100,24 +135,30 @@ class _Walk:
             raise _Broken("tampered", revision, f"revision {revision} is missing")
         if event["prev_hash"] != self.prev:
             raise _Broken("tampered", revision, "does not link to the event before it")
-        key = self._key_of(event, revision)
-        fields = (event["op"], event["at_text"], event["payload_json"], self.prev)
-        if event["hash"] != event_hash(self.tenant, revision, *fields, key):
-            raise _Broken("tampered", revision, "its content does not match its hash")
+        checkable, key = self._key_of(event, revision)
+        if checkable:
+            fields = (event["op"], event["at_text"], event["payload_json"], self.prev)
+            digest = event_hash(self.tenant, revision, *fields, key)
+            if not hmac.compare_digest(str(event["hash"]), digest):
+                raise _Broken("tampered", revision, "its content does not match its hash")
+        if self.pin and revision == self.pin.revision and event["hash"] != self.pin.hash:
+            raise _Broken("tampered", revision, "it differs from the verified checkpoint")
         self.after, self.prev, self.checked = revision, event["hash"], self.checked + 1
         if revision == watch:
             self.hashes[revision] = event["hash"]
 
-    def _key_of(self, event: dict[str, Any], revision: int) -> ChainKey | None:
+    def _key_of(self, event: dict[str, Any], revision: int) -> tuple[bool, ChainKey | None]:
+        """Whether this server can check the event's hash, and with which key."""
         scheme = event.get("hash_scheme")
         if scheme is None:
-            if self.keyed_from is not None:
+            keyed = self.keyed_from or self.foreign_from
+            if keyed is None and self.must_key_from is not None and revision >= self.must_key_from:
+                keyed = self.must_key_from
+            if keyed is not None:
                 raise _Broken(
-                    "tampered",
-                    revision,
-                    f"not keyed, though the chain is keyed from revision {self.keyed_from}",
+                    "tampered", revision, f"not keyed, though the chain is keyed from {keyed}"
                 )
-            return None
+            return True, None
         if scheme != SCHEME:
             raise _Broken("tampered", revision, "an unknown hash scheme")
         if self.key is None:
@@ -127,27 +168,25 @@ class _Walk:
                 f"events from revision {revision} are keyed and this server has no history key",
             )
         if event.get("key_id") != self.key.key_id:
-            if self.keyed_from is None:
-                raise _Broken(
-                    "key_mismatch",
-                    revision,
-                    f"events from revision {revision} were written with another history key "
-                    f"(id {event.get('key_id')}; this server's is {self.key.key_id})",
-                )
-            raise _Broken("tampered", revision, "its key differs from the events before it")
-        if self.keyed_from is None:
-            self.keyed_from = revision
-        return self.key
+            if self.keyed_from is not None:  # graphmem never writes a tenant with two keys
+                raise _Broken("tampered", revision, "its key differs from the events before it")
+            self.foreign_from = self.foreign_from or revision
+            return False, None
+        if self.foreign_from is not None:
+            raise _Broken(
+                "tampered", self.foreign_from, "another key's events among this key's events"
+            )
+        self.keyed_from = self.keyed_from or revision
+        return True, self.key
 
 
-async def _check(
+async def check_chain(
     store: Store, tenant: str, limit: int, full: bool, anchor: Anchor | None
 ) -> tuple[ChainVerdict, str]:
-    """The verdict, and the last hash the walk verified."""
+    """The verdict, and the last hash the walk verified (the head's, when complete)."""
     [head] = await store.read("history/get_head", tenant)
-    walk = _start(tenant, store.chain_key, head, full)
     head_revision = head["revision"]
-    watch = anchor.revision if anchor else None
+    walk = _Walk(tenant, store.chain_key, None, None)
 
     def verdict(
         status: ChainStatus = "verified", revision: int | None = None, reason: str | None = None
@@ -165,12 +204,14 @@ async def _check(
         ), walk.prev
 
     try:
+        checkpoint = _checkpoint(tenant, store.chain_key, head)
+        walk = _Walk(tenant, store.chain_key, None if full else checkpoint, checkpoint)
         while walk.after < head_revision and walk.checked < limit:
             events = await _page(store, tenant, walk.after, head_revision, limit - walk.checked)
             if not events:
                 raise _Broken("tampered", walk.after + 1, TOP_MISSING)
             for event in events:
-                walk.step(event, watch)
+                walk.step(event, anchor.revision if anchor else None)
     except _Broken as broken:
         return verdict(broken.status, broken.revision, broken.reason)
     if walk.after < head_revision:
@@ -181,6 +222,13 @@ async def _check(
         )
     if head_revision and head["last_hash"] != walk.prev:
         return verdict("tampered", head_revision, "the head does not match the last event")
+    if walk.foreign_from is not None:
+        return verdict(
+            "key_mismatch",
+            walk.foreign_from,
+            f"events from revision {walk.foreign_from} were keyed with another history key "
+            "than this server's: they cannot be checked here (restore the key file)",
+        )
     if anchor is not None and walk.hashes.get(anchor.revision) != anchor.hash:
         return verdict(
             "anchor_mismatch",
@@ -192,15 +240,29 @@ async def _check(
     return verdict()
 
 
-def _start(tenant: str, key: ChainKey | None, head: dict[str, Any], full: bool) -> _Walk:
-    """From the checkpoint when it holds (its MAC checks under this key, within the head),
-    else from the genesis."""
-    point: int | None = head["checkpoint_revision"]
-    if not full and key is not None and point is not None and point <= head["revision"]:
-        mac = _checkpoint_mac(key, tenant, point, head["checkpoint_hash"], head["keyed_from"])
-        if hmac.compare_digest(mac, head["checkpoint_mac"] or ""):
-            return _Walk(tenant, key, point, head["checkpoint_hash"], head["keyed_from"])
-    return _Walk(tenant, key, 0, GENESIS_HASH, None)
+def _checkpoint(tenant: str, key: ChainKey | None, head: dict[str, Any]) -> _Checkpoint | None:
+    """The tenant's checkpoint when this server can check it (its key wrote it), else None;
+    a checkpoint whose MAC does not hold, or that the head is behind, is tampering."""
+    point = head["checkpoint_revision"]
+    if point is None or key is None or head["checkpoint_key_id"] != key.key_id:
+        return None
+    digest, keyed_from, mac = head["checkpoint_hash"], head["keyed_from"], head["checkpoint_mac"]
+    well_formed = (
+        isinstance(point, int)
+        and isinstance(digest, str)
+        and isinstance(mac, str)
+        and (keyed_from is None or isinstance(keyed_from, int))
+    )
+    expected = _checkpoint_mac(key, tenant, point, digest, keyed_from) if well_formed else ""
+    if not well_formed or not hmac.compare_digest(expected, mac):
+        raise _Broken("tampered", None, "the checkpoint's MAC does not hold")
+    if point > head["revision"]:
+        raise _Broken(
+            "tampered",
+            head["revision"] + 1,
+            f"the head is behind the verified checkpoint at revision {point}: events were removed",
+        )
+    return _Checkpoint(point, digest, keyed_from)
 
 
 async def _page(
@@ -234,4 +296,5 @@ async def _save_checkpoint(
         hash=digest,
         keyed_from=keyed_from,
         mac=_checkpoint_mac(key, tenant, verdict.head_revision, digest, keyed_from),
+        key_id=key.key_id,
     )

@@ -206,8 +206,8 @@ GRAPH_MODEL = GraphModel(
             "History",
             "a tenant's chain head, locked by every write, with its verified checkpoint",
             (
-                "tenant revision last_hash last_at checkpoint_revision checkpoint_hash "
-                "checkpoint_keyed_from checkpoint_mac checkpoint_at"
+                "tenant revision last_hash last_at key_id checkpoint_revision checkpoint_hash "
+                "checkpoint_keyed_from checkpoint_mac checkpoint_key_id checkpoint_at"
             ),
         ),
         node(

@@ -23,13 +23,13 @@ from fastmcp import Client
 
 from graphmem.core.errors import ConfigurationError
 from graphmem.history import verification
-from graphmem.history.chain import event_hash
+from graphmem.history.chain import GENESIS_HASH, event_hash
 from graphmem.history.keys import SCHEME, ChainKey, load_or_create
 from graphmem.history.verification import Anchor, verify_chain
 from graphmem.store import Store
 from tests.app.helpers import assert_one_clear_line, clean_env, run_cli
 from tests.neo4j_endpoint import Endpoint
-from tests.support import call
+from tests.support import call, call_error
 
 # --- the key file ---------------------------------------------------------------------------
 
@@ -112,13 +112,20 @@ async def test_a_suffix_rewritten_with_plain_hashes_is_tampering(
 async def test_a_whole_chain_rewritten_plain_is_caught_by_the_anchor(
     client: Client[Any], store: Store, raw_driver: neo4j.AsyncDriver, tenant: str
 ) -> None:
-    """Rewritten from the first event, the chain reads as one written before keying: only
-    the head kept elsewhere tells."""
+    """Rewritten from the first event, checkpoint removed, the chain reads as one written
+    before keying: only the head kept elsewhere tells."""
     await _writes(client, 3)
     [head] = await store.read("history/get_head", tenant)
     anchor = Anchor(head["revision"], head["last_hash"])
     assert (await verify_chain(store, tenant, anchor=anchor)).status == "verified"
     await _rewrite_plain(raw_driver, tenant, from_revision=1)
+    assert (await verify_chain(store, tenant)).status == "tampered"  # the checkpoint tells
+    await raw_driver.execute_query(  # ... unless the attacker also removes it
+        "MATCH (h:History {tenant: $tenant}) REMOVE h.checkpoint_revision, h.checkpoint_hash, "
+        "h.checkpoint_keyed_from, h.checkpoint_mac, h.checkpoint_key_id, h.key_id",
+        tenant=tenant,
+    )
+    assert (await verify_chain(store, tenant)).status == "verified"  # the documented limit
     verdict = await verify_chain(store, tenant, anchor=anchor)
     assert verdict.status == "anchor_mismatch" and verdict.first_break_revision == 3
     beyond = await verify_chain(store, tenant, anchor=Anchor(9, anchor.hash))
@@ -147,10 +154,12 @@ async def test_a_chain_keyed_midway_verifies_from_where_keying_began(
     await _writes(client, 2, start=2)
     verdict = await verify_chain(store, tenant)
     assert verdict.status == "verified" and verdict.keyed_from_revision == 3
-    with keyed_with(store, None):  # a plain event after keying began
-        await _writes(client, 1, start=4)
-    late = await verify_chain(store, tenant)
-    assert late.status == "tampered" and late.first_break_revision == 5
+    for other in (None, ChainKey(b"\x02" * 32)):  # a server without the key, or another key
+        with keyed_with(store, other):
+            refused = await call_error(client, "record_fact", project="p", key="k", value="late")
+        assert refused["error"] == "store_unavailable" and refused["retryable"] is False
+        assert "history key" in refused["message"]
+    assert (await verify_chain(store, tenant)).head_revision == 4  # nothing was written
 
 
 async def test_an_ordinary_check_reads_only_the_events_since_the_checkpoint(
@@ -166,8 +175,66 @@ async def test_an_ordinary_check_reads_only_the_events_since_the_checkpoint(
     await raw_driver.execute_query(
         "MATCH (h:History {tenant: $tenant}) SET h.checkpoint_revision = 6", tenant=tenant
     )
-    forged = await verify_chain(store, tenant)  # its MAC no longer holds: from the start
-    assert (forged.verified, forged.checked_from_revision, forged.checked_events) == (True, 0, 6)
+    forged = await verify_chain(store, tenant)  # its MAC no longer holds
+    assert forged.status == "tampered" and "checkpoint" in (forged.reason or "")
+
+
+async def test_a_full_check_is_held_to_the_checkpoint(
+    client: Client[Any], store: Store, raw_driver: neo4j.AsyncDriver, tenant: str
+) -> None:
+    """Keyed midway, checkpointed, then the keyed part rewritten with plain hashes: read from
+    the first event it would pass as written before keying, but the checkpoint says keying had
+    begun, and which hash the head had."""
+    with keyed_with(store, None):
+        await _writes(client, 2)
+    await _writes(client, 2, start=2)
+    assert (await verify_chain(store, tenant, full=True)).status == "verified"
+    await _rewrite_plain(raw_driver, tenant, from_revision=3)
+    full = await verify_chain(store, tenant, full=True)
+    assert full.status == "tampered" and full.first_break_revision == 3, full
+    ordinary = await verify_chain(store, tenant)  # from the checkpoint: the head moved
+    assert ordinary.status == "tampered" and ordinary.first_break_revision == 4, ordinary
+
+
+async def test_events_removed_from_the_top_behind_the_checkpoint_are_tampering(
+    client: Client[Any], store: Store, raw_driver: neo4j.AsyncDriver, tenant: str
+) -> None:
+    await _writes(client, 4)
+    assert (await verify_chain(store, tenant, full=True)).complete
+    await raw_driver.execute_query(
+        "MATCH (e:Event {tenant: $tenant}) WHERE e.revision > 2 DETACH DELETE e "
+        "WITH count(*) AS removed MATCH (h:History {tenant: $tenant}) "
+        "MATCH (last:Event {tenant: $tenant, revision: 2}) "
+        "SET h.revision = 2, h.last_hash = last.hash",
+        tenant=tenant,
+    )
+    verdict = await verify_chain(store, tenant, full=True)
+    assert verdict.status == "tampered" and "behind the verified checkpoint" in (
+        verdict.reason or ""
+    )
+
+
+async def test_a_forged_key_id_does_not_hide_tampering(
+    client: Client[Any], store: Store, raw_driver: neo4j.AsyncDriver, tenant: str
+) -> None:
+    await _writes(client, 3)
+    await raw_driver.execute_query(
+        "MATCH (e:Event {tenant: $tenant, revision: 1}) "
+        "SET e.key_id = 'feedfeedfeedfeed', e.payload_json = e.payload_json + ' '",
+        tenant=tenant,
+    )
+    verdict = await verify_chain(store, tenant)
+    assert verdict.status == "tampered" and verdict.first_break_revision == 1
+
+
+async def test_pages_and_the_genesis_anchor(
+    client: Client[Any], store: Store, tenant: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(verification, "PAGE", 2)  # five events over three pages
+    assert (await verify_chain(store, tenant, anchor=Anchor(0, GENESIS_HASH))).verified
+    await _writes(client, 5)
+    verdict = await verify_chain(store, tenant, full=True, anchor=Anchor(0, GENESIS_HASH))
+    assert verdict.verified and verdict.checked_events == 5
 
 
 async def _rewrite_plain(driver: neo4j.AsyncDriver, tenant: str, from_revision: int) -> None:
@@ -226,6 +293,9 @@ async def test_anchor_then_verify_from_the_command_line(
     assert_one_clear_line(mismatch, "does not verify (anchor_mismatch)")
     key_file.chmod(0o644)
     assert_one_clear_line(run_cli("history", "verify", env=env), "chmod 600")
+    key_file.unlink()  # checking never makes a key
+    assert_one_clear_line(run_cli("history", "verify", env=env), "no history key file")
+    assert not key_file.exists()
 
 
 async def test_an_ordinary_check_that_read_enough_moves_the_checkpoint(

@@ -7,7 +7,7 @@ the Neo4j driver directly, as an attacker with database credentials would.
 from __future__ import annotations
 
 import asyncio
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import neo4j
@@ -139,3 +139,10 @@ async def test_transaction_time_never_goes_backwards_within_a_tenant(
     newest, before = (await call(client, "replay_memory"))["events"][:2]
     assert newest["occurred_at"] > before["occurred_at"]
     assert second["created_at"] > first["created_at"]  # the fact takes the same time
+
+
+def test_a_last_time_that_is_not_one_is_not_followed() -> None:
+    for forged in ("not a time", "9999-12-31T23:59:59.999999+00:00"):
+        assert chain._transaction_time(forged) - datetime.now(UTC) < timedelta(seconds=5)
+    ahead = (datetime.now(UTC) + timedelta(days=30)).isoformat()  # a clock stepped back: followed
+    assert chain._transaction_time(ahead) > datetime.now(UTC) + timedelta(days=29)
