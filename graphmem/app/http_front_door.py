@@ -1,7 +1,7 @@
 """First contact over HTTP within 2 s: the port answers while the server is loading.
 
-``graphmem serve --transport http`` binds its port before the web stack is imported (about
-3 s of imports) and, until the real server takes the listening socket over, a thread answers
+``graphmem serve --transport http`` binds its port before the web stack is imported (3 to 5 s
+of imports) and, until the real server takes the listening socket over, a thread answers
 what first_contact.json can answer, as the real server would:
 
 - the handshake of the session protocol versions: ``initialize`` (the door opens the session
@@ -10,15 +10,17 @@ what first_contact.json can answer, as the real server would:
 - modern (per-request) versions: ``server/discover`` and a first ``tools/list``, when the
   envelope agrees with the routing headers.
 
-Only the plain case is answered: ``POST /mcp`` with one JSON-RPC message, an Accept naming
-JSON and event streams, a loopback Host, no Origin, and, where credentials are configured, a
-bearer token the tokens table accepts (a JWT waits for the server). Every other request waits
+Only the plain case is answered: ``POST /mcp`` with one well-formed JSON-RPC message within
+the server's body limit, an Accept naming JSON and event streams, a loopback Host, no Origin,
+and, where credentials are configured, a bearer token from the tokens table with the ``read``
+scope (a JWT waits for the server). Every other request waits
 until the server has the socket and is then relayed to it byte for byte; what is refused is
 refused by the server, in its words. Each answer closes its connection, so the client's next
 request reaches whoever listens by then.
 
 The sessions the door opened are handed over with the socket: session_aliases.py opens each
-in the server on its first use there, by replaying its ``initialize``, and keeps its id.
+in the server on its first use there, by replaying its ``initialize`` as the caller who
+opened it (no one else may use it), and keeps its id.
 
 Standard library, settings and tokens only (pydantic): nothing here may load the web stack.
 """
