@@ -33,7 +33,6 @@ class Head:
     revision: int
     last_hash: str
     now: datetime  # the transaction time of this write, taken after the lock
-    key_id: str | None = None  # the key the last event was chained with
 
 
 @dataclass(frozen=True)
@@ -61,8 +60,20 @@ async def lock_head(tx: Tx) -> Head:
         await tx.run("history/create_head", genesis_hash=GENESIS_HASH)
         rows = await tx.run("history/lock_head", lock_token=new_id())
     row = rows[0]
-    now = _transaction_time(row["last_at"])
-    return Head(row["revision"], row["last_hash"], now, row["key_id"])
+    _refuse_another_key(tx, row["key_id"])  # before the write does any work
+    return Head(row["revision"], row["last_hash"], _transaction_time(row["last_at"]))
+
+
+def _refuse_another_key(tx: Tx, chain_key_id: str | None) -> None:
+    """A chain keyed with one key is never continued with another (or none): no single key
+    could verify it."""
+    key = tx.chain_key
+    if chain_key_id is not None and (key is None or key.key_id != chain_key_id):
+        raise HistoryKeyMismatch(
+            f"tenant {tx.tenant}'s history is keyed with key id {chain_key_id}, this server's "
+            f"is {key.key_id if key else 'none'}: restore the history key file it was written "
+            "with (GRAPHMEM_HISTORY_KEY_FILE)"
+        )
 
 
 def _transaction_time(last_at: object) -> datetime:
@@ -118,12 +129,6 @@ class Change:
 async def append_event(tx: Tx, head: Head, change: Change, audit: Audit) -> int:
     """Append the event of this write; returns the revision it committed."""
     key = tx.chain_key
-    if head.key_id is not None and (key is None or key.key_id != head.key_id):
-        raise HistoryKeyMismatch(
-            f"tenant {tx.tenant}'s history is keyed with key id {head.key_id}, this server's "
-            f"is {key.key_id if key else 'none'}: restore the history key file it was written "
-            "with (GRAPHMEM_HISTORY_KEY_FILE)"
-        )
     revision = head.revision + 1
     at = head.now.isoformat()
     payload_json = canonical_json(
@@ -150,7 +155,6 @@ async def append_event(tx: Tx, head: Head, change: Change, audit: Audit) -> int:
         key_id=key.key_id if key else None,
     )
     head.revision, head.last_hash = revision, digest
-    head.key_id = key.key_id if key else None
     return revision
 
 

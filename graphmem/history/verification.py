@@ -49,8 +49,10 @@ class Anchor:
 
 async def replay(store: Store, tenant: str, request: ReplayRequest) -> ReplayResult:
     """Events newest first, plus a verdict on the tenant's chain (from its checkpoint)."""
-    events = await list_events(store, tenant, request)
-    return ReplayResult(count=len(events), events=events, chain=await verify_chain(store, tenant))
+    events, chain = await asyncio.gather(
+        list_events(store, tenant, request), verify_chain(store, tenant)
+    )  # two independent reads
+    return ReplayResult(count=len(events), events=events, chain=chain)
 
 
 async def verify_chain(
@@ -81,12 +83,12 @@ async def verify_and_checkpoint(
     """``verify_chain``, with the last hash it verified (the head's, when complete)."""
     full = full or anchor is not None
     for _ in range(IN_FLIGHT_REREADS):
-        verdict, last_hash = await check_chain(store, tenant, limit, full, anchor)
+        verdict, last_hash = await _check_chain(store, tenant, limit, full, anchor)
         if verdict.reason != TOP_MISSING:
             break
         await asyncio.sleep(IN_FLIGHT_PAUSE_SECONDS)
     else:
-        verdict, last_hash = await check_chain(store, tenant, limit, full, anchor)
+        verdict, last_hash = await _check_chain(store, tenant, limit, full, anchor)
     worth_it = full or verdict.checked_events >= CHECKPOINT_EVERY
     if worth_it and verdict.verified and verdict.complete and store.chain_key is not None:
         try:
@@ -180,7 +182,7 @@ class _Walk:
         return True, self.key
 
 
-async def check_chain(
+async def _check_chain(
     store: Store, tenant: str, limit: int, full: bool, anchor: Anchor | None
 ) -> tuple[ChainVerdict, str]:
     """The verdict, and the last hash the walk verified (the head's, when complete)."""

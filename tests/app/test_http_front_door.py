@@ -19,7 +19,15 @@ import pytest
 from graphmem.app.frontdoor import FIRST_CONTACT, FirstContact
 from graphmem.app.http_front_door import HttpFrontDoor
 from graphmem.app.tokens import issue_token
-from tests.app.helpers import GRAPHMEM, INITIALIZE_MESSAGE, PLAIN, Answer, clean_env, post
+from tests.app.helpers import (
+    GRAPHMEM,
+    INITIALIZE_MESSAGE,
+    PLAIN,
+    Answer,
+    clean_env,
+    post,
+    wait_for_port,
+)
 from tests.neo4j_endpoint import free_port
 
 MODERN = "2026-07-28"
@@ -39,16 +47,6 @@ def spawn(port: int, **env: str) -> subprocess.Popen[bytes]:
     )
 
 
-def wait_listening(port: int, process: subprocess.Popen[bytes]) -> None:
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline and process.poll() is None:
-        with socket.socket() as probe:
-            if probe.connect_ex(("127.0.0.1", port)) == 0:
-                return
-        time.sleep(0.01)
-    raise AssertionError("graphmem serve did not listen")
-
-
 def wait_for_the_server(port: int) -> None:
     """Until the real server answers (a request the door never answers: no session)."""
     deadline = time.monotonic() + 120
@@ -63,7 +61,7 @@ def booting() -> Iterator[tuple[int, subprocess.Popen[bytes]]]:
     port = free_port()
     process = spawn(port)
     try:
-        wait_listening(port, process)
+        wait_for_port(port, process)
         yield port, process
     finally:
         process.terminate()
@@ -143,7 +141,7 @@ async def test_the_sdk_client_attaches_at_once_and_calls_after_the_hand_over(mod
     port = free_port()
     process = spawn(port)
     try:
-        wait_listening(port, process)
+        wait_for_port(port, process)
         async with mcp.Client(f"http://127.0.0.1:{port}/mcp", mode=mode) as client:
             tools = await client.list_tools()
             assert [tool["name"] for tool in opened_tools()["tools"]] == [
@@ -167,7 +165,7 @@ def test_with_credentials_the_door_answers_only_a_read_token_and_keeps_sessions_
     port = free_port()
     process = spawn(port, GRAPHMEM_TOKENS_FILE=str(tokens))
     try:
-        wait_listening(port, process)
+        wait_for_port(port, process)
         opened = post(port, INITIALIZE_MESSAGE, authorization=f"Bearer {reader}")
         assert opened.status == 200 and not opened.by_server
         session = opened.headers["mcp-session-id"]
@@ -191,7 +189,7 @@ def test_the_door_keeps_the_servers_body_limit() -> None:
     port = free_port()
     process = spawn(port, GRAPHMEM_MAX_REQUEST_BYTES="2048")
     try:
-        wait_listening(port, process)
+        wait_for_port(port, process)
         padded = {
             **INITIALIZE_MESSAGE,
             "params": {**INITIALIZE_MESSAGE["params"], "pad": "x" * 5000},
