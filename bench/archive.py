@@ -29,11 +29,7 @@ from typing import Any
 
 from bench.facts import bench_store, quantile_ms, say, scratch_tenant
 from graphmem.archive import service as archive
-from graphmem.archive.models import (
-    ArchiveTurnsRequest,
-    SearchRawRequest,
-    TurnIn,
-)
+from graphmem.archive.models import ArchiveTurnsRequest, SearchRawRequest, TurnIn
 from graphmem.store import Store
 
 

@@ -298,10 +298,7 @@ async def warm_up(store: Store, plan: Plan) -> None:
     JVM or a first use of the client path."""
     count = 10 * plan.warmup
     began = time.perf_counter()
-    async with (
-        scratch_tenant(store, "warmup") as tenant,
-        in_memory_client(store, tenant) as client,
-    ):
+    async with scratch_tenant(store, "warmup") as tenant, in_memory_client(store, tenant) as client:
         record, state = tool_calls(client, cycling(100))
         await concurrently(record, count, 2)
         await concurrently(state, count, 2)
@@ -342,10 +339,7 @@ async def bolt_figures(store: Store, plan: Plan, report: Report) -> tuple[Latenc
 async def in_memory_figures(
     store: Store, plan: Plan, report: Report, commits: tuple[Latency, Latency]
 ) -> None:
-    async with (
-        scratch_tenant(store, "inmem") as tenant,
-        in_memory_client(store, tenant) as client,
-    ):
+    async with scratch_tenant(store, "inmem") as tenant, in_memory_client(store, tenant) as client:
         record, state = tool_calls(client, cycling(100))
         recorded = await measure("in-memory record_fact", record, *plan.timing, store)
         read = await measure("in-memory current_state", state, *plan.timing, store)

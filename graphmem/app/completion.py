@@ -35,11 +35,7 @@ async def complete(
     try:
         store = await services.gate.wait(services.settings.start_wait)
         rows = await store.read(
-            source,
-            services.tenant(),
-            prefix=argument.value,
-            project=project,
-            limit=MAX_VALUES + 1,
+            source, services.tenant(), prefix=argument.value, project=project, limit=MAX_VALUES + 1
         )
     except GraphmemError:  # starting, or the database is away: nothing to offer yet
         return mcp_types.Completion(values=[])

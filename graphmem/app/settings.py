@@ -87,8 +87,7 @@ class Settings(BaseSettings):
         "names and the bind address are always accepted. Guards against DNS rebinding.",
     )
     allowed_origins: Annotated[list[str], NoDecode] = Field(
-        default_factory=list,
-        description="Browser Origins accepted over HTTP (comma-separated).",
+        default_factory=list, description="Browser Origins accepted over HTTP (comma-separated)."
     )
     max_request_bytes: int = Field(
         default=1024 * 1024,

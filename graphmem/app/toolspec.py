@@ -22,9 +22,9 @@ from pydantic import BaseModel, Field
 from pydantic.fields import FieldInfo
 
 from graphmem.app import schemas
-from graphmem.app.answers import DETAIL_ARGUMENT, CompactAnswer, Detail, answer_model
 from graphmem.app.boundary import map_domain_errors
 from graphmem.app.services import Services, current_services
+from graphmem.core.answers import DETAIL_ARGUMENT, CompactAnswer, Detail, answer_model
 from graphmem.core.progress import Reporter, reporting_to
 
 Toolset = Literal["core", "full"]
@@ -51,7 +51,6 @@ class ToolSpec:
     effect: Effect
     toolset: Toolset = "full"  # "core" tools are also in "full"
     available: Callable[[Services], bool] = lambda _: True  # e.g. only when configured
-    answer: CompactAnswer | None = None  # a write's default answer (see app/answers.py)
 
     @property
     def writes(self) -> bool:
@@ -64,6 +63,11 @@ class ToolSpec:
     @property
     def destructive(self) -> bool:
         return self.effect.value[2]
+
+    @property
+    def answer(self) -> CompactAnswer | None:
+        """A write's default answer: the compact_answer its result model declares."""
+        return getattr(get_type_hints(self.handler)["return"], "compact_answer", None)
 
     @property
     def name(self) -> str:
@@ -97,12 +101,11 @@ class ToolList(list[ToolSpec]):
         effect: Effect,
         *,
         core: bool = False,
-        answer: CompactAnswer | None = None,
         available: Callable[[Services], bool] | None = None,
     ) -> Callable[[H], H]:
         def declare(handler: H) -> H:
             toolset: Toolset = "core" if core else "full"
-            spec = ToolSpec(handler, title, effect, toolset, answer=answer)
+            spec = ToolSpec(handler, title, effect, toolset)
             self.append(spec if available is None else replace(spec, available=available))
             return handler
 

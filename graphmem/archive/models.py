@@ -8,6 +8,7 @@ from typing import Annotated, Literal
 
 from pydantic import AwareDatetime, Field
 
+from graphmem.core.answers import compact
 from graphmem.core.models import AuditedRequest, Name, OutputModel, StrictModel
 
 Role = Literal["user", "assistant", "system", "tool"]
@@ -40,9 +41,7 @@ class ArchiveTurnsRequest(AuditedRequest):
     host: Name = Field(description="Machine or client.")
     source_root: Name = Field(description="Transcript root.")
     turns: list[TurnIn] = Field(
-        min_length=1,
-        max_length=MAX_TURNS_PER_CALL,
-        description="≤ 2,000,000 characters in all.",
+        min_length=1, max_length=MAX_TURNS_PER_CALL, description="≤ 2,000,000 characters in all."
     )
 
 
@@ -75,6 +74,15 @@ class TurnQuarantine(OutputModel):
 
 
 class ArchiveTurnsResult(OutputModel):
+    compact_answer = compact(
+        "session_created",
+        "stored",
+        "duplicates",
+        "redactions",
+        "quarantined",
+        "revision",
+        session_id="session.id",
+    )
     session: RawSession
     session_created: bool = Field(description="True when this call opened the session.")
     stored: int = Field(description="Turns stored by this call.")
@@ -99,10 +107,7 @@ class SearchRawRequest(StrictModel):
     role: Role | None = Field(default=None, description="Filter.")
     since: AwareDatetime | None = Field(default=None, description="From (inclusive).")
     until: AwareDatetime | None = Field(default=None, description="Until (inclusive).")
-    include_quarantined: bool = Field(
-        default=True,
-        description="false hides quarantined turns.",
-    )
+    include_quarantined: bool = Field(default=True, description="false hides quarantined turns.")
     limit: int = Field(default=20, ge=1, le=MAX_SEARCH_LIMIT, description="Page size.")
     offset: int = Field(default=0, ge=0, le=MAX_SEARCH_OFFSET, description="Hits to skip.")
 
@@ -147,17 +152,9 @@ class ListRawSessionsRequest(StrictModel):
     project: Name | None = Field(default=None, description="Filter.")
     latest: int = Field(default=50, ge=1, le=MAX_LATEST, description="Most sessions.")
     samples: int = Field(
-        default=0,
-        ge=0,
-        le=MAX_SAMPLES,
-        description="First user turns per session.",
+        default=0, ge=0, le=MAX_SAMPLES, description="First user turns per session."
     )
-    sample_chars: int = Field(
-        default=200,
-        ge=1,
-        le=MAX_SAMPLE_CHARS,
-        description="Sample length.",
-    )
+    sample_chars: int = Field(default=200, ge=1, le=MAX_SAMPLE_CHARS, description="Sample length.")
 
 
 class RawSessionSummary(OutputModel):

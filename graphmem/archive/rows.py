@@ -4,9 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from graphmem.archive.models import (
-    RawSession,
-)
+from graphmem.archive.models import RawSession
 from graphmem.core.models import from_node
 
 

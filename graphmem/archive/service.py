@@ -177,13 +177,7 @@ class _Batch:
     candidates: list[dict[str, Any]] = field(default_factory=list)
 
     def result(
-        self,
-        session_row: Row,
-        *,
-        created: bool,
-        stored: int,
-        duplicates: int,
-        revision: int | None,
+        self, session_row: Row, *, created: bool, stored: int, duplicates: int, revision: int | None
     ) -> ArchiveTurnsResult:
         return ArchiveTurnsResult(
             session=session_from_node(session_row["session"]),
@@ -262,8 +256,7 @@ async def _new_turns(
         rows = await w.run("archive/find_archived_turns", session_id=merged["id"], keys=keys)
         existing = {row["index"] for row in rows}
     return sorted(
-        (c for c in candidates if c["index"] not in existing),
-        key=lambda c: (c["at"], c["index"]),
+        (c for c in candidates if c["index"] not in existing), key=lambda c: (c["at"], c["index"])
     )
 
 
@@ -412,10 +405,7 @@ async def search_raw(store: Store, tenant: str, request: SearchRawRequest) -> Se
     page, paging = paged(rows, request.limit, request.offset)
     hits = [
         from_node(
-            RawHit,
-            row,
-            snippet=snippet(row["content"], terms),
-            content_chars=len(row["content"]),
+            RawHit, row, snippet=snippet(row["content"], terms), content_chars=len(row["content"])
         )
         for row in page
     ]

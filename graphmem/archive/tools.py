@@ -2,7 +2,6 @@
 the domain (graphmem/archive/service.py, where the rules are documented), let the boundary map
 errors."""
 
-from graphmem.app.answers import compact
 from graphmem.app.services import Services
 from graphmem.app.toolspec import Effect, ToolList
 from graphmem.archive import models, service
@@ -10,19 +9,7 @@ from graphmem.archive import models, service
 SPECS = ToolList()
 
 
-@SPECS.tool(
-    "Archive conversation turns",
-    Effect.ADDS_ONCE,
-    answer=compact(
-        "session_created",
-        "stored",
-        "duplicates",
-        "redactions",
-        "quarantined",
-        "revision",
-        session_id="session.id",
-    ),
-)
+@SPECS.tool("Archive conversation turns", Effect.ADDS_ONCE)
 async def archive_turns(
     services: Services, request: models.ArchiveTurnsRequest
 ) -> models.ArchiveTurnsResult:

@@ -7,6 +7,7 @@ from typing import Annotated, Literal
 
 from pydantic import AwareDatetime, Field
 
+from graphmem.core.answers import compact
 from graphmem.core.models import Audit, Name, OutputModel, StrictModel
 
 FullSha = Annotated[
@@ -46,10 +47,7 @@ class RecordCommitRequest(StrictModel):
     files: list[FilePath] = Field(
         default_factory=list, max_length=MAX_FILES, description="Changed paths."
     )
-    session_id: Name | None = Field(
-        default=None,
-        description="Session to link.",
-    )
+    session_id: Name | None = Field(default=None, description="Session to link.")
     actor: Audit = None
     client: Audit = None
 
@@ -100,6 +98,7 @@ class CommitWithLinks(OutputModel):
 
 
 class RecordCommitResult(OutputModel):
+    compact_answer = compact("created", "linked", "redactions", "revision", sha="commit.git.sha")
     commit: CommitWithLinks
     created: bool = Field(description="false: the commit was already recorded identically.")
     linked: bool = Field(description="true when this call recorded a new session link.")

@@ -4,11 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from graphmem.commits.models import (
-    CommitWithLinks,
-    GitMetadata,
-    SessionLink,
-)
+from graphmem.commits.models import CommitWithLinks, GitMetadata, SessionLink
 from graphmem.core.models import from_node
 
 

@@ -215,9 +215,7 @@ async def commits_for_session(
     store: Store, tenant: str, request: CommitsForSessionRequest
 ) -> CommitsForSessionResult:
     rows = await store.read(
-        "commits/list_session_commits",
-        tenant,
-        **pick(request, "session_id project offset limit"),
+        "commits/list_session_commits", tenant, **pick(request, "session_id project offset limit")
     )
     page, paging = paged(rows, request.limit, request.offset)
     return CommitsForSessionResult(

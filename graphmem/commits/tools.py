@@ -1,6 +1,5 @@
 """MCP tools of the commits area. Thin: validate, call the domain, let the boundary map errors."""
 
-from graphmem.app.answers import compact
 from graphmem.app.services import Services
 from graphmem.app.toolspec import Effect, ToolList
 from graphmem.commits import models, service
@@ -8,11 +7,7 @@ from graphmem.commits import models, service
 SPECS = ToolList()
 
 
-@SPECS.tool(
-    "Record a git commit and its session link",
-    Effect.ADDS_ONCE,
-    answer=compact("created", "linked", "redactions", "revision", sha="commit.git.sha"),
-)
+@SPECS.tool("Record a git commit and its session link", Effect.ADDS_ONCE)
 async def record_commit(
     services: Services, request: models.RecordCommitRequest
 ) -> models.RecordCommitResult:

@@ -183,8 +183,7 @@ def _high_entropy(value: str) -> bool:
 def _secret_span(kind: str, match: re.Match[str]) -> tuple[int, int] | None:
     """The span to redact for one match, or None when the match is not a secret after all."""
     group = next(
-        (name for name in ("value", "quoted") if name in match.re.groupindex and match[name]),
-        None,
+        (name for name in ("value", "quoted") if name in match.re.groupindex and match[name]), None
     )
     if group is None:
         return match.span()

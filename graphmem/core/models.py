@@ -16,6 +16,8 @@ from pydantic import (
     TypeAdapter,
 )
 
+from graphmem.core.answers import CompactAnswer
+
 MAX_JSON_BYTES = 64 * 1024
 MAX_JSON_DEPTH = 32
 
@@ -27,7 +29,10 @@ class StrictModel(BaseModel):
 
 
 class OutputModel(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    """A result. A write's result may name its compact answer as a class attribute:
+    ``compact_answer = compact("revision", id="decision.id")`` (see core/answers.py)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, ignored_types=(CompactAnswer,))
 
 
 Out = TypeVar("Out", bound=OutputModel)

@@ -8,6 +8,7 @@ from typing import Annotated, Literal
 
 from pydantic import AwareDatetime, Field, JsonValue, model_validator
 
+from graphmem.core.answers import compact
 from graphmem.core.errors import InvalidArgument
 from graphmem.core.models import (
     Audit,
@@ -35,8 +36,7 @@ MAX_RULES_PER_ALTERNATIVE = 20
 MAX_DEPENDENCIES = 50
 MAX_EVIDENCE_REFS = 20
 EvidenceRefs = Annotated[
-    list[ShortText],
-    Field(max_length=MAX_EVIDENCE_REFS, description="URLs, paths or ids."),
+    list[ShortText], Field(max_length=MAX_EVIDENCE_REFS, description="URLs, paths or ids.")
 ]
 
 
@@ -81,8 +81,7 @@ class RecordDecisionRequest(AuditedRequest):
         default=None, description="Live decision it replaces."
     )
     idempotency_key: Name | None = Field(
-        default=None,
-        description="Retries return the first decision.",
+        default=None, description="Retries return the first decision."
     )
 
     @model_validator(mode="after")
@@ -226,6 +225,13 @@ class Decision(OutputModel):
 
 
 class RecordDecisionResult(OutputModel):
+    compact_answer = compact(
+        "revision",
+        "idempotent_replay",
+        "review_signals",
+        id="decision.id",
+        status="decision.status",
+    )
     decision: Decision
     revision: int
     idempotent_replay: bool
@@ -280,11 +286,15 @@ class ReviewDecisionsResult(ReviewOutcome):
 
 
 class AckReviewResult(OutputModel):
+    compact_answer = compact("revision", signal_id="signal.signal_id", status="signal.status")
     signal: ReviewSignal
     revision: int
 
 
 class UpdateDecisionResult(OutputModel):
+    compact_answer = compact(
+        "previous_status", "revision", id="decision.id", status="decision.status"
+    )
     decision: Decision
     previous_status: DecisionStatus
     revision: int
@@ -317,11 +327,15 @@ class Outcome(OutputModel):
 
 
 class RecordAttemptResult(OutputModel):
+    compact_answer = compact("revision", id="attempt.id", status="attempt.status")
     attempt: Attempt
     revision: int
 
 
 class RecordOutcomeResult(OutputModel):
+    compact_answer = compact(
+        "revision", id="outcome.id", attempt_id="attempt.id", attempt_status="attempt.status"
+    )
     outcome: Outcome
     attempt: Attempt
     revision: int

@@ -44,12 +44,7 @@ from graphmem.decisions.models import (
     UpdateDecisionResult,
     VerdictCounts,
 )
-from graphmem.decisions.rows import (
-    attempt_from_node,
-    decision_from_row,
-    rule_verdict,
-    verdict_of,
-)
+from graphmem.decisions.rows import attempt_from_node, decision_from_row, rule_verdict, verdict_of
 from graphmem.facts.models import owner_of
 from graphmem.history.chain import Audit, Change
 from graphmem.history.write_path import Idempotency, IdempotencyRecord, Write, write
@@ -122,9 +117,7 @@ async def evaluate(w: Write, decision_ids: list[str], *, details: bool = False) 
     decisions: dict[str, _DecisionVerdicts] = {}
     if decision_ids:
         rows = await w.run(
-            "decisions/evaluate_reopen_rules",
-            decision_ids=decision_ids,
-            details=details,
+            "decisions/evaluate_reopen_rules", decision_ids=decision_ids, details=details
         )
         for found in rows[0]["decisions"]:
             decisions[found["decision_id"]] = _DecisionVerdicts(

@@ -1,7 +1,6 @@
 """MCP tools over decisions, review signals, attempts and outcomes. Thin: validate, call the
 domain, let the boundary map errors."""
 
-from graphmem.app.answers import compact
 from graphmem.app.services import Services
 from graphmem.app.toolspec import Effect, ToolList
 from graphmem.decisions import models, service
@@ -9,18 +8,7 @@ from graphmem.decisions import models, service
 SPECS = ToolList()
 
 
-@SPECS.tool(
-    "Record a decision with reopen rules",
-    Effect.ADDS,
-    core=True,
-    answer=compact(
-        "revision",
-        "idempotent_replay",
-        "review_signals",
-        id="decision.id",
-        status="decision.status",
-    ),
-)
+@SPECS.tool("Record a decision with reopen rules", Effect.ADDS, core=True)
 async def record_decision(
     services: Services, request: models.RecordDecisionRequest
 ) -> models.RecordDecisionResult:
@@ -49,11 +37,7 @@ async def review_decisions(
     return await service.review_decisions(services.store, services.tenant(), request)
 
 
-@SPECS.tool(
-    "Acknowledge a review signal",
-    Effect.ADDS,
-    answer=compact("revision", signal_id="signal.signal_id", status="signal.status"),
-)
+@SPECS.tool("Acknowledge a review signal", Effect.ADDS)
 async def ack_review(
     services: Services, request: models.AckReviewRequest
 ) -> models.AckReviewResult:
@@ -64,11 +48,7 @@ async def ack_review(
     return await service.ack_review(services.store, services.tenant(), request)
 
 
-@SPECS.tool(
-    "Change a decision's status",
-    Effect.CHANGES,
-    answer=compact("previous_status", "revision", id="decision.id", status="decision.status"),
-)
+@SPECS.tool("Change a decision's status", Effect.CHANGES)
 async def update_decision(
     services: Services, request: models.UpdateDecisionRequest
 ) -> models.UpdateDecisionResult:
@@ -79,11 +59,7 @@ async def update_decision(
     return await service.update_decision(services.store, services.tenant(), request)
 
 
-@SPECS.tool(
-    "Record an attempt",
-    Effect.ADDS,
-    answer=compact("revision", id="attempt.id", status="attempt.status"),
-)
+@SPECS.tool("Record an attempt", Effect.ADDS)
 async def record_attempt(
     services: Services, request: models.RecordAttemptRequest
 ) -> models.RecordAttemptResult:
@@ -94,13 +70,7 @@ async def record_attempt(
     return await service.record_attempt(services.store, services.tenant(), request)
 
 
-@SPECS.tool(
-    "Record how an attempt ended",
-    Effect.ADDS,
-    answer=compact(
-        "revision", id="outcome.id", attempt_id="attempt.id", attempt_status="attempt.status"
-    ),
-)
+@SPECS.tool("Record how an attempt ended", Effect.ADDS)
 async def record_outcome(
     services: Services, request: models.RecordOutcomeRequest
 ) -> models.RecordOutcomeResult:

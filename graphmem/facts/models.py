@@ -8,6 +8,7 @@ from typing import Annotated, Literal
 
 from pydantic import AwareDatetime, Field, JsonValue, model_validator
 
+from graphmem.core.answers import compact
 from graphmem.core.errors import InvalidArgument
 from graphmem.core.models import (
     Audit,
@@ -25,14 +26,8 @@ from graphmem.facts.verification import Attestation
 from graphmem.memories.models.memories import MemoryTopicState
 
 SCHEMA_VERSION = 1
-Project = Annotated[
-    Name | None,
-    Field(description="Owning project (or origin_id)."),
-]
-Origin = Annotated[
-    Name | None,
-    Field(description="Capture origin; owner if no project."),
-]
+Project = Annotated[Name | None, Field(description="Owning project (or origin_id).")]
+Origin = Annotated[Name | None, Field(description="Capture origin; owner if no project.")]
 SourceClass = Literal["agent_claimed", "tool_observed", "human_confirmed", "production_verified"]
 SOURCE_CLASSES: tuple[SourceClass, ...] = (
     "agent_claimed",
@@ -71,8 +66,7 @@ class RecordFactRequest(AuditedRequest):
     origin_id: Origin = None
     key: Name = Field(description="Fact key.")
     value: BoundedJson = Field(
-        default=None,
-        description="Any JSON; at most 64 KiB, 32 levels deep.",
+        default=None, description="Any JSON; at most 64 KiB, 32 levels deep."
     )
     source_class: str | None = Field(
         default=None,
@@ -87,16 +81,13 @@ class RecordFactRequest(AuditedRequest):
     valid_from: AwareDatetime | None = Field(default=None, description="Default observed_at.")
     valid_to: AwareDatetime | None = Field(default=None, description="Valid-time end.")
     expires_at: AwareDatetime | None = Field(
-        default=None,
-        description="Earlier of this and valid_to wins.",
+        default=None, description="Earlier of this and valid_to wins."
     )
     verification_status: Literal["unverified", "contradicted"] = Field(
-        default="unverified",
-        description="Claim contradicted to lower trust.",
+        default="unverified", description="Claim contradicted to lower trust."
     )
     idempotency_key: Name | None = Field(
-        default=None,
-        description="A retry with it returns the first result.",
+        default=None, description="A retry with it returns the first result."
     )
 
     @model_validator(mode="after")
@@ -190,6 +181,9 @@ class Fact(OutputModel):
 
 
 class RecordFactResult(Fact):
+    compact_answer = compact(
+        "id", "key", "status", "superseded_id", "revision", "idempotent_replay", "review_signals"
+    )
     superseded_id: str | None = Field(description="The fact this one replaced as active.")
     revision: int = Field(description="The tenant's history revision this write committed.")
     idempotent_replay: bool = Field(
@@ -243,18 +237,11 @@ class CurrentState(OutputModel):
 
 class CurrentStateRequest(StrictModel):
     state_key: Name = Field(description="Fact key to resolve.")
-    project: Name | None = Field(
-        default=None,
-        description="Project; default every owner.",
-    )
+    project: Name | None = Field(default=None, description="Project; default every owner.")
     origin_id: Name | None = Field(default=None, description="Origin to look in.")
-    as_of: AwareDatetime | None = Field(
-        default=None,
-        description="Valid time: what was true then.",
-    )
+    as_of: AwareDatetime | None = Field(default=None, description="Valid time: what was true then.")
     known_at: AwareDatetime | None = Field(
-        default=None,
-        description="Transaction time: as graphmem knew it then.",
+        default=None, description="Transaction time: as graphmem knew it then."
     )
     history_limit: int = Field(default=20, ge=0, le=200, description="Former facts listed.")
 
@@ -266,14 +253,8 @@ class GovernFactRequest(StrictModel):
         "end validity; revalidate: current again."
     )
     # The seed's rule for govern_fact: an empty string behaves as absent.
-    target_fact_id: BlankableName = Field(
-        default=None,
-        description="For supersede and contradict.",
-    )
-    effective_at: BlankableInstant = Field(
-        default=None,
-        description="Valid time; default now.",
-    )
+    target_fact_id: BlankableName = Field(default=None, description="For supersede and contradict.")
+    effective_at: BlankableInstant = Field(default=None, description="Valid time; default now.")
     rationale: Annotated[str | None, Field(max_length=2000), BlankAsNone] = Field(
         default=None, description="Why."
     )
@@ -293,6 +274,15 @@ class GovernFactRequest(StrictModel):
 
 
 class GovernFactResult(OutputModel):
+    compact_answer = compact(
+        "fact_id",
+        "action",
+        "target_fact_id",
+        "changed",
+        "revision",
+        "review_signals",
+        status="fact.status",
+    )
     fact_id: str
     action: GovernAction
     target_fact_id: str | None
@@ -321,5 +311,8 @@ class VerifyFactRequest(StrictModel):
 
 
 class VerifyFactResult(OutputModel):
+    compact_answer = compact(
+        "revision", id="fact.id", verification_status="fact.verification_status"
+    )
     fact: Fact = Field(description="The fact, now verified, with its attestation.")
     revision: int

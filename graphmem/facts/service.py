@@ -283,11 +283,7 @@ def _slot(row: dict[str, Any], views: list[_View]) -> _Slot:
 def _answer(slot: _Slot, as_of: datetime | None, reference: datetime) -> _View | None:
     if as_of is not None:
         holding = [view for view in slot.views if view.holds(as_of)]
-        return max(
-            holding,
-            key=lambda v: (v.valid_from, v.recorded_at, v.id),
-            default=None,
-        )
+        return max(holding, key=lambda v: (v.valid_from, v.recorded_at, v.id), default=None)
     # At most one fact of a key is active at any time: the one its CURRENT edge names (the
     # only whole node of a now-read; an active fact without it is drift that audit repairs).
     return next((v for v in slot.views if v.whole and v.live_at(reference)), None)
@@ -607,9 +603,7 @@ async def verify_fact(
             mode="json", exclude={"signature", "schema_version", "fact_id"}
         )
         updated = await w.run(
-            "facts/mark_fact_verified",
-            id=fact_id,
-            verification_json=json.dumps(record),
+            "facts/mark_fact_verified", id=fact_id, verification_json=json.dumps(record)
         )
         revision = await w.record(
             "fact",

@@ -1,6 +1,5 @@
 """MCP tools over facts. Thin: validate, call the domain, let the boundary map errors."""
 
-from graphmem.app.answers import compact
 from graphmem.app.services import Services
 from graphmem.app.toolspec import Effect, ToolList
 from graphmem.core.errors import ConfigurationError
@@ -9,20 +8,7 @@ from graphmem.facts import models, service, state
 SPECS = ToolList()
 
 
-@SPECS.tool(
-    "Record an observed fact",
-    Effect.CHANGES,
-    core=True,
-    answer=compact(
-        "id",
-        "key",
-        "status",
-        "superseded_id",
-        "revision",
-        "idempotent_replay",
-        "review_signals",
-    ),
-)
+@SPECS.tool("Record an observed fact", Effect.CHANGES, core=True)
 async def record_fact(
     services: Services, request: models.RecordFactRequest
 ) -> models.RecordFactResult:
@@ -53,19 +39,7 @@ async def current_state(
     return await state.current_state(services.store, services.tenant(), request)
 
 
-@SPECS.tool(
-    "Supersede, contradict, invalidate or revalidate a fact",
-    Effect.CHANGES,
-    answer=compact(
-        "fact_id",
-        "action",
-        "target_fact_id",
-        "changed",
-        "revision",
-        "review_signals",
-        status="fact.status",
-    ),
-)
+@SPECS.tool("Supersede, contradict, invalidate or revalidate a fact", Effect.CHANGES)
 async def govern_fact(
     services: Services, request: models.GovernFactRequest
 ) -> models.GovernFactResult:
@@ -94,7 +68,6 @@ async def maintain(services: Services) -> models.MaintainResult:
 @SPECS.tool(
     "Mark a fact verified from a signed attestation",
     Effect.ADDS,
-    answer=compact("revision", id="fact.id", verification_status="fact.verification_status"),
     available=lambda services: services.trusted_verifiers is not None,
 )
 async def verify_fact(

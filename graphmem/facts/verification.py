@@ -21,10 +21,7 @@ from typing import Any, Literal
 
 from cryptography.exceptions import InvalidSignature, UnsupportedAlgorithm
 from cryptography.hazmat.primitives import serialization
-from cryptography.hazmat.primitives.asymmetric.ed25519 import (
-    Ed25519PrivateKey,
-    Ed25519PublicKey,
-)
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field
 
 from graphmem.core.clock import canonical_utc, parse_iso, utc_now
@@ -220,9 +217,7 @@ def generate_keypair() -> tuple[bytes, str]:
     """A new (unencrypted PKCS8 PEM private key, base64 raw public key)."""
     private_key = Ed25519PrivateKey.generate()
     pem = private_key.private_bytes(
-        serialization.Encoding.PEM,
-        serialization.PrivateFormat.PKCS8,
-        serialization.NoEncryption(),
+        serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
     )
     return pem, public_key_b64(private_key)
 

@@ -8,6 +8,7 @@ from typing import Annotated, Literal
 
 from pydantic import ConfigDict, Field, model_validator
 
+from graphmem.core.answers import compact
 from graphmem.core.errors import InvalidArgument
 from graphmem.core.models import Audit, BlankAsNone, Name, OutputModel, StrictModel
 
@@ -69,12 +70,7 @@ class LinkImpactRequest(StrictModel):
     target_kind: TargetKind = Field(description="fact, decision: must exist; others: external.")
     target_ref: Name = Field(description="Target id or external ref.")
     impact_type: ImpactType = Field(description="Impact kind.")
-    score: float = Field(
-        default=0.5,
-        ge=0.0,
-        le=1.0,
-        description="Multiplied along a path.",
-    )
+    score: float = Field(default=0.5, ge=0.0, le=1.0, description="Multiplied along a path.")
     # The seed's rule for link_impact: an empty rationale behaves as absent.
     rationale: Annotated[str | None, Field(max_length=2000), BlankAsNone] = Field(
         default=None, description="Why."
@@ -99,6 +95,7 @@ class ImpactEndpoint(OutputModel):
 
 
 class LinkImpactResult(OutputModel):
+    compact_answer = compact("edge_id", "created", "revision")
     edge_id: str
     source: ImpactEndpoint
     target: ImpactEndpoint

@@ -1,6 +1,5 @@
 """MCP tools over impact: record a link, explain a change's downstream impact. Thin."""
 
-from graphmem.app.answers import compact
 from graphmem.app.services import Services
 from graphmem.app.toolspec import Effect, ToolList
 from graphmem.impact import models, service
@@ -8,9 +7,7 @@ from graphmem.impact import models, service
 SPECS = ToolList()
 
 
-@SPECS.tool(
-    "Record an impact link", Effect.CHANGES, answer=compact("edge_id", "created", "revision")
-)
+@SPECS.tool("Record an impact link", Effect.CHANGES)
 async def link_impact(
     services: Services, request: models.LinkImpactRequest
 ) -> models.LinkImpactResult:

@@ -51,12 +51,7 @@ TOOL = "assess_context"
 
 
 async def assess_in_tx(
-    w: Write,
-    chunk_id: str,
-    force: bool,
-    policy: EnrichPolicy,
-    *,
-    tool: str = TOOL,
+    w: Write, chunk_id: str, force: bool, policy: EnrichPolicy, *, tool: str = TOOL
 ) -> AssessResult:
     """Assess one chunk inside the caller's locked transaction (see the module rules).
 
@@ -134,11 +129,7 @@ def _skipped(
 
 
 async def _store_assessment(
-    w: Write,
-    chunk_id: str,
-    decision: StateDecision,
-    found: list[str],
-    scores: dict[str, float],
+    w: Write, chunk_id: str, decision: StateDecision, found: list[str], scores: dict[str, float]
 ) -> list[dict[str, str]]:
     """Store the state, scores and signals, with the decision's notes as annotation nodes;
     the annotations created."""
@@ -202,11 +193,6 @@ async def assess_context(
     store: Store, tenant: str, request: AssessContextRequest, policy: EnrichPolicy
 ) -> AssessResult:
     async def work(w: Write) -> AssessResult:
-        return await assess_in_tx(
-            w,
-            request.chunk_ref,
-            request.force,
-            policy,
-        )
+        return await assess_in_tx(w, request.chunk_ref, request.force, policy)
 
     return await write(store, tenant, TOOL, work, audit=Audit.of(request))

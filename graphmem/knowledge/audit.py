@@ -268,9 +268,7 @@ async def _scan_claims(run: _Run) -> None:
 
 async def _scan_fact_provenance(run: _Run) -> None:
     row = await run.scan(
-        "fact_provenance",
-        "knowledge/audit_fact_provenance",
-        run.recheck("fact_missing_provenance"),
+        "fact_provenance", "knowledge/audit_fact_provenance", run.recheck("fact_missing_provenance")
     )
     unlinked: dict[str, Finding] = {}
     for item in row.get("missing", []):
@@ -307,11 +305,7 @@ async def _scan_contradictions(run: _Run) -> None:
     pair_refs = run.recheck("unresolved_contradiction")
     fact_ids = sorted({*drift_refs, *(i for ref in pair_refs for i in ref.split("|"))})
     row = await run.scan(
-        "contradictions",
-        "knowledge/audit_contradictions",
-        fact_ids,
-        fanout=FANOUT,
-        now=run.now,
+        "contradictions", "knowledge/audit_contradictions", fact_ids, fanout=FANOUT, now=run.now
     )
     facts = row.get("facts", [])
     drifted: list[Finding] = []
@@ -334,9 +328,7 @@ async def _scan_contradictions(run: _Run) -> None:
     if not run.request.repair or not drifted:
         return
     rows = await run.w.run(
-        "facts/refresh_contradiction_counts",
-        ids=[f.subject_ref for f in drifted],
-        now=run.now,
+        "facts/refresh_contradiction_counts", ids=[f.subject_ref for f in drifted], now=run.now
     )
     refreshed = {r["id"] for r in rows}
     for finding in drifted:
@@ -643,10 +635,7 @@ async def list_memory_issues(
     row = rows[0]
     issues = [
         from_node(
-            MemoryIssue,
-            item,
-            issue_id=item["id"],
-            details=json.loads(item["details_json"] or "{}"),
+            MemoryIssue, item, issue_id=item["id"], details=json.loads(item["details_json"] or "{}")
         )
         for item in row["issues"]
     ]

@@ -100,11 +100,7 @@ class ExtractRefused(InvalidState):
 
 # --- extraction ----------------------------------------------------------------------------------
 async def extract_in_tx(
-    w: Write,
-    chunk_id: str,
-    scope_hint: Scope | None,
-    *,
-    tool: str = EXTRACT,
+    w: Write, chunk_id: str, scope_hint: Scope | None, *, tool: str = EXTRACT
 ) -> ExtractResult:
     """Extract and persist the chunk's candidate claims inside the caller's locked transaction.
 
@@ -255,11 +251,7 @@ async def _record_blocked(store: Store, tenant: str, refused: ExtractRefused) ->
 
 # --- promotion -----------------------------------------------------------------------------------
 async def promote_in_tx(
-    w: Write,
-    claim_id: str,
-    mode: PromotionMode,
-    *,
-    tool: str = PROMOTE,
+    w: Write, claim_id: str, mode: PromotionMode, *, tool: str = PROMOTE
 ) -> PromoteResult:
     """Promote one candidate claim inside the caller's locked transaction (every mode,
     auto_layer1 included). Raises NotFound, or InvalidState for a claim that is not a

@@ -209,12 +209,7 @@ async def _mark_awaiting(
 ) -> Change:
     """Store the block (and the state) on the chunk; the change to record for it."""
     chunk_id = chunk["id"]
-    await w.run(
-        "knowledge/set_chunk_awaiting_human",
-        chunk_id=chunk_id,
-        state=state,
-        block=block,
-    )
+    await w.run("knowledge/set_chunk_awaiting_human", chunk_id=chunk_id, state=state, block=block)
     return Change(
         "queue_clarification",
         "chunk",
@@ -345,11 +340,7 @@ def _state_after_answer(previous: ChunkState, quarantined: bool) -> ChunkState:
 
 
 def _answer_change(
-    answer: _Answer,
-    chunk: dict[str, Any],
-    state: ChunkState,
-    source_hash: str,
-    answered: list[str],
+    answer: _Answer, chunk: dict[str, Any], state: ChunkState, source_hash: str, answered: list[str]
 ) -> Change:
     return Change(
         "record_human_answer",

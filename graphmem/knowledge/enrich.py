@@ -163,11 +163,7 @@ async def _extract(w: Write, run: _Run, chunk_ids: list[str]) -> dict[str, Claim
                 candidates.setdefault(item.claim_id, item)
     run.claims_extracted = claims_extracted
     run.steps.append(
-        {
-            "extract": len(chunk_ids),
-            "claims_extracted": claims_extracted,
-            "claims_created": created,
-        }
+        {"extract": len(chunk_ids), "claims_extracted": claims_extracted, "claims_created": created}
     )
     return candidates
 

@@ -573,11 +573,7 @@ class Block:
 
 
 def promotion_block(
-    mode: PromotionMode,
-    scope: str,
-    evidence_count: int,
-    confidence: float,
-    needs_human: bool,
+    mode: PromotionMode, scope: str, evidence_count: int, confidence: float, needs_human: bool
 ) -> Block | None:
     """None when the claim may be promoted in this mode, else the first failing condition."""
     if (scope in SENSITIVE_SCOPES or needs_human) and mode != "human_confirmed":

@@ -660,11 +660,7 @@ async def build_context_pack(
         ):
             raise NotFound("session", request.session_id)
         built = await build_pack_in_tx(
-            w,
-            request.pack_type,
-            request.target_ref,
-            request.effective_budget,
-            request.session_id,
+            w, request.pack_type, request.target_ref, request.effective_budget, request.session_id
         )
         revision = await w.event(pack_change(built))
         return built.result.model_copy(update={"revision": revision})

@@ -225,10 +225,7 @@ def generate(
     if not any(_inflected(t, ACTION_WORDS) for t in tokens) and not _phrase(tokens, ACTION_PHRASES):
         drafts.append(
             QuestionDraft(
-                "action",
-                f"What should be done about {subject}, and by whom?",
-                0.6,
-                "no_action",
+                "action", f"What should be done about {subject}, and by whom?", 0.6, "no_action"
             )
         )
 

@@ -5,10 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from graphmem.core.models import from_node
-from graphmem.memories.models.memories import (
-    MemoryRecord,
-    TopicVersion,
-)
+from graphmem.memories.models.memories import MemoryRecord, TopicVersion
 
 
 def memory_from_node(node: dict[str, Any]) -> MemoryRecord:

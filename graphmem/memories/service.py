@@ -235,10 +235,7 @@ async def _open_quarantine_issue(
 async def _supersede(w: Write, memory_id: str, old_id: str) -> None:
     """``memory_id`` supersedes ``old_id`` (stale from now), as of the write's next event."""
     await w.run(
-        "memories/supersede_memory",
-        new_id=memory_id,
-        old_id=old_id,
-        revision=w.next_revision,
+        "memories/supersede_memory", new_id=memory_id, old_id=old_id, revision=w.next_revision
     )
 
 
@@ -440,9 +437,7 @@ def _governed(
     request: GovernMemoryRequest, affected: list[GovernedMemory], revision: int | None
 ) -> GovernMemoryResult:
     return GovernMemoryResult(
-        **pick(request, "dry_run action reason"),
-        affected=affected,
-        revision=revision,
+        **pick(request, "dry_run action reason"), affected=affected, revision=revision
     )
 
 

@@ -31,18 +31,11 @@ SearchText = Annotated[str, Field(max_length=MAX_QUERY_CHARS)]
 
 
 class SearchRequest(StrictModel):
-    query: SearchText | None = Field(
-        default=None,
-        description="Omit to list.",
-    )
+    query: SearchText | None = Field(default=None, description="Omit to list.")
     project: Name | None = Field(default=None, description="Filter.")
     type: MemoryType | None = Field(default=None, description="Filter.")
     branch: Name | None = Field(default=None, description="Filter.")
-    tags: list[Tag] = Field(
-        default_factory=list,
-        max_length=10,
-        description="Any of these.",
-    )
+    tags: list[Tag] = Field(default_factory=list, max_length=10, description="Any of these.")
     include_stale: bool = Field(default=False, description="Also stale.")
     include_quarantined: bool = Field(default=False, description="Also quarantined, flagged.")
     limit: int = Field(default=20, ge=1, le=MAX_LIMIT, description="Page size.")
@@ -51,19 +44,13 @@ class SearchRequest(StrictModel):
     role: Role | None = Field(default=None, description="Plan role.")
     risk: Risk | None = Field(default=None, description="Plan risk.")
     token_budget: int | None = Field(
-        default=None,
-        ge=1,
-        le=MAX_TOKEN_BUDGET,
-        description="Plan token budget.",
+        default=None, ge=1, le=MAX_TOKEN_BUDGET, description="Plan token budget."
     )
     include_superseded: bool | None = Field(default=None, description="Plan: superseded.")
     explain: bool = Field(default=False, description="Per-hit channel ranks.")
     multi_hop: bool = Field(default=False, description="Second hop.")
     channels: list[Channel] | None = Field(
-        default=None,
-        min_length=1,
-        max_length=3,
-        description="Default all.",
+        default=None, min_length=1, max_length=3, description="Default all."
     )
     raw_fallback: bool = Field(default=True, description="Allow raw_hits.")
 

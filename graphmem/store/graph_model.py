@@ -40,9 +40,7 @@ class GraphModel(OutputModel):
 GRAPH_MODEL = GraphModel(
     nodes=[
         node(
-            "FactKey",
-            "one slot per (tenant, owner, key)",
-            "id tenant owner project origin_id key",
+            "FactKey", "one slot per (tenant, owner, key)", "id tenant owner project origin_id key"
         ),
         node(
             "Fact",
@@ -90,9 +88,7 @@ GRAPH_MODEL = GraphModel(
             ),
         ),
         node(
-            "Outcome",
-            "how an attempt ended",
-            "id tenant attempt_id result summary lesson evidence",
+            "Outcome", "how an attempt ended", "id tenant attempt_id result summary lesson evidence"
         ),
         node(
             "ImpactTarget",
@@ -126,11 +122,7 @@ GRAPH_MODEL = GraphModel(
             "a clarification question about a chunk",
             "id tenant chunk_id text type priority status",
         ),
-        node(
-            "Answer",
-            "a human answer appended to a chunk",
-            "id tenant chunk_id text at",
-        ),
+        node("Answer", "a human answer appended to a chunk", "id tenant chunk_id text at"),
         node(
             "Pack",
             "a role-specific context pack under a token budget",
@@ -149,9 +141,7 @@ GRAPH_MODEL = GraphModel(
             ),
         ),
         node(
-            "AuditState",
-            "the audit's scan cursors, hung off the tenant's History head",
-            "tenant",
+            "AuditState", "the audit's scan cursors, hung off the tenant's History head", "tenant"
         ),
         node(
             "Run",

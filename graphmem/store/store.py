@@ -17,12 +17,7 @@ import neo4j.exceptions as neo4j_errors
 from neo4j import AsyncManagedTransaction, Query, RoutingControl
 from neo4j.graph import Node, Relationship
 from neo4j.time import Date, DateTime, Duration, Time
-from tenacity import (
-    AsyncRetrying,
-    retry_if_exception_type,
-    stop_after_delay,
-    wait_exponential,
-)
+from tenacity import AsyncRetrying, retry_if_exception_type, stop_after_delay, wait_exponential
 
 from graphmem.core.errors import Conflict, StoreAuthFailed, StoreUnavailable, TimedOut
 from graphmem.history.keys import ChainKey

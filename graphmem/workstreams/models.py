@@ -8,6 +8,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field, model_validator
 
+from graphmem.core.answers import compact
 from graphmem.core.errors import InvalidArgument
 from graphmem.core.models import AuditedRequest, Name, OutputModel, ShortText, StrictModel
 
@@ -27,9 +28,7 @@ class CreateWorkstreamRequest(AuditedRequest):
     status: WorkstreamStatus = Field(default="active", description="Initial status.")
     next_action: NextAction | None = Field(default=None, description="Next step.")
     blockers: list[ShortText] = Field(
-        default_factory=list,
-        max_length=MAX_BLOCKERS,
-        description="What blocks progress.",
+        default_factory=list, max_length=MAX_BLOCKERS, description="What blocks progress."
     )
     progress: Progress | None = Field(default=None, description="Percent done.")
 
@@ -46,9 +45,7 @@ class UpdateWorkstreamRequest(AuditedRequest):
     status: WorkstreamStatus | None = Field(default=None, description="New status.")
     next_action: NextAction | None = Field(default=None, description="New next step.")
     blockers: list[ShortText] | None = Field(
-        default=None,
-        max_length=MAX_BLOCKERS,
-        description="Replaces the list; [] clears it.",
+        default=None, max_length=MAX_BLOCKERS, description="Replaces the list; [] clears it."
     )
     progress: Progress | None = Field(default=None, description="Percent done.")
 
@@ -84,6 +81,7 @@ class Workstream(OutputModel):
 
 
 class CreateWorkstreamResult(OutputModel):
+    compact_answer = compact("revision", id="workstream.id", status="workstream.status")
     workstream: Workstream
     revision: int
 
@@ -100,6 +98,7 @@ class ListWorkstreamsResult(OutputModel):
 
 
 class UpdateWorkstreamResult(OutputModel):
+    compact_answer = compact("id", "updated", "changed", "revision", status="workstream.status")
     id: str
     updated: bool = Field(
         description="true when a field changed; false when every given value was already set "

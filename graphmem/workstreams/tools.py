@@ -1,6 +1,5 @@
 """MCP tools over workstreams. Thin: validate, call the domain, let the boundary map errors."""
 
-from graphmem.app.answers import compact
 from graphmem.app.services import Services
 from graphmem.app.toolspec import Effect, ToolList
 from graphmem.workstreams import models, service
@@ -8,11 +7,7 @@ from graphmem.workstreams import models, service
 SPECS = ToolList()
 
 
-@SPECS.tool(
-    "Create a workstream",
-    Effect.ADDS,
-    answer=compact("revision", id="workstream.id", status="workstream.status"),
-)
+@SPECS.tool("Create a workstream", Effect.ADDS)
 async def create_workstream(
     services: Services, request: models.CreateWorkstreamRequest
 ) -> models.CreateWorkstreamResult:
@@ -37,11 +32,7 @@ async def workstreams(
     return await service.list_workstreams(services.store, services.tenant(), request)
 
 
-@SPECS.tool(
-    "Change a workstream",
-    Effect.SETS,
-    answer=compact("id", "updated", "changed", "revision", status="workstream.status"),
-)
+@SPECS.tool("Change a workstream", Effect.SETS)
 async def update_workstream(
     services: Services, request: models.UpdateWorkstreamRequest
 ) -> models.UpdateWorkstreamResult:

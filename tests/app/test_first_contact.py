@@ -128,10 +128,7 @@ async def test_a_neo4j_that_does_not_answer_yet_is_waited_for(tmp_path: Path) ->
     (retryable) while graphmem keeps trying; the address stays in the log."""
     uri = f"bolt://127.0.0.1:{free_port()}"
     env = clean_env(
-        NEO4J_URI=uri,
-        NEO4J_PASSWORD="x" * 8,
-        GRAPHMEM_CONNECT_TIMEOUT="1",
-        GRAPHMEM_START_WAIT="1",
+        NEO4J_URI=uri, NEO4J_PASSWORD="x" * 8, GRAPHMEM_CONNECT_TIMEOUT="1", GRAPHMEM_START_WAIT="1"
     )
     async with _stdio(env, tmp_path / "stderr") as client:
         began = time.monotonic()

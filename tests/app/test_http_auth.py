@@ -113,9 +113,7 @@ async def test_read_only_tokens_cannot_write(principals: Principals) -> None:
         assert "record_fact" in {tool.name for tool in await client.list_tools()}
 
 
-async def test_read_only_tokens_read_memories_with_their_counters(
-    principals: Principals,
-) -> None:
+async def test_read_only_tokens_read_memories_with_their_counters(principals: Principals) -> None:
     url = principals.server.url
     saved = await _call(
         url,

@@ -89,10 +89,7 @@ def _matrix(a: dict[str, Any], attestation: dict[str, Any]) -> dict[str, Calls]:
             {"project": "p"},
             {"query": "A-secret-value", "project": "p", "task_intent": "explore_history"},
         ],
-        "get_observations": [
-            {"ids": [a["memory_id"]]},
-            {"ids": [a["turn_id"]], "source": "raw"},
-        ],
+        "get_observations": [{"ids": [a["memory_id"]]}, {"ids": [a["turn_id"]], "source": "raw"}],
         "govern_memory": [
             {"ids": [a["memory_id"]], "action": "stale"},
             {
@@ -438,15 +435,13 @@ def _assert_b_sees_nothing(tool: str, arguments: dict[str, Any], error: bool, pa
         "queue_clarification": lambda: _is(payload["error"], "not_found"),
         "record_human_answer": lambda: _is(payload["error"], "not_found"),
         "audit_memory": lambda: _is(
-            (payload["open_issue_count"], payload["issues"], payload["emit_event"]),
-            (0, [], False),
+            (payload["open_issue_count"], payload["issues"], payload["emit_event"]), (0, [], False)
         ),
         "list_memory_issues": lambda: _is((payload["count"], payload["issues"]), (0, [])),
         "search_raw": lambda: _is((payload["count"], payload["has_more"]), (0, False)),
         "list_raw_sessions": lambda: _is((payload["count"], payload["sessions"]), (0, [])),
         "archive_turns": lambda: _is(
-            (payload["stored"], payload["duplicates"], payload["session_created"]),
-            (1, 0, True),
+            (payload["stored"], payload["duplicates"], payload["session_created"]), (1, 0, True)
         ),
         "workstreams": lambda: _is((payload["count"], payload["workstreams"]), (0, [])),
         "update_workstream": lambda: _is(payload["error"], "not_found"),
@@ -465,8 +460,7 @@ def _assert_b_sees_nothing(tool: str, arguments: dict[str, Any], error: bool, pa
         ),
         "recall_user_context": lambda: _is((payload["included"], payload["empty"]), ([], True)),
         "context_bundle": lambda: _is(
-            [payload[section] for section in _SECTIONS] + [payload["audit"]["entries"]],
-            [[]] * 7,
+            [payload[section] for section in _SECTIONS] + [payload["audit"]["entries"]], [[]] * 7
         ),
         "save_memory": lambda: _is(
             (payload["operation"], payload["memory"]["topic_version"], payload["revision"]),

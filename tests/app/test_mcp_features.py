@@ -99,9 +99,7 @@ async def test_changes_since_lists_the_recorded_changes(client: Client[Any]) -> 
     assert "(no changes)" in _text(scoped)
 
 
-async def test_the_templates_read_a_fact_key_a_decision_and_a_memory(
-    client: Client[Any],
-) -> None:
+async def test_the_templates_read_a_fact_key_a_decision_and_a_memory(client: Client[Any]) -> None:
     uris = {template.uri_template for template in await client.list_resource_templates()}
     assert {
         "graphmem://facts/{key}",

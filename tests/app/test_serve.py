@@ -64,8 +64,7 @@ async def test_tools_over_stdio(tenant_env: dict[str, str]) -> None:
     )
     async with mcp.Client(parameters) as client:
         written = await client.call_tool(
-            "record_fact",
-            {"project": "e2e", "key": "stdio", "value": [1, 2, 3], "detail": "full"},
+            "record_fact", {"project": "e2e", "key": "stdio", "value": [1, 2, 3], "detail": "full"}
         )
         assert not written.is_error
         assert written.structured_content is not None

@@ -48,12 +48,7 @@ async def test_archive_stores_turns_threads_them_and_dedupes(
     client: Client[Any], store: Store, tenant: str
 ) -> None:
     first = await archive(
-        client,
-        [
-            turn("second", at(2), "assistant"),
-            turn("first", at(1)),
-            turn("third", at(3)),
-        ],
+        client, [turn("second", at(2), "assistant"), turn("first", at(1)), turn("third", at(3))]
     )
     session = first["session"]
     assert (first["stored"], first["duplicates"], first["session_created"]) == (3, 0, True)
@@ -65,8 +60,7 @@ async def test_archive_stores_turns_threads_them_and_dedupes(
 
     # the same turns again (one with another offset for the same instant): nothing written
     again = await archive(
-        client,
-        [turn("first", "2024-03-01T11:01:00+01:00"), turn("third", at(3))],
+        client, [turn("first", "2024-03-01T11:01:00+01:00"), turn("third", at(3))]
     )
     assert (again["stored"], again["duplicates"], again["revision"]) == (0, 2, None)
     assert again["session"] == session
@@ -224,10 +218,7 @@ async def test_search_filters(client: Client[Any]) -> None:
         "role": ({"role": "assistant"}, 1),
         "since": ({"since": "2024-03-01T10:02:00+00:00"}, 3),
         "until": ({"until": "2024-03-01T10:02:00+00:00"}, 2),
-        "window": (
-            {"since": "2024-03-01T10:02:00+00:00", "until": "2024-03-01T10:02:00+00:00"},
-            1,
-        ),
+        "window": ({"since": "2024-03-01T10:02:00+00:00", "until": "2024-03-01T10:02:00+00:00"}, 1),
         "none": ({"project": "missing"}, 0),
     }
     for name, (filters, expected) in by.items():
@@ -305,10 +296,7 @@ async def test_operators_are_searched_as_words(client: Client[Any]) -> None:
         ({"query": "x", "offset": 10_001}, "offset"),
         ({"query": "x", "role": "robot"}, "role"),
         ({"query": "x", "since": "2024-03-01"}, "since"),
-        (
-            {"query": "x", "since": "2024-03-02T00:00:00Z", "until": "2024-03-01T00:00:00Z"},
-            "until",
-        ),
+        ({"query": "x", "since": "2024-03-02T00:00:00Z", "until": "2024-03-01T00:00:00Z"}, "until"),
         ({"query": "x", "tenant": "other"}, "tenant"),
     ],
 )

@@ -70,11 +70,7 @@ SECRETS = [
         "github_pat_11ABCDEFG0123456789_abcdefghijklmnopqrstuv",
     ),
     ("glpat-xxYYzz0011223344556677", "gitlab_token", "glpat-xxYYzz0011223344556677"),
-    (
-        "bot xoxb-123456789012-abcdefABCDEF",
-        "slack_token",
-        "xoxb-123456789012-abcdefABCDEF",
-    ),
+    ("bot xoxb-123456789012-abcdefABCDEF", "slack_token", "xoxb-123456789012-abcdefABCDEF"),
     (
         "post to https://hooks.slack.com/services/T0001/B0002/XXXXyyyyZZZZ please",
         "slack_webhook",
@@ -90,11 +86,7 @@ SECRETS = [
         "openai_key",
         "sk-proj-abcdefghijklmnopqrstuvwxyz012345",
     ),
-    (
-        f"tok {JWT}",
-        "jwt",
-        JWT,
-    ),
+    (f"tok {JWT}", "jwt", JWT),
     (
         "Authorization: Bearer abcdef0123456789ABCDEF.xyz",
         "bearer_token",
@@ -112,11 +104,7 @@ SECRETS = [
     ("the login is admin and password = 'correcthorse'.", "password", "correcthorse"),
     ('{"passphrase": "tr0ub4dor&3"}', "password", "tr0ub4dor&3"),
     ("GITHUB_TOKEN=7f3c9a1e5b2d8c4f6a0e9b1d", "assigned_secret", "7f3c9a1e5b2d8c4f6a0e9b1d"),
-    (
-        '{"client_secret": "Zx8q2LmP9vT4rW7yB3nK"}',
-        "assigned_secret",
-        "Zx8q2LmP9vT4rW7yB3nK",
-    ),
+    ('{"client_secret": "Zx8q2LmP9vT4rW7yB3nK"}', "assigned_secret", "Zx8q2LmP9vT4rW7yB3nK"),
     ("x-api-key: 9aF3kLm2Qz8xWv7R", "assigned_secret", "9aF3kLm2Qz8xWv7R"),
     (
         "export MY_SERVICE_AUTH_TOKEN=QWxhZGRpbjpvcGVuIHNlc2FtZQ",

@@ -266,12 +266,7 @@ async def test_supersede_update_and_revert(client: Client[Any]) -> None:
     payload = await call_error(client, "update_decision", decision_id=old_id, status="active")
     assert payload["error"] == "conflict" and "final" in payload["message"]
     payload = await call_error(
-        client,
-        "record_decision",
-        project="p",
-        title="t",
-        choice="c",
-        supersedes_decision_id=old_id,
+        client, "record_decision", project="p", title="t", choice="c", supersedes_decision_id=old_id
     )
     assert payload["error"] == "conflict"
 

@@ -336,9 +336,7 @@ async def test_a_failed_govern_changes_nothing(client: Client[Any]) -> None:
 
 
 # --- maintain -----------------------------------------------------------------------------
-async def test_maintain_expires_at_the_boundary_and_is_safe_to_repeat(
-    client: Client[Any],
-) -> None:
+async def test_maintain_expires_at_the_boundary_and_is_safe_to_repeat(client: Client[Any]) -> None:
     now = datetime.now(UTC)
     lapsed = await call(
         client,

@@ -88,12 +88,7 @@ async def test_events_of_one_write_chain_with_consecutive_revisions(
     revisions = await write(store, tenant, "test", work, audit=Audit("s-1", "bot", "cli"))
     assert revisions == [1, 2]
     events = await store.read(
-        "history/list_events",
-        tenant,
-        aggregate_id=None,
-        aggregate_kind=None,
-        since=None,
-        limit=10,
+        "history/list_events", tenant, aggregate_id=None, aggregate_kind=None, since=None, limit=10
     )
     assert [(e["event"]["revision"], e["event"]["actor"]) for e in events] == [
         (2, "bot"),

@@ -479,9 +479,7 @@ async def decision(client: Client[Any], title: str, **fields: Any) -> str:
     return recorded["decision"]["id"]
 
 
-async def test_decisions_that_depend_on_or_watch_a_fact_are_affected(
-    client: Client[Any],
-) -> None:
+async def test_decisions_that_depend_on_or_watch_a_fact_are_affected(client: Client[Any]) -> None:
     latency = await fact(client, "latency")
     on_fact = await decision(client, "cache everything", depends_on=[latency])
     on_key = await decision(client, "one region", depends_on=["latency"])

@@ -222,11 +222,7 @@ async def test_a_claim_without_evidence_stays_open_until_fixed(
     assert found(again) == [("claim_missing_evidence", "claim-bare", "open")]
     await fx.write("audit/add_evidence", tenant, claim_id="claim-bare", chunk_id=c["id"])
     fixed = await run_audit(client)
-    assert (fixed["issues"], fixed["resolved_issue_count"], fixed["open_issue_count"]) == (
-        [],
-        1,
-        0,
-    )
+    assert (fixed["issues"], fixed["resolved_issue_count"], fixed["open_issue_count"]) == ([], 1, 0)
     assert fixed["emit_event"] is True
     [resolved] = (await call(client, "list_memory_issues", status="resolved"))["issues"]
     assert (resolved["subject_ref"], resolved["resolution"]) == ("claim-bare", "not_redetected")

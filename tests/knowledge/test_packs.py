@@ -170,10 +170,7 @@ async def test_errors(client: Client[Any]) -> None:
     extra = await call_error(client, "build_context_pack", limit=3)
     assert extra["error"] == "invalid_argument"
     missing = await call_error(client, "build_context_pack", target_ref="no-such-workstream")
-    assert missing == {
-        "error": "not_found",
-        "message": "workstream 'no-such-workstream' not found",
-    }
+    assert missing == {"error": "not_found", "message": "workstream 'no-such-workstream' not found"}
     assert await revision(client) == before  # refused calls write nothing
 
 

@@ -44,11 +44,7 @@ candidates = st.lists(
 
 
 @settings(max_examples=150, deadline=None)
-@given(
-    candidates,
-    st.integers(min_value=1, max_value=3000),
-    st.sampled_from(list(ROLE_ORDER)),
-)
+@given(candidates, st.integers(min_value=1, max_value=3000), st.sampled_from(list(ROLE_ORDER)))
 def test_the_walk_never_exceeds_budget_or_limits(
     items: list[Candidate], budget: int, role: str
 ) -> None:

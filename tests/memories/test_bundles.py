@@ -72,9 +72,7 @@ async def test_as_of_reads_the_topic_version_the_graph_held_then(client: Client[
     assert refs(after, "memory_index") == [(new["id"], "current")]
     assert reasons(after)[f"memory:{old['id']}"] == "superseded_excluded"
     with_old = await bundle(
-        client,
-        as_of_epoch=between(new["created_at"], later["created_at"]),
-        include_superseded=True,
+        client, as_of_epoch=between(new["created_at"], later["created_at"]), include_superseded=True
     )
     assert refs(with_old, "memory_index") == [(new["id"], "current"), (old["id"], "superseded")]
     now = await bundle(client, include_superseded=True)

@@ -144,9 +144,7 @@ async def test_backup_failure_keeps_the_memory(
         assert kept["title"] == "Ledger database"
 
 
-async def test_get_observations_counts_access_and_refuses_missing_ids(
-    client: Client[Any],
-) -> None:
+async def test_get_observations_counts_access_and_refuses_missing_ids(client: Client[Any]) -> None:
     memory = (await save(client))["memory"]
     first = (await call(client, "get_observations", ids=[memory["id"]]))["details"][0]
     second = (await call(client, "get_observations", ids=[memory["id"]]))["details"][0]
@@ -197,9 +195,7 @@ async def test_govern_dry_run_shows_versions_and_changes_nothing(client: Client[
     assert await _revision(client) == revision
 
 
-async def test_govern_real_run_needs_confirmation_reason_and_versions(
-    client: Client[Any],
-) -> None:
+async def test_govern_real_run_needs_confirmation_reason_and_versions(client: Client[Any]) -> None:
     a, b = (await save(client))["memory"], (await save(client))["memory"]
     real = {"ids": [a["id"], b["id"]], "action": "reject", "dry_run": False}
     missing = await call_error(client, "govern_memory", **real)

@@ -169,9 +169,7 @@ async def test_bounds_are_refused_with_the_field(client: Client[Any]) -> None:
 
 
 # --- timeline, source raw --------------------------------------------------------------------
-async def test_raw_neighbours_stay_in_the_session_in_ts_then_seq_order(
-    client: Client[Any],
-) -> None:
+async def test_raw_neighbours_stay_in_the_session_in_ts_then_seq_order(client: Client[Any]) -> None:
     at = "2024-03-01T10:0{}:00+00:00"
     one = await archive(
         client,
@@ -253,11 +251,7 @@ async def test_token_roi_on_a_known_dataset(client: Client[Any]) -> None:
     assert "- ROI = return ÷ investment = 22 ÷ 46 = 0.48" in text
     assert "= 16 ÷ 46 = 0.35x" in text
     assert "46 tokens written into curated memories (title + content of 3 saved" in text
-    assert (stats["memories"], stats["turns"], stats["sessions"]) == (
-        3,
-        4,
-        1,
-    )
+    assert (stats["memories"], stats["turns"], stats["sessions"]) == (3, 4, 1)
 
 
 async def test_type_distribution_and_quarantine_apart(client: Client[Any]) -> None:

@@ -336,9 +336,7 @@ async def semantic(store: Store, settings: Settings) -> AsyncIterator[Client[Any
 
 
 @needs_model
-async def test_vector_channel_finds_meaning_without_shared_words(
-    semantic: Client[Any],
-) -> None:
+async def test_vector_channel_finds_meaning_without_shared_words(semantic: Client[Any]) -> None:
     await save(semantic, "Pets", "Caroline adopted a small puppy last spring.")
     await save(semantic, "Finance", "Quarterly revenue rose by four percent.")
     query = "Which dog did she get?"

@@ -49,8 +49,7 @@ def test_tokens_are_prefixed_per_tenant() -> None:
 
 
 @pytest.mark.parametrize(
-    "query",
-    ['a:b (c OR d) AND NOT e -f +g "unclosed', "title:* ? ~ ^2 [x TO y] \\ / && || !", '"'],
+    "query", ['a:b (c OR d) AND NOT e -f +g "unclosed', "title:* ? ~ ^2 [x TO y] \\ / && || !", '"']
 )
 def test_lucene_query_holds_only_quoted_tenant_tokens(query: str) -> None:
     lucene = lucene_query("t", query, 64)

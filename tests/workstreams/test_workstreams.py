@@ -87,9 +87,7 @@ async def test_create_refuses_bad_input_naming_the_field(
     assert payload["field"] == field or payload["field"].startswith(field), payload
 
 
-async def test_list_filters_by_project_and_status_newest_update_first(
-    client: Client[Any],
-) -> None:
+async def test_list_filters_by_project_and_status_newest_update_first(client: Client[Any]) -> None:
     first = await _create(client, title="one")
     second = await _create(client, title="two", status="paused")
     third = await _create(client, title="three")
@@ -133,9 +131,7 @@ async def test_list_refuses_bad_input(
     assert (payload["error"], payload["field"]) == ("invalid_argument", field)
 
 
-async def test_update_changes_only_given_fields_and_records_history(
-    client: Client[Any],
-) -> None:
+async def test_update_changes_only_given_fields_and_records_history(client: Client[Any]) -> None:
     ws = await _create(client, title="t", next_action="a", blockers=["b1"], progress=10)
     result = await call(client, "update_workstream", id=ws["id"], blockers=["b2", "b3"])
     assert (result["id"], result["updated"], result["changed"]) == (ws["id"], True, ["blockers"])
@@ -204,10 +200,7 @@ async def test_update_refuses_bad_input(
 
 async def test_update_of_an_unknown_id_is_not_found(client: Client[Any]) -> None:
     payload = await call_error(client, "update_workstream", id="no-such", status="paused")
-    assert payload == {
-        "error": "not_found",
-        "message": "workstream 'no-such' not found",
-    }
+    assert payload == {"error": "not_found", "message": "workstream 'no-such' not found"}
 
 
 async def test_another_tenant_cannot_see_or_change_a_workstream(
@@ -227,9 +220,7 @@ async def test_another_tenant_cannot_see_or_change_a_workstream(
     assert [(w["id"], w["status"]) for w in listed["workstreams"]] == [(ws["id"], "active")]
 
 
-async def test_the_knowledge_pipeline_attaches_to_created_workstreams(
-    client: Client[Any],
-) -> None:
+async def test_the_knowledge_pipeline_attaches_to_created_workstreams(client: Client[Any]) -> None:
     ws = await _create(client, title="Payments", next_action="settle the ledger")
     attempt = await call(client, "record_attempt", workstream_id=ws["id"], title="tried")
     assert attempt["attempt"]["workstream_id"] == ws["id"]

@@ -34,10 +34,7 @@ MAX_STALE_SYNC_MINUTES = 10_080  # a week
 
 
 class AuditMemoryRequest(AuditedRequest):
-    repair: bool = Field(
-        default=True,
-        description="false: only record the issues found.",
-    )
+    repair: bool = Field(default=True, description="false: only record the issues found.")
     stale_sync_minutes: int = Field(
         default=120,
         ge=1,
@@ -117,11 +114,7 @@ class AuditMemoryResult(OutputModel):
 
 
 class ListMemoryIssuesRequest(StrictModel):
-    status: str = Field(
-        default="open",
-        max_length=50,
-        description="open or resolved.",
-    )
+    status: str = Field(default="open", max_length=50, description="open or resolved.")
     limit: int = Field(default=100, ge=1, le=500, description="Max issues.")
 
 

@@ -8,6 +8,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field
 
+from graphmem.core.answers import compact
 from graphmem.core.models import Audit, AuditText, Name, OutputModel, ShortText, StrictModel
 
 ChunkState = Literal[
@@ -65,6 +66,14 @@ class Chunk(OutputModel):
 
 
 class AddContextChunkResult(OutputModel):
+    compact_answer = compact(
+        "created",
+        "redactions",
+        "quarantine_reasons",
+        "revision",
+        id="chunk.id",
+        state="chunk.state",
+    )
     chunk: Chunk
     created: bool = Field(description="False when the same body was already in the project.")
     redactions: list[Redaction] = Field(

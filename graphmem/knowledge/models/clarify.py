@@ -67,8 +67,7 @@ class RecordHumanAnswerRequest(AuditedRequest):
     chunk_ref: Name = Field(description="Chunk id.")
     answer_text: AnswerText = Field(description="The human's answer; appended to the chunk body.")
     question_id: Name | None = Field(
-        default=None,
-        description="The open question answered; omitted: all of the chunk's.",
+        default=None, description="The open question answered; omitted: all of the chunk's."
     )
 
 

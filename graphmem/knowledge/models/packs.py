@@ -22,12 +22,10 @@ MAX_TOKEN_BUDGET = 100_000
 
 class BuildContextPackRequest(StrictModel):
     pack_type: PackType = Field(
-        default="executor",
-        description="Role: weights facts, claims, questions and chunks.",
+        default="executor", description="Role: weights facts, claims, questions and chunks."
     )
     target_ref: Name | None = Field(
-        default=None,
-        description="Workstream id to scope the pack to; absent: unscoped.",
+        default=None, description="Workstream id to scope the pack to; absent: unscoped."
     )
     session_id: AuditText | None = Field(
         default=None,

@@ -23,8 +23,7 @@ ChunkRef = Annotated[Name, Field(description="Chunk id.")]
 class AssessContextRequest(AuditedRequest):
     chunk_ref: ChunkRef
     force: bool = Field(
-        default=False,
-        description="Re-assess a frozen chunk or an unchanged awaiting_human one.",
+        default=False, description="Re-assess a frozen chunk or an unchanged awaiting_human one."
     )
 
 
@@ -68,10 +67,7 @@ class AssessResult(OutputModel):
 # --- extract_candidate_claims --------------------------------------------------------------------
 class ExtractClaimsRequest(AuditedRequest):
     chunk_ref: ChunkRef
-    scope_hint: Scope | None = Field(
-        default=None,
-        description="Overrides scope detection.",
-    )
+    scope_hint: Scope | None = Field(default=None, description="Overrides scope detection.")
 
 
 class ClaimItem(OutputModel):

@@ -1,7 +1,6 @@
 """MCP tools of the knowledge pipeline's intake. Thin: validate, call the domain, let the
 boundary map errors."""
 
-from graphmem.app.answers import compact
 from graphmem.app.services import Services
 from graphmem.app.toolspec import Effect, ToolList
 from graphmem.knowledge import chunks
@@ -10,18 +9,7 @@ from graphmem.knowledge.models.chunks import AddContextChunkRequest, AddContextC
 SPECS = ToolList()
 
 
-@SPECS.tool(
-    "Store a chunk of raw context",
-    Effect.ADDS_ONCE,
-    answer=compact(
-        "created",
-        "redactions",
-        "quarantine_reasons",
-        "revision",
-        id="chunk.id",
-        state="chunk.state",
-    ),
-)
+@SPECS.tool("Store a chunk of raw context", Effect.ADDS_ONCE)
 async def add_context_chunk(
     services: Services, request: AddContextChunkRequest
 ) -> AddContextChunkResult:

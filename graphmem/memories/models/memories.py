@@ -8,18 +8,12 @@ from typing import Annotated, Literal
 
 from pydantic import Field, model_validator
 
+from graphmem.core.answers import compact
 from graphmem.core.errors import InvalidArgument
 from graphmem.core.models import Audit, AuditedRequest, AuditText, Name, OutputModel, StrictModel
 
 MemoryType = Literal[
-    "decision",
-    "bugfix",
-    "discovery",
-    "preference",
-    "procedure",
-    "note",
-    "architecture",
-    "lesson",
+    "decision", "bugfix", "discovery", "preference", "procedure", "note", "architecture", "lesson"
 ]
 MEMORY_TYPES: tuple[str, ...] = MemoryType.__args__  # type: ignore[attr-defined]
 MemoryStatus = Literal["active", "stale", "quarantined", "rejected", "deleted"]
@@ -50,26 +44,13 @@ class SaveMemoryRequest(StrictModel):
     project: Name = Field(description="Project.")
     type: MemoryType = Field(default="note", description="Kind.")
     title: str = Field(min_length=1, max_length=MAX_TITLE_CHARS, description="Title.")
-    content: str = Field(
-        min_length=1,
-        max_length=MAX_CONTENT_CHARS,
-        description="What and why.",
-    )
-    topic_key: TopicKey | None = Field(
-        default=None,
-        description="Stable topic id.",
-    )
+    content: str = Field(min_length=1, max_length=MAX_CONTENT_CHARS, description="What and why.")
+    topic_key: TopicKey | None = Field(default=None, description="Stable topic id.")
     branch: Name | None = Field(default=None, description="Git branch.")
     tags: list[Tag] = Field(default_factory=list, max_length=MAX_TAGS, description="Tags.")
     files: list[FilePath] = Field(default_factory=list, max_length=MAX_FILES, description="Files.")
-    backup: bool = Field(
-        default=True,
-        description="Markdown backup.",
-    )
-    session_id: AuditText | None = Field(
-        default=None,
-        description="Archived session id.",
-    )
+    backup: bool = Field(default=True, description="Markdown backup.")
+    session_id: AuditText | None = Field(default=None, description="Archived session id.")
     actor: Audit = None
     client: Audit = None
 
@@ -140,6 +121,16 @@ class NextStep(OutputModel):
 
 
 class SaveMemoryResult(OutputModel):
+    compact_answer = compact(
+        "operation",
+        "superseded_id",
+        "quarantined",
+        "redactions",
+        "revision",
+        id="memory.id",
+        version="memory.version",
+        status="memory.status",
+    )
     memory: MemoryRecord
     operation: Literal["created", "new_version", "unchanged"] = Field(
         description="created: a first memory (or topic); new_version: a new version of the "
@@ -160,8 +151,7 @@ class SaveMemoryResult(OutputModel):
 class GetObservationsRequest(StrictModel):
     ids: list[MemoryId] = Field(min_length=1, max_length=MAX_IDS, description="Ids from search.")
     source: Literal["memory", "raw"] = Field(
-        default="memory",
-        description="raw: turn ids of raw_hits.",
+        default="memory", description="raw: turn ids of raw_hits."
     )
 
 
@@ -192,9 +182,7 @@ class GovernMemoryRequest(AuditedRequest):
     confirm_destructive: bool = Field(default=False, description="True for a real run.")
     reason: str | None = Field(default=None, max_length=2000, description="Why (real run).")
     expected_versions: dict[MemoryId, int] | None = Field(
-        default=None,
-        max_length=MAX_IDS,
-        description="{id: version} from the dry run.",
+        default=None, max_length=MAX_IDS, description="{id: version} from the dry run."
     )
 
     @model_validator(mode="after")

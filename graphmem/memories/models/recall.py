@@ -42,29 +42,20 @@ RecallDropReason = Literal[
 
 class RecallRequest(StrictModel):
     query: str = Field(
-        min_length=1,
-        max_length=MAX_RECALL_QUERY_CHARS,
-        description="What the context is for.",
+        min_length=1, max_length=MAX_RECALL_QUERY_CHARS, description="What the context is for."
     )
     project: Name = Field(description="Project to recall.")
     task_intent: TaskIntent | None = Field(
-        default=None,
-        description="Orders the sources and plans the memory search.",
+        default=None, description="Orders the sources and plans the memory search."
     )
     state_keys: list[Name] = Field(
-        default_factory=list,
-        max_length=MAX_STATE_KEYS,
-        description="Fact keys to resolve.",
+        default_factory=list, max_length=MAX_STATE_KEYS, description="Fact keys to resolve."
     )
     include_sensitive: bool = Field(
-        default=False,
-        description="Include items holding secrets, redacted.",
+        default=False, description="Include items holding secrets, redacted."
     )
     limit: int = Field(
-        default=DEFAULT_RECALL_LIMIT,
-        ge=1,
-        le=MAX_RECALL_LIMIT,
-        description="Most items.",
+        default=DEFAULT_RECALL_LIMIT, ge=1, le=MAX_RECALL_LIMIT, description="Most items."
     )
     budget_chars: int = Field(
         default=DEFAULT_BUDGET_CHARS,
@@ -153,9 +144,7 @@ EpochSeconds = Annotated[float, Field(ge=0, allow_inf_nan=False)]
 class BundleRequest(StrictModel):
     schema_version: int = Field(description="Must be 1.")
     task: str = Field(
-        min_length=1,
-        max_length=MAX_TASK_CHARS,
-        description="The task the bundle is for.",
+        min_length=1, max_length=MAX_TASK_CHARS, description="The task the bundle is for."
     )
     project: Name = Field(description="The project.")
     branch: Name | None = Field(default=None, description="Drops memories of other branches.")
@@ -168,13 +157,9 @@ class BundleRequest(StrictModel):
         description="Most tokens (characters / 4, rounded up).",
     )
     as_of_epoch: EpochSeconds | None = Field(
-        default=None,
-        description="Unix seconds, not in the future: the bundle as of then.",
+        default=None, description="Unix seconds, not in the future: the bundle as of then."
     )
-    include_superseded: bool = Field(
-        default=False,
-        description="Also superseded memory versions.",
-    )
+    include_superseded: bool = Field(default=False, description="Also superseded memory versions.")
 
     @model_validator(mode="after")
     def _supported(self) -> BundleRequest:

@@ -27,30 +27,16 @@ TimelineQuery = Annotated[str, Field(max_length=MAX_QUERY_CHARS)]
 
 class TimelineRequest(StrictModel):
     anchor: MemoryId | None = Field(
-        default=None,
-        description="Centre id: a memory, or a turn with source raw.",
+        default=None, description="Centre id: a memory, or a turn with source raw."
     )
     query: TimelineQuery | None = Field(
-        default=None,
-        description="Without anchor: its best hit is the centre.",
+        default=None, description="Without anchor: its best hit is the centre."
     )
-    source: TimelineSource = Field(
-        default="memory",
-        description="raw: archived turns.",
-    )
-    depth_before: Depth = Field(
-        default=DEFAULT_DEPTH,
-        description="Items before the centre.",
-    )
-    depth_after: Depth = Field(
-        default=DEFAULT_DEPTH,
-        description="Items after the centre.",
-    )
+    source: TimelineSource = Field(default="memory", description="raw: archived turns.")
+    depth_before: Depth = Field(default=DEFAULT_DEPTH, description="Items before the centre.")
+    depth_after: Depth = Field(default=DEFAULT_DEPTH, description="Items after the centre.")
     project: Name | None = Field(default=None, description="Look for the centre only here.")
-    include_stale: bool = Field(
-        default=True,
-        description="Memories: also stale versions.",
-    )
+    include_stale: bool = Field(default=True, description="Memories: also stale versions.")
 
 
 class TimelineMemory(OutputModel):
@@ -96,10 +82,7 @@ class TimelineResult(OutputModel):
 
 class TimelineReportRequest(StrictModel):
     project: Name = Field(description="Exact project name.")
-    full: bool = Field(
-        default=False,
-        description="Add every month and the 200 newest memories.",
-    )
+    full: bool = Field(default=False, description="Add every month and the 200 newest memories.")
 
 
 class StatusCounts(OutputModel):

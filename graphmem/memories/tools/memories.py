@@ -1,7 +1,6 @@
 """MCP tools of curated memories: save, fetch, govern. Thin: validate, call the domain
 (graphmem/memories/service.py, where the rules are documented), let the boundary map errors."""
 
-from graphmem.app.answers import compact
 from graphmem.app.services import Services
 from graphmem.app.toolspec import Effect, ToolList
 from graphmem.memories import service
@@ -10,21 +9,7 @@ from graphmem.memories.models import memories as models
 SPECS = ToolList()
 
 
-@SPECS.tool(
-    "Save a memory",
-    Effect.ADDS,
-    core=True,
-    answer=compact(
-        "operation",
-        "superseded_id",
-        "quarantined",
-        "redactions",
-        "revision",
-        id="memory.id",
-        version="memory.version",
-        status="memory.status",
-    ),
-)
+@SPECS.tool("Save a memory", Effect.ADDS, core=True)
 async def save_memory(
     services: Services, request: models.SaveMemoryRequest
 ) -> models.SaveMemoryResult:
