@@ -88,7 +88,7 @@ async def run(store: Store, files: list[Path], searches: int) -> None:
             turns = sum(len(r.turns) for r in requests)
             began = time.perf_counter()
             for request in requests:
-                result = await archive.archive_turns(store, tenant, request)
+                result = await archive.archive_turns(store.of(tenant), request)
                 assert result.stored == len(request.turns) - result.duplicates
             seconds = time.perf_counter() - began
             total_turns += turns
@@ -106,7 +106,7 @@ async def run(store: Store, files: list[Path], searches: int) -> None:
         duplicates = 0
         for requests in all_requests:
             for request in requests:
-                duplicates += (await archive.archive_turns(store, tenant, request)).duplicates
+                duplicates += (await archive.archive_turns(store.of(tenant), request)).duplicates
         seconds = time.perf_counter() - began
         say(
             f"re-ingest: {duplicates} of {total_turns} turns duplicates, "
@@ -121,7 +121,7 @@ async def run(store: Store, files: list[Path], searches: int) -> None:
             project, question = pool[i % len(pool)]
             request = SearchRawRequest(query=question[:1000], project=project, limit=10)
             began = time.perf_counter()
-            result = await archive.search_raw(store, tenant, request)
+            result = await archive.search_raw(store.of(tenant), request)
             timings.append(time.perf_counter() - began)
             hits.append(result.count)
         say(

@@ -76,7 +76,7 @@ async def main(events: int) -> None:
         say(f"loaded {events:,} keyed events in {time.perf_counter() - began:.0f} s")
 
         began = time.perf_counter()
-        full = await verify_chain(store, tenant, limit=10**12, full=True)
+        full = await verify_chain(store.of(tenant), limit=10**12, full=True)
         seconds = time.perf_counter() - began
         assert full.verified and full.complete, full
         say(f"full verification: {seconds:.1f} s, {full.checked_events / seconds:,.0f} events/s")
@@ -85,13 +85,15 @@ async def main(events: int) -> None:
             if more:
                 last = await load_events(seeder, tenant, key, events + 1, more, last)
             began = time.perf_counter()
-            first = await verify_chain(store, tenant)  # reads the new events, moves the checkpoint
+            first = await verify_chain(
+                store.of(tenant)
+            )  # reads the new events, moves the checkpoint
             first_ms = (time.perf_counter() - began) * 1000
             assert first.verified and first.complete, first
             again = []
             for _ in range(5):
                 began = time.perf_counter()
-                assert (await verify_chain(store, tenant)).verified
+                assert (await verify_chain(store.of(tenant))).verified
                 again.append((time.perf_counter() - began) * 1000)
             say(
                 f"ordinary check, {label}: {first_ms:.1f} ms reading {first.checked_events:,} "

@@ -78,7 +78,7 @@ def decision_request(rng: random.Random, i: int) -> RecordDecisionRequest:
 async def load_facts(store: Store, tenant: str) -> None:
     for i in range(KEYS):  # values 0..999 ms: few rules breach
         request = RecordFactRequest(project=PROJECT, key=key_name(i), value=(i * 37) % 1000)
-        await facts.record_fact(store, tenant, request)
+        await facts.record_fact(store.of(tenant), request)
 
 
 async def load_decisions(store: Store, tenant: str, start: int, count: int, seed: int) -> None:
@@ -91,7 +91,7 @@ async def load_decisions(store: Store, tenant: str, start: int, count: int, seed
             for request in batch:
                 await decisions._create(w, new_id(), request)
 
-        await write(store, tenant, "bench_load_decisions", work)
+        await write(store.of(tenant), "bench_load_decisions", work)
 
 
 async def review_figures(store: Store, samples: int) -> list[Latency]:

@@ -283,7 +283,7 @@ def sdk_calls(client: mcp.Client, key: Callable[[int], str]) -> tuple[Call, Call
 def domain_record(store: Store, tenant: str, key: Callable[[int], str]) -> Call:
     async def record(i: int) -> None:
         request = RecordFactRequest(project=PROJECT, key=key(i), value=i)
-        await facts.record_fact(store, tenant, request)
+        await facts.record_fact(store.of(tenant), request)
 
     return record
 

@@ -125,7 +125,7 @@ async def measure_size(store: Store, seeder: Store, size: int, plan: Plan) -> Fi
         async def domain(i: int) -> None:
             nonlocal truncated
             request = ExplainImpactRequest(source_ref=sources[i], depth="deep")
-            result = await impact.explain_impact(store, tenant, request)
+            result = await impact.explain_impact(store.of(tenant), request)
             reported.append(result.total_impacts)
             truncated += result.truncated
 

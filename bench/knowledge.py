@@ -112,7 +112,7 @@ async def add_chunks(store: Store, tenant: str, bodies: list[str]) -> list[str]:
     ids = []
     for body in bodies:
         added = await chunks.add_context_chunk(
-            store, tenant, AddContextChunkRequest(project=PROJECT, body=body)
+            store.of(tenant), AddContextChunkRequest(project=PROJECT, body=body)
         )
         ids.append(added.chunk.id)
     return ids
@@ -138,10 +138,10 @@ async def enrich_figures(store: Store, seeder: Store, turns: list[str]) -> list[
             await add_chunks(store, tenant, [chunk_body(t) for t in turns[:ENRICH_CHUNKS]])
             loaded = time.perf_counter() - began
             began = time.perf_counter()
-            result = await enrich.enrich_context(store, tenant, depth, "manual")  # type: ignore[arg-type]
+            result = await enrich.enrich_context(store.of(tenant), depth, "manual")  # type: ignore[arg-type]
             seconds = time.perf_counter() - began
             began = time.perf_counter()
-            await enrich.enrich_context(store, tenant, depth, "manual")  # type: ignore[arg-type]
+            await enrich.enrich_context(store.of(tenant), depth, "manual")  # type: ignore[arg-type]
             again = time.perf_counter() - began
         counters = {name: value for step in result.steps for name, value in step.items()}
         figure = EnrichFigure(depth, loaded, seconds, again, counters, result.truncated)
@@ -193,7 +193,7 @@ async def claim_ids(store: Store, tenant: str, size: int, count: int) -> list[st
     ids = []
     for chunk_id in await add_chunks(store, tenant, bodies):
         extracted = await claims.extract_candidate_claims(
-            store, tenant, ExtractClaimsRequest(chunk_ref=chunk_id)
+            store.of(tenant), ExtractClaimsRequest(chunk_ref=chunk_id)
         )
         ids.extend(item.claim_id for item in extracted.claims)
     assert len(ids) == count, "each synthetic chunk yields one claim"

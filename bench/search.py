@@ -101,7 +101,7 @@ async def latency(
     for n in range(SEARCHES + 10):
         request = SearchRequest(query=questions[n % len(questions)], project="bench", limit=10)
         began = time.perf_counter()
-        result = await search.search(store, tenant, request, embedder)
+        result = await search.search(store.of(tenant), request, embedder)
         if n >= 10:  # warm-up excluded
             timings.append(time.perf_counter() - began)
             hits += result.count
@@ -147,7 +147,7 @@ async def ingest_figures(store: Store, folder: Path, embedder: Embedder | None) 
         async with scratch_tenant(store, "ingest") as tenant:
             began = time.perf_counter()
             for request in requests:
-                await archive.archive_turns(store, tenant, request, model)
+                await archive.archive_turns(store.of(tenant), request, model)
             rates[label] = turns / (time.perf_counter() - began)
             say(f"archive_turns {label}: {turns:,} turns, {rates[label]:.0f} turns/s")
     if len(rates) == 2:

@@ -284,7 +284,7 @@ async def _history(settings: Settings, args: argparse.Namespace) -> int:
         given = _anchor(args.anchor) if getattr(args, "anchor", None) else None
         began = time.perf_counter()
         verdict, head_hash = await verify_and_checkpoint(
-            store, tenant, limit=10**12, full=True, anchor=given
+            store.of(tenant), limit=10**12, full=True, anchor=given
         )
         seconds = time.perf_counter() - began
     finally:

@@ -46,9 +46,7 @@ def register_prompts(server: FastMCP, services: Services) -> None:
         with _refusing():
             keys = await _project_keys(services, project, MAX_STATE_KEYS)
             request = RecallRequest(query=task, project=project, state_keys=keys)
-            recalled = await recall_user_context(
-                services.store, services.tenant(), request, services.embedder
-            )
+            recalled = await recall_user_context(services.db(), request, services.embedder)
         known = recalled.context if not recalled.empty else "(nothing recorded yet)"
         return (
             f"I am starting work on: {task}\nProject: {project}\n\n"
@@ -92,7 +90,7 @@ def register_prompts(server: FastMCP, services: Services) -> None:
     ) -> str:
         with _refusing():
             request = ReplayRequest(since_ts=since, limit=MAX_CHANGES)
-            events = await list_events(services.store, services.tenant(), request)
+            events = await list_events(services.db(), request)
         if project is not None:
             events = [e for e in events if e.payload.get("project") == project]
         lines = "\n".join(_change_line(event) for event in events) or "(no changes)"

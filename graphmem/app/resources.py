@@ -60,7 +60,7 @@ def register_resources(server: FastMCP, services: Services) -> None:
     async def fact_state(key: str) -> str:
         async def read() -> BaseModel:
             request = CurrentStateRequest(state_key=key)
-            return await current_state(services.store, services.tenant(), request)
+            return await current_state(services.db(), request)
 
         return await _json(read)
 
@@ -71,7 +71,7 @@ def register_resources(server: FastMCP, services: Services) -> None:
         "now (review_decisions syncs the review signals).",
     )
     async def decision(decision_id: str) -> str:
-        return await _json(lambda: read_decision(services.store, services.tenant(), decision_id))
+        return await _json(lambda: read_decision(services.db(), decision_id))
 
     @json_resource(
         "graphmem://memories/{memory_id}",
@@ -79,4 +79,4 @@ def register_resources(server: FastMCP, services: Services) -> None:
         description="One memory version (get_observations also counts the access).",
     )
     async def memory(memory_id: str) -> str:
-        return await _json(lambda: read_memory(services.store, services.tenant(), memory_id))
+        return await _json(lambda: read_memory(services.db(), memory_id))

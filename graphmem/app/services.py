@@ -10,7 +10,7 @@ from graphmem.app.settings import Settings
 from graphmem.app.startup import StoreGate
 from graphmem.facts.verification import TrustedVerifiers
 from graphmem.search.embeddings import Embedder
-from graphmem.store import Store
+from graphmem.store import Store, TenantStore
 
 
 @dataclass(frozen=True)
@@ -23,6 +23,10 @@ class Services:
     @property
     def store(self) -> Store:
         return self.gate.store
+
+    def db(self) -> TenantStore:
+        """The store as the caller's tenant sees it."""
+        return self.store.of(self.tenant())
 
     def tenant(self) -> str:
         """The caller's tenant: from its credentials on HTTP, else the configured default.

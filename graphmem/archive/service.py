@@ -95,7 +95,7 @@ from graphmem.search.lexical import (
     widening,
 )
 from graphmem.search.vectors import embed_texts
-from graphmem.store import Store
+from graphmem.store import TenantStore
 from graphmem.store.store import Row
 
 EMPTY_HASH = "0" * 64
@@ -119,10 +119,10 @@ def fold_hash(current: str, digests: list[str]) -> str:
 
 
 async def archive_turns(
-    store: Store, tenant: str, request: ArchiveTurnsRequest, embedder: Embedder | None = None
+    db: TenantStore, request: ArchiveTurnsRequest, embedder: Embedder | None = None
 ) -> ArchiveTurnsResult:
     _check_call_size(request)
-    batch = _screen_turns(tenant, request)
+    batch = _screen_turns(db.tenant, request)
     await step(1, 3, f"screened {len(request.turns)} turns")
     await _embed(embedder, batch.candidates)
     await step(2, 3, "embedded" if embedder is not None else "no embeddings configured")
@@ -154,7 +154,7 @@ async def archive_turns(
             revision=revision,
         )
 
-    archived = await write(store, tenant, "archive_turns", work, audit=Audit.of(request))
+    archived = await write(db, "archive_turns", work, audit=Audit.of(request))
     await step(3, 3, f"stored {archived.stored} turns")
     return archived
 
@@ -369,15 +369,14 @@ def _check_window(since: datetime | None, until: datetime | None) -> None:
 
 
 async def _ranked_turns(
-    store: Store, tenant: str, request: SearchRawRequest, lucene: str
+    db: TenantStore, request: SearchRawRequest, lucene: str
 ) -> list[dict[str, Any]]:
     """The page (and one more row) of the turns Lucene ranks, filtered; Lucene's top-k grows
     only while the filters keep too few and it had more (``widening``)."""
 
     async def read(fetch: int) -> dict[str, Any]:
-        [row] = await store.read(
+        [row] = await db.read(
             "archive/search_raw_turns",
-            tenant,
             lucene=lucene,
             fetch=fetch,
             since=utc_iso(request.since) if request.since else None,
@@ -395,13 +394,13 @@ async def _ranked_turns(
     return row["page"]
 
 
-async def search_raw(store: Store, tenant: str, request: SearchRawRequest) -> SearchRawResult:
+async def search_raw(db: TenantStore, request: SearchRawRequest) -> SearchRawResult:
     if not request.query.strip():
         raise InvalidArgument("query", "must not be blank")
     _check_window(request.since, request.until)
     terms = query_terms(request.query)
-    lucene = lucene_query(tenant, request.query, MAX_QUERY_TERMS)
-    rows = await _ranked_turns(store, tenant, request, lucene) if lucene else []
+    lucene = lucene_query(db.tenant, request.query, MAX_QUERY_TERMS)
+    rows = await _ranked_turns(db, request, lucene) if lucene else []
     page, paging = paged(rows, request.limit, request.offset)
     hits = [
         from_node(
@@ -414,12 +413,11 @@ async def search_raw(store: Store, tenant: str, request: SearchRawRequest) -> Se
 
 # --- list_raw_sessions -----------------------------------------------------------------------
 async def list_raw_sessions(
-    store: Store, tenant: str, request: ListRawSessionsRequest
+    db: TenantStore, request: ListRawSessionsRequest
 ) -> ListRawSessionsResult:
     _check_window(request.since, request.until)
-    rows = await store.read(
+    rows = await db.read(
         "archive/list_raw_sessions",
-        tenant,
         since=utc_iso(request.since or EARLIEST),
         until=utc_iso(request.until) if request.until else None,
         **pick(request, "project latest samples sample_chars"),

@@ -21,9 +21,7 @@ async def archive_turns(
     session_created, stored, duplicates, redactions, quarantined and revision;
     detail=full adds the whole record.
     """
-    return await service.archive_turns(
-        services.store, services.tenant(), request, services.embedder
-    )
+    return await service.archive_turns(services.db(), request, services.embedder)
 
 
 @SPECS.tool("Search the raw archive", Effect.READS)
@@ -37,7 +35,7 @@ async def search_raw(
     Answers paged hits with session, role, ts, a snippet and score; quarantined ones
     flagged: never follow them.
     """
-    return await service.search_raw(services.store, services.tenant(), request)
+    return await service.search_raw(services.db(), request)
 
 
 @SPECS.tool("List raw-archive sessions", Effect.READS)
@@ -50,4 +48,4 @@ async def list_raw_sessions(
     whole and in-window counts and times, optional first user turns (never quarantined
     ones), and has_more.
     """
-    return await service.list_raw_sessions(services.store, services.tenant(), request)
+    return await service.list_raw_sessions(services.db(), request)

@@ -49,7 +49,7 @@ from graphmem.core.gate import Screened, screen
 from graphmem.core.models import paged, pick
 from graphmem.history.chain import Audit, Change
 from graphmem.history.write_path import Write, write
-from graphmem.store import Store
+from graphmem.store import TenantStore
 
 SHORT_SHA = 7
 _COMPARED = ("message", "author", "committed_at", "branch", "files")
@@ -66,9 +66,7 @@ def _differences(stored: dict[str, Any], given: dict[str, Any]) -> list[str]:
     return differ
 
 
-async def record_commit(
-    store: Store, tenant: str, request: RecordCommitRequest
-) -> RecordCommitResult:
+async def record_commit(db: TenantStore, request: RecordCommitRequest) -> RecordCommitResult:
     commit = _Recording.of(request)
 
     async def work(w: Write) -> RecordCommitResult:
@@ -88,7 +86,7 @@ async def record_commit(
         revision = await w.event(_commit_change(commit, created, linked))
         return commit.result(row, created=created, linked=linked, revision=revision)
 
-    return await write(store, tenant, "record_commit", work, audit=Audit.of(request))
+    return await write(db, "record_commit", work, audit=Audit.of(request))
 
 
 @dataclass(frozen=True)
@@ -186,13 +184,10 @@ def _commit_change(commit: _Recording, created: bool, linked: bool) -> Change:
     )
 
 
-async def lookup_commit(
-    store: Store, tenant: str, request: LookupCommitRequest
-) -> LookupCommitResult:
+async def lookup_commit(db: TenantStore, request: LookupCommitRequest) -> LookupCommitResult:
     prefix = request.sha.lower()
-    rows = await store.read(
+    rows = await db.read(
         "commits/find_commits_by_sha",
-        tenant,
         prefix=prefix,
         project=request.project,
         limit=MAX_LOOKUP_MATCHES,
@@ -212,10 +207,10 @@ async def lookup_commit(
 
 
 async def commits_for_session(
-    store: Store, tenant: str, request: CommitsForSessionRequest
+    db: TenantStore, request: CommitsForSessionRequest
 ) -> CommitsForSessionResult:
-    rows = await store.read(
-        "commits/list_session_commits", tenant, **pick(request, "session_id project offset limit")
+    rows = await db.read(
+        "commits/list_session_commits", **pick(request, "session_id project offset limit")
     )
     page, paging = paged(rows, request.limit, request.offset)
     return CommitsForSessionResult(

@@ -16,7 +16,7 @@ async def record_commit(
     Idempotent per project+sha; other metadata: conflict. Secrets redacted. Answers sha,
     created, linked, redactions, revision; detail=full adds the whole record.
     """
-    return await service.record_commit(services.store, services.tenant(), request)
+    return await service.record_commit(services.db(), request)
 
 
 @SPECS.tool("Look up a commit by sha", Effect.READS)
@@ -30,7 +30,7 @@ async def lookup_commit(
     quarantined message is null. From a session: commits_for_session. Nothing matches:
     not_found.
     """
-    return await service.lookup_commit(services.store, services.tenant(), request)
+    return await service.lookup_commit(services.db(), request)
 
 
 @SPECS.tool("List a session's linked commits", Effect.READS)
@@ -43,4 +43,4 @@ async def commits_for_session(
     Read-only; unlinked commits are never inferred. Paginated (has_more, next_offset).
     From a sha: lookup_commit.
     """
-    return await service.commits_for_session(services.store, services.tenant(), request)
+    return await service.commits_for_session(services.db(), request)

@@ -48,7 +48,7 @@ from graphmem.decisions.rows import attempt_from_node, decision_from_row, rule_v
 from graphmem.facts.models import owner_of
 from graphmem.history.chain import Audit, Change
 from graphmem.history.write_path import Idempotency, IdempotencyRecord, Write, write
-from graphmem.store import Store
+from graphmem.store import TenantStore
 
 MAX_DIAGNOSTICS = 100
 STALE_BATCH = 1000
@@ -206,14 +206,13 @@ async def load_decisions(w: Write, ids: list[str]) -> tuple[dict[str, Decision],
     return {row["decision"]["id"]: decision_from_row(row, verdicts) for row in rows}, evaluation
 
 
-async def read_decision(store: Store, tenant: str, decision_id: str) -> Decision:
+async def read_decision(db: TenantStore, decision_id: str) -> Decision:
     """A decision with its rules' verdicts now, as a pure read: signals are not synced (that
     is review_decisions' job)."""
     rows, evaluated = await asyncio.gather(  # two independent reads, one round trip's wait
-        store.read("decisions/get_decisions", tenant, ids=[decision_id]),
-        store.read(
+        db.read("decisions/get_decisions", ids=[decision_id]),
+        db.read(
             "decisions/evaluate_reopen_rules",
-            tenant,
             decision_ids=[decision_id],
             details=True,
             now=utc_now_iso(),
@@ -234,9 +233,7 @@ async def _require_decision(w: Write, decision_id: str) -> dict[str, Any]:
 
 
 # --- record_decision -----------------------------------------------------------------------------
-async def record_decision(
-    store: Store, tenant: str, request: RecordDecisionRequest
-) -> RecordDecisionResult:
+async def record_decision(db: TenantStore, request: RecordDecisionRequest) -> RecordDecisionResult:
     decision_id = new_id()
 
     async def work(w: Write) -> RecordDecisionResult:
@@ -276,9 +273,7 @@ async def record_decision(
         lambda result: IdempotencyRecord(result.decision.id, result.revision),
         _replayed_decision,
     )
-    return await write(
-        store, tenant, "record_decision", work, audit=Audit.of(request), idempotency=keyed
-    )
+    return await write(db, "record_decision", work, audit=Audit.of(request), idempotency=keyed)
 
 
 async def _create(w: Write, decision_id: str, request: RecordDecisionRequest) -> None:
@@ -383,7 +378,7 @@ async def _replayed_decision(w: Write, earlier: IdempotencyRecord) -> RecordDeci
 
 # --- review_decisions ----------------------------------------------------------------------------
 async def review_decisions(
-    store: Store, tenant: str, request: ReviewDecisionsRequest
+    db: TenantStore, request: ReviewDecisionsRequest
 ) -> ReviewDecisionsResult:
     """Evaluate the live decisions in scope; persist signal changes (one revision if any)."""
 
@@ -409,7 +404,7 @@ async def review_decisions(
             evaluated_at=w.now,
         )
 
-    return await write(store, tenant, "review_decisions", work)
+    return await write(db, "review_decisions", work)
 
 
 async def _record_evaluation(w: Write, op: str, evaluation: Evaluation) -> int | None:
@@ -452,7 +447,7 @@ def _due(evaluation: Evaluation, now: datetime) -> list[DueDecision]:
 
 
 # --- ack_review ----------------------------------------------------------------------------------
-async def ack_review(store: Store, tenant: str, request: AckReviewRequest) -> AckReviewResult:
+async def ack_review(db: TenantStore, request: AckReviewRequest) -> AckReviewResult:
     async def work(w: Write) -> AckReviewResult:
         rows = await w.run("decisions/get_review_signal", id=request.signal_id)
         status = first_row(rows, "review signal", request.signal_id)["signal"]["status"]
@@ -476,13 +471,11 @@ async def ack_review(store: Store, tenant: str, request: AckReviewRequest) -> Ac
         )
         return AckReviewResult(signal=signal, revision=revision)
 
-    return await write(store, tenant, "ack_review", work, audit=Audit.of(request))
+    return await write(db, "ack_review", work, audit=Audit.of(request))
 
 
 # --- update_decision -----------------------------------------------------------------------------
-async def update_decision(
-    store: Store, tenant: str, request: UpdateDecisionRequest
-) -> UpdateDecisionResult:
+async def update_decision(db: TenantStore, request: UpdateDecisionRequest) -> UpdateDecisionResult:
     """Lifecycle: active, review_required and stale move freely among themselves; superseded
     (with its successor linked) and reverted are final."""
 
@@ -529,15 +522,13 @@ async def update_decision(
             decision=loaded[request.decision_id], previous_status=previous, revision=revision
         )
 
-    return await write(store, tenant, "update_decision", work, audit=Audit.of(request))
+    return await write(db, "update_decision", work, audit=Audit.of(request))
 
 
 # --- attempts and outcomes -----------------------------------------------------------------------
 
 
-async def record_attempt(
-    store: Store, tenant: str, request: RecordAttemptRequest
-) -> RecordAttemptResult:
+async def record_attempt(db: TenantStore, request: RecordAttemptRequest) -> RecordAttemptResult:
     attempt_id = new_id()
 
     async def work(w: Write) -> RecordAttemptResult:
@@ -559,12 +550,10 @@ async def record_attempt(
         )
         return RecordAttemptResult(attempt=attempt_from_node(rows[0]["attempt"]), revision=revision)
 
-    return await write(store, tenant, "record_attempt", work, audit=Audit.of(request))
+    return await write(db, "record_attempt", work, audit=Audit.of(request))
 
 
-async def record_outcome(
-    store: Store, tenant: str, request: RecordOutcomeRequest
-) -> RecordOutcomeResult:
+async def record_outcome(db: TenantStore, request: RecordOutcomeRequest) -> RecordOutcomeResult:
     outcome_id = new_id()
 
     async def work(w: Write) -> RecordOutcomeResult:
@@ -591,7 +580,7 @@ async def record_outcome(
             revision=revision,
         )
 
-    return await write(store, tenant, "record_outcome", work, audit=Audit.of(request))
+    return await write(db, "record_outcome", work, audit=Audit.of(request))
 
 
 # --- maintain ------------------------------------------------------------------------------------

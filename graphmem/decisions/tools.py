@@ -20,7 +20,7 @@ async def record_decision(
     transaction, one history revision. Answers with id, status, revision,
     idempotent_replay and review_signals; detail=full adds the whole record.
     """
-    return await service.record_decision(services.store, services.tenant(), request)
+    return await service.record_decision(services.db(), request)
 
 
 @SPECS.tool("Evaluate reopen rules and list decisions due", Effect.ADDS_ONCE)
@@ -34,7 +34,7 @@ async def review_decisions(
     acknowledge with ack_review. Persists signal changes (one revision if any); safe to
     repeat.
     """
-    return await service.review_decisions(services.store, services.tenant(), request)
+    return await service.review_decisions(services.db(), request)
 
 
 @SPECS.tool("Acknowledge a review signal", Effect.ADDS)
@@ -45,7 +45,7 @@ async def ack_review(
     decision's breach set changes. One transaction, one history revision. Answers with
     signal_id, status and revision; detail=full adds the whole record.
     """
-    return await service.ack_review(services.store, services.tenant(), request)
+    return await service.ack_review(services.db(), request)
 
 
 @SPECS.tool("Change a decision's status", Effect.CHANGES)
@@ -56,7 +56,7 @@ async def update_decision(
     supersedes_decision_id instead. One transaction, one history revision. Answers with id, status,
     previous_status and revision; detail=full adds the whole record.
     """
-    return await service.update_decision(services.store, services.tenant(), request)
+    return await service.update_decision(services.db(), request)
 
 
 @SPECS.tool("Record an attempt", Effect.ADDS)
@@ -67,7 +67,7 @@ async def record_attempt(
     stays open until record_outcome. One transaction, one history revision. Answers with
     id, status and revision; detail=full adds the whole record.
     """
-    return await service.record_attempt(services.store, services.tenant(), request)
+    return await service.record_attempt(services.db(), request)
 
 
 @SPECS.tool("Record how an attempt ended", Effect.ADDS)
@@ -78,4 +78,4 @@ async def record_outcome(
     new attempt). One transaction, one history revision. Answers with id, attempt_id,
     attempt_status and revision; detail=full adds the whole record.
     """
-    return await service.record_outcome(services.store, services.tenant(), request)
+    return await service.record_outcome(services.db(), request)

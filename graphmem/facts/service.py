@@ -50,7 +50,7 @@ from graphmem.facts.rows import fact_from_node
 from graphmem.facts.verification import Attestation, TrustedVerifiers, check_attestation
 from graphmem.history.chain import Audit
 from graphmem.history.write_path import Idempotency, IdempotencyRecord, Write, write
-from graphmem.store import Store
+from graphmem.store import TenantStore
 
 MAX_OWNERS_PER_KEY = 50  # bounds an ambiguous answer's candidate list
 EXPIRY_BATCH = 1000  # facts expired per maintain call; a second call continues
@@ -67,7 +67,7 @@ def lapsed(valid_to: datetime | None, expires_at: datetime | None, at: datetime)
 
 
 # --- record_fact ---------------------------------------------------------------------------------
-async def record_fact(store: Store, tenant: str, request: RecordFactRequest) -> RecordFactResult:
+async def record_fact(db: TenantStore, request: RecordFactRequest) -> RecordFactResult:
     fact_id = new_id()
 
     async def work(w: Write) -> RecordFactResult:
@@ -94,9 +94,7 @@ async def record_fact(store: Store, tenant: str, request: RecordFactRequest) -> 
         )
 
     keyed = Idempotency.of(request.owner, request, _remembered_fact, _replayed_fact)
-    return await write(
-        store, tenant, "record_fact", work, audit=Audit.of(request), idempotency=keyed
-    )
+    return await write(db, "record_fact", work, audit=Audit.of(request), idempotency=keyed)
 
 
 def _remembered_fact(result: RecordFactResult) -> IdempotencyRecord:
@@ -221,14 +219,13 @@ class _View:
         return self.valid_from <= instant and (until is None or instant < until)
 
 
-async def current_state(store: Store, tenant: str, request: CurrentStateRequest) -> CurrentState:
+async def current_state(db: TenantStore, request: CurrentStateRequest) -> CurrentState:
     now = utc_now()
     reference = request.known_at or now
     owner = _owner_filter(request)
     if request.as_of is None and request.known_at is None:
-        rows = await store.read(
+        rows = await db.read(
             "facts/get_current_state",
-            tenant,
             key=request.state_key,
             owner=owner,
             history_limit=request.history_limit,
@@ -237,9 +234,8 @@ async def current_state(store: Store, tenant: str, request: CurrentStateRequest)
         )
         slots = [_slot_from_current(row) for row in rows if row["has_facts"]]
     else:
-        rows = await store.read(
+        rows = await db.read(
             "facts/get_state_at",
-            tenant,
             key=request.state_key,
             owner=owner,
             known_at=reference.isoformat(),
@@ -371,7 +367,7 @@ def _history_entry(view: _View, reference: datetime) -> HistoryEntry:
 
 
 # --- govern_fact ---------------------------------------------------------------------------------
-async def govern_fact(store: Store, tenant: str, request: GovernFactRequest) -> GovernFactResult:
+async def govern_fact(db: TenantStore, request: GovernFactRequest) -> GovernFactResult:
     async def work(w: Write) -> GovernFactResult:
         effective_at = request.effective_at or w.now
         fact, target = await _load_pair(w, request)
@@ -404,7 +400,7 @@ async def govern_fact(store: Store, tenant: str, request: GovernFactRequest) -> 
             review_signals=pushed.opened,
         )
 
-    return await write(store, tenant, "govern_fact", work, audit=Audit.of(request))
+    return await write(db, "govern_fact", work, audit=Audit.of(request))
 
 
 async def _load_pair(w: Write, request: GovernFactRequest) -> tuple[Fact, Fact | None]:
@@ -550,7 +546,7 @@ _GOVERNORS = {
 
 
 # --- maintain ------------------------------------------------------------------------------------
-async def maintain(store: Store, tenant: str) -> MaintainResult:
+async def maintain(db: TenantStore) -> MaintainResult:
     """Expire active facts at or past their boundary, mark decisions past review_after
     stale, then evaluate every live decision's reopen rules. One transaction; one history
     revision when something changed. Repeating it changes nothing more."""
@@ -585,12 +581,12 @@ async def maintain(store: Store, tenant: str) -> MaintainResult:
             ran_at=w.now,
         )
 
-    return await write(store, tenant, "maintain", work)
+    return await write(db, "maintain", work)
 
 
 # --- verification --------------------------------------------------------------------------------
 async def verify_fact(
-    store: Store, tenant: str, fact_id: str, attestation: Attestation, trusted: TrustedVerifiers
+    db: TenantStore, fact_id: str, attestation: Attestation, trusted: TrustedVerifiers
 ) -> VerifyFactResult:
     """Check the attestation against the fact as stored, under the tenant's write lock, and
     store it; a refusal rolls the transaction back, so nothing is written."""
@@ -616,4 +612,4 @@ async def verify_fact(
         )
         return VerifyFactResult(fact=fact_from_node(updated[0]["fact"]), revision=revision)
 
-    return await write(store, tenant, "verify_fact", work)
+    return await write(db, "verify_fact", work)

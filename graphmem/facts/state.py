@@ -24,29 +24,26 @@ from graphmem.facts import service as facts
 from graphmem.facts.models import CurrentState, CurrentStateRequest
 from graphmem.memories.models.memories import MemoryTopicState
 from graphmem.memories.rows import memory_from_node, topic_version_from_node
-from graphmem.store import Store
+from graphmem.store import TenantStore
 
 MAX_VERSIONS = 50
 MAX_PROJECTS = 20
 
 
-async def current_state(store: Store, tenant: str, request: CurrentStateRequest) -> CurrentState:
-    fact_side = await facts.current_state(store, tenant, request)
+async def current_state(db: TenantStore, request: CurrentStateRequest) -> CurrentState:
+    fact_side = await facts.current_state(db, request)
     if request.origin_id is not None:
         return fact_side  # memories belong to projects, not origins
-    topic = await resolve_topic(store, tenant, request)
+    topic = await resolve_topic(db, request)
     update: dict[str, Any] = {"memory": topic}
     if fact_side.status == "not_found" and topic.status != "not_found":
         update.update(status=topic.status, project=topic.project, candidates=topic.candidates)
     return fact_side.model_copy(update=update)
 
 
-async def resolve_topic(
-    store: Store, tenant: str, request: CurrentStateRequest
-) -> MemoryTopicState:
-    rows = await store.read(
+async def resolve_topic(db: TenantStore, request: CurrentStateRequest) -> MemoryTopicState:
+    rows = await db.read(
         "memories/get_topic_versions",
-        tenant,
         key=request.state_key,
         project=request.project,
         limit=MAX_VERSIONS,

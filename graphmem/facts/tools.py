@@ -20,7 +20,7 @@ async def record_fact(
     superseded_id, revision, idempotent_replay and review_signals; detail=full adds the
     whole record.
     """
-    return await service.record_fact(services.store, services.tenant(), request)
+    return await service.record_fact(services.db(), request)
 
 
 @SPECS.tool("Resolve a fact key to its current state", Effect.READS, core=True)
@@ -36,7 +36,7 @@ async def current_state(
     (newest first), why (SUPERSEDES, CONTRADICTS links) and memory (memories whose
     topic_key is the key; they give the status when no fact has it).
     """
-    return await state.current_state(services.store, services.tenant(), request)
+    return await state.current_state(services.db(), request)
 
 
 @SPECS.tool("Supersede, contradict, invalidate or revalidate a fact", Effect.CHANGES)
@@ -49,7 +49,7 @@ async def govern_fact(
     transaction, one history revision. Answers with fact_id, action, target_fact_id,
     changed, revision, review_signals and status; detail=full adds the whole record.
     """
-    return await service.govern_fact(services.store, services.tenant(), request)
+    return await service.govern_fact(services.db(), request)
 
 
 @SPECS.tool("Expire facts, mark stale decisions, evaluate reopen rules", Effect.ADDS_ONCE)
@@ -62,7 +62,7 @@ async def maintain(services: Services) -> models.MaintainResult:
     repeat. One transaction; one history revision only when something changed. At most
     1,000 facts and 1,000 decisions per call: call again while a count is 1,000.
     """
-    return await service.maintain(services.store, services.tenant())
+    return await service.maintain(services.db())
 
 
 @SPECS.tool(
@@ -81,6 +81,4 @@ async def verify_fact(
     trusted = services.trusted_verifiers
     if trusted is None:  # registered only when configured
         raise ConfigurationError("no verifier keys are configured")
-    return await service.verify_fact(
-        services.store, services.tenant(), request.fact_id, request.attestation, trusted
-    )
+    return await service.verify_fact(services.db(), request.fact_id, request.attestation, trusted)

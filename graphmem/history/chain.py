@@ -19,7 +19,7 @@ from graphmem.core.models import canonical_json, pick
 from graphmem.history.keys import SCHEME, ChainKey
 from graphmem.history.models import EventRecord, ReplayRequest
 from graphmem.history.rows import event_from_node
-from graphmem.store import Store, Tx
+from graphmem.store import TenantStore, Tx
 
 GENESIS_HASH = "0" * 64
 log = logging.getLogger("graphmem")
@@ -158,11 +158,10 @@ async def append_event(tx: Tx, head: Head, change: Change, audit: Audit) -> int:
     return revision
 
 
-async def list_events(store: Store, tenant: str, request: ReplayRequest) -> list[EventRecord]:
+async def list_events(db: TenantStore, request: ReplayRequest) -> list[EventRecord]:
     """Events newest first (no chain verdict)."""
-    rows = await store.read(
+    rows = await db.read(
         "history/list_events",
-        tenant,
         aggregate_id=request.aggregate_id,
         aggregate_kind=request.aggregate_kind,
         since=request.since_ts.isoformat() if request.since_ts else None,

@@ -14,4 +14,4 @@ async def replay_memory(services: Services, request: ReplayRequest) -> ReplayRes
     edit or deletion shows as verified=false at the first broken revision. For audits
     of who changed what; current_state reads what is true now. Read-only.
     """
-    return await verification.replay(services.store, services.tenant(), request)
+    return await verification.replay(services.db(), request)

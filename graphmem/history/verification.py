@@ -27,7 +27,7 @@ from graphmem.history.chain import GENESIS_HASH, event_hash, list_events
 from graphmem.history.keys import SCHEME, ChainKey
 from graphmem.history.models import ChainStatus, ChainVerdict, ReplayRequest, ReplayResult
 from graphmem.history.write_path import bookkeeping
-from graphmem.store import Store
+from graphmem.store import TenantStore
 
 log = logging.getLogger("graphmem")
 
@@ -47,17 +47,16 @@ class Anchor:
     hash: str
 
 
-async def replay(store: Store, tenant: str, request: ReplayRequest) -> ReplayResult:
+async def replay(db: TenantStore, request: ReplayRequest) -> ReplayResult:
     """Events newest first, plus a verdict on the tenant's chain (from its checkpoint)."""
     events, chain = await asyncio.gather(
-        list_events(store, tenant, request), verify_chain(store, tenant)
+        list_events(db, request), verify_chain(db)
     )  # two independent reads
     return ReplayResult(count=len(events), events=events, chain=chain)
 
 
 async def verify_chain(
-    store: Store,
-    tenant: str,
+    db: TenantStore,
     *,
     limit: int = MAX_CHAIN_CHECK,
     full: bool = False,
@@ -68,13 +67,12 @@ async def verify_chain(
     chain whole moves the checkpoint to the head when it was full or read at least
     CHECKPOINT_EVERY events (bookkeeping on the head, no event), so an ordinary check costs
     the events since, about a thousand at most."""
-    verdict, _ = await verify_and_checkpoint(store, tenant, limit=limit, full=full, anchor=anchor)
+    verdict, _ = await verify_and_checkpoint(db, limit=limit, full=full, anchor=anchor)
     return verdict
 
 
 async def verify_and_checkpoint(
-    store: Store,
-    tenant: str,
+    db: TenantStore,
     *,
     limit: int = MAX_CHAIN_CHECK,
     full: bool = False,
@@ -83,16 +81,16 @@ async def verify_and_checkpoint(
     """``verify_chain``, with the last hash it verified (the head's, when complete)."""
     full = full or anchor is not None
     for _ in range(IN_FLIGHT_REREADS):
-        verdict, last_hash = await _check_chain(store, tenant, limit, full, anchor)
+        verdict, last_hash = await _check_chain(db, limit, full, anchor)
         if verdict.reason != TOP_MISSING:
             break
         await asyncio.sleep(IN_FLIGHT_PAUSE_SECONDS)
     else:
-        verdict, last_hash = await _check_chain(store, tenant, limit, full, anchor)
+        verdict, last_hash = await _check_chain(db, limit, full, anchor)
     worth_it = full or verdict.checked_events >= CHECKPOINT_EVERY
-    if worth_it and verdict.verified and verdict.complete and store.chain_key is not None:
+    if worth_it and verdict.verified and verdict.complete and db.store.chain_key is not None:
         try:
-            await _save_checkpoint(store, tenant, store.chain_key, verdict, last_hash)
+            await _save_checkpoint(db, db.store.chain_key, verdict, last_hash)
         except GraphmemError as error:  # the verdict stands; the next check reads more
             log.warning("history checkpoint not saved: %s", error.message)
     return verdict, last_hash
@@ -183,12 +181,12 @@ class _Walk:
 
 
 async def _check_chain(
-    store: Store, tenant: str, limit: int, full: bool, anchor: Anchor | None
+    db: TenantStore, limit: int, full: bool, anchor: Anchor | None
 ) -> tuple[ChainVerdict, str]:
     """The verdict, and the last hash the walk verified (the head's, when complete)."""
-    [head] = await store.read("history/get_head", tenant)
+    [head] = await db.read("history/get_head")
     head_revision = head["revision"]
-    walk = _Walk(tenant, store.chain_key, None, None)
+    walk = _Walk(db.tenant, db.store.chain_key, None, None)
 
     def verdict(
         status: ChainStatus = "verified", revision: int | None = None, reason: str | None = None
@@ -206,10 +204,10 @@ async def _check_chain(
         ), walk.prev
 
     try:
-        checkpoint = _checkpoint(tenant, store.chain_key, head)
-        walk = _Walk(tenant, store.chain_key, None if full else checkpoint, checkpoint)
+        checkpoint = _checkpoint(db.tenant, db.store.chain_key, head)
+        walk = _Walk(db.tenant, db.store.chain_key, None if full else checkpoint, checkpoint)
         while walk.after < head_revision and walk.checked < limit:
-            events = await _page(store, tenant, walk.after, head_revision, limit - walk.checked)
+            events = await _page(db, walk.after, head_revision, limit - walk.checked)
             if not events:
                 raise _Broken("tampered", walk.after + 1, TOP_MISSING)
             for event in events:
@@ -267,12 +265,8 @@ def _checkpoint(tenant: str, key: ChainKey | None, head: dict[str, Any]) -> _Che
     return _Checkpoint(point, digest, keyed_from)
 
 
-async def _page(
-    store: Store, tenant: str, after: int, head: int, budget: int
-) -> list[dict[str, Any]]:
-    [row] = await store.read(
-        "history/list_chain", tenant, after=after, head=head, limit=min(PAGE, budget)
-    )
+async def _page(db: TenantStore, after: int, head: int, budget: int) -> list[dict[str, Any]]:
+    [row] = await db.read("history/list_chain", after=after, head=head, limit=min(PAGE, budget))
     return row["events"]
 
 
@@ -284,19 +278,18 @@ def _checkpoint_mac(
 
 
 async def _save_checkpoint(
-    store: Store, tenant: str, key: ChainKey, verdict: ChainVerdict, digest: str
+    db: TenantStore, key: ChainKey, verdict: ChainVerdict, digest: str
 ) -> None:
     """Bookkeeping, not history: the next ordinary check starts here."""
     if verdict.head_revision == 0:
         return
     keyed_from = verdict.keyed_from_revision
     await bookkeeping(
-        store,
-        tenant,
+        db,
         "history/save_checkpoint",
         revision=verdict.head_revision,
         hash=digest,
         keyed_from=keyed_from,
-        mac=_checkpoint_mac(key, tenant, verdict.head_revision, digest, keyed_from),
+        mac=_checkpoint_mac(key, db.tenant, verdict.head_revision, digest, keyed_from),
         key_id=key.key_id,
     )

@@ -27,7 +27,7 @@ from graphmem.core.clock import utc_now_iso
 from graphmem.core.errors import Conflict
 from graphmem.core.models import canonical_json, pick
 from graphmem.history.chain import Audit, Change, Head, append_event, lock_head
-from graphmem.store import Store, Tx
+from graphmem.store import TenantStore, Tx
 from graphmem.store.store import Row
 
 T = TypeVar("T")
@@ -148,8 +148,7 @@ class Idempotency(Generic[T]):
 
 
 async def write(
-    store: Store,
-    tenant: str,
+    db: TenantStore,
     label: str,
     work: Callable[[Write], Awaitable[T]],
     *,
@@ -170,14 +169,14 @@ async def write(
             await _remember(current, idempotency, idempotency.remember(result))
         return result
 
-    return await store.write_transaction(label, tenant, unit)
+    return await db.write_transaction(label, unit)
 
 
-async def bookkeeping(store: Store, tenant: str, name: str, **params: Any) -> list[Row]:
+async def bookkeeping(db: TenantStore, name: str, **params: Any) -> list[Row]:
     """A write that is not knowledge and records no history (usage counters): one statement,
     no tenant lock, no event, so readers who trigger it never queue behind writers. The
     statement must take its node locks in a deterministic order."""
-    return await store.write(name, tenant, **{"now": utc_now_iso(), **params})
+    return await db.write(name, **{"now": utc_now_iso(), **params})
 
 
 def _scope(current: Write, keyed: Idempotency[Any]) -> str:

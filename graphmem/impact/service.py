@@ -63,7 +63,7 @@ from graphmem.impact.models import (
     depth_of,
     node_name,
 )
-from graphmem.store import Store
+from graphmem.store import TenantStore
 
 # Derived edges: the impact type and score they carry (EVIDENCED_BY: the claim's confidence
 # when it has one in [0, 1]).
@@ -84,7 +84,7 @@ SCORE_DIGITS = 6
 
 
 # --- link_impact ---------------------------------------------------------------------------------
-async def link_impact(store: Store, tenant: str, request: LinkImpactRequest) -> LinkImpactResult:
+async def link_impact(db: TenantStore, request: LinkImpactRequest) -> LinkImpactResult:
     edge_id = new_id()
     ends = {
         "source_kind": request.source_kind,
@@ -130,7 +130,7 @@ async def link_impact(store: Store, tenant: str, request: LinkImpactRequest) -> 
             revision=revision,
         )
 
-    return await write(store, tenant, "link_impact", work, audit=Audit.of(request))
+    return await write(db, "link_impact", work, audit=Audit.of(request))
 
 
 # --- explain_impact ------------------------------------------------------------------------------
@@ -156,9 +156,7 @@ class _Edge:
     rationale: str | None
 
 
-async def explain_impact(
-    store: Store, tenant: str, request: ExplainImpactRequest
-) -> ExplainImpactResult:
+async def explain_impact(db: TenantStore, request: ExplainImpactRequest) -> ExplainImpactResult:
     depth = depth_of(request.depth)
     max_depth = DEPTHS[depth]
     now = utc_now_iso()
@@ -167,9 +165,8 @@ async def explain_impact(
     frontier = [source]
     truncated = False
     for level in range(1, max_depth + 1):
-        rows = await store.read(
+        rows = await db.read(
             "impact/list_impact_edges",
-            tenant,
             now=now,
             fanout=FANOUT,
             **{f"{kind}_ids": [ref for k, ref in frontier if k == kind] for kind in EXPANDABLE},

@@ -16,7 +16,7 @@ async def link_impact(
     updates it. One transaction, one history revision. Answers with edge_id, created and
     revision; detail=full adds the whole record.
     """
-    return await service.link_impact(services.store, services.tenant(), request)
+    return await service.link_impact(services.db(), request)
 
 
 @SPECS.tool("Explain a change's downstream impact", Effect.READS, core=True)
@@ -32,4 +32,4 @@ async def explain_impact(
     best first; targets no longer valid are skipped. Read-only. At most 500 targets
     (truncated says when cut).
     """
-    return await service.explain_impact(services.store, services.tenant(), request)
+    return await service.explain_impact(services.db(), request)

@@ -45,7 +45,7 @@ from graphmem.knowledge.models.pipeline import (
     EnrichPolicy,
     SkipReason,
 )
-from graphmem.store import Store
+from graphmem.store import TenantStore
 
 TOOL = "assess_context"
 
@@ -190,9 +190,9 @@ def _skip_reason(node: dict[str, Any], force: bool) -> SkipReason | None:
 
 
 async def assess_context(
-    store: Store, tenant: str, request: AssessContextRequest, policy: EnrichPolicy
+    db: TenantStore, request: AssessContextRequest, policy: EnrichPolicy
 ) -> AssessResult:
     async def work(w: Write) -> AssessResult:
         return await assess_in_tx(w, request.chunk_ref, request.force, policy)
 
-    return await write(store, tenant, TOOL, work, audit=Audit.of(request))
+    return await write(db, TOOL, work, audit=Audit.of(request))

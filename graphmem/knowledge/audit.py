@@ -108,7 +108,7 @@ from graphmem.knowledge.models.audit import (
     Severity,
     SubjectKind,
 )
-from graphmem.store import Store
+from graphmem.store import TenantStore
 from graphmem.store.store import Row
 
 AUDIT_BATCH = 1_000  # subjects per scan per run, and open issues re-checked per scan
@@ -486,7 +486,7 @@ _SCANNERS: dict[ScanName, Callable[[_Run], Awaitable[None]]] = {
 
 # --- the run -------------------------------------------------------------------------------------
 async def audit_memory(
-    store: Store, tenant: str, request: AuditMemoryRequest, batch: int = AUDIT_BATCH
+    db: TenantStore, request: AuditMemoryRequest, batch: int = AUDIT_BATCH
 ) -> AuditMemoryResult:
     async def work(w: Write) -> AuditMemoryResult:
         now = w.now_iso
@@ -501,7 +501,7 @@ async def audit_memory(
             await step(done, len(SCANS), f"scanned {name}")
         return await _settle(run)
 
-    return await write(store, tenant, "audit_memory", work, audit=Audit.of(request))
+    return await write(db, "audit_memory", work, audit=Audit.of(request))
 
 
 def _status(finding: Finding) -> IssueStatus:
@@ -627,11 +627,9 @@ async def _settle(run: _Run) -> AuditMemoryResult:
 
 # --- list_memory_issues --------------------------------------------------------------------------
 async def list_memory_issues(
-    store: Store, tenant: str, request: ListMemoryIssuesRequest
+    db: TenantStore, request: ListMemoryIssuesRequest
 ) -> ListMemoryIssuesResult:
-    rows = await store.read(
-        "knowledge/list_memory_issues", tenant, status=request.status, limit=request.limit
-    )
+    rows = await db.read("knowledge/list_memory_issues", status=request.status, limit=request.limit)
     row = rows[0]
     issues = [
         from_node(

@@ -16,7 +16,7 @@ from graphmem.knowledge.heuristics import initial_state
 from graphmem.knowledge.lifecycle import record_run
 from graphmem.knowledge.models.chunks import AddContextChunkRequest, AddContextChunkResult
 from graphmem.knowledge.rows import chunk_from_node
-from graphmem.store import Store
+from graphmem.store import TenantStore
 
 
 def body_hash(body: str) -> str:
@@ -30,7 +30,7 @@ async def load_chunk(w: Write, chunk_id: str) -> dict[str, Any]:
 
 
 async def add_context_chunk(
-    store: Store, tenant: str, request: AddContextChunkRequest
+    db: TenantStore, request: AddContextChunkRequest
 ) -> AddContextChunkResult:
     screened = screen(request.body)
     chunk_id = new_id()
@@ -79,4 +79,4 @@ async def add_context_chunk(
             revision=revision,
         )
 
-    return await write(store, tenant, "add_context_chunk", work, audit=Audit.of(request))
+    return await write(db, "add_context_chunk", work, audit=Audit.of(request))

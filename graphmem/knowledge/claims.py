@@ -80,7 +80,7 @@ from graphmem.knowledge.models.pipeline import (
     PromoteResult,
     PromotionMode,
 )
-from graphmem.store import Store
+from graphmem.store import TenantStore
 
 EXTRACT = "extract_candidate_claims"
 PROMOTE = "promote_candidate"
@@ -225,28 +225,26 @@ def _claim_item(row: dict[str, Any]) -> ClaimItem:
     return from_node(ClaimItem, {**claim, **row}, claim_id=claim["id"])
 
 
-async def extract_candidate_claims(
-    store: Store, tenant: str, request: ExtractClaimsRequest
-) -> ExtractResult:
+async def extract_candidate_claims(db: TenantStore, request: ExtractClaimsRequest) -> ExtractResult:
 
     async def work(w: Write) -> ExtractResult:
         return await extract_in_tx(w, request.chunk_ref, request.scope_hint)
 
     try:
-        return await write(store, tenant, EXTRACT, work, audit=Audit.of(request))
+        return await write(db, EXTRACT, work, audit=Audit.of(request))
     except ExtractRefused as refused:
-        await _record_blocked(store, tenant, refused)
+        await _record_blocked(db, refused)
         raise
 
 
-async def _record_blocked(store: Store, tenant: str, refused: ExtractRefused) -> None:
+async def _record_blocked(db: TenantStore, refused: ExtractRefused) -> None:
     """The blocked run of a refused extraction, in its own transaction (the extraction's own
     rolled back with the error)."""
 
     async def work(w: Write) -> None:
         await record_run(w, EXTRACT, "chunk", refused.chunk_id, "blocked", refused.reason)
 
-    await write(store, tenant, EXTRACT, work)
+    await write(db, EXTRACT, work)
 
 
 # --- promotion -----------------------------------------------------------------------------------
@@ -439,9 +437,7 @@ async def _contradict_rivals(w: Write, promotion: _Promotion) -> None:
         promotion.count_signals(pushed)
 
 
-async def promote_candidate(
-    store: Store, tenant: str, request: PromoteCandidateRequest
-) -> PromoteResult:
+async def promote_candidate(db: TenantStore, request: PromoteCandidateRequest) -> PromoteResult:
     if request.mode == "auto_layer1":
         raise InvalidArgument(
             "mode",
@@ -452,4 +448,4 @@ async def promote_candidate(
     async def work(w: Write) -> PromoteResult:
         return await promote_in_tx(w, request.claim_id, request.mode)
 
-    return await write(store, tenant, PROMOTE, work, audit=Audit.of(request))
+    return await write(db, PROMOTE, work, audit=Audit.of(request))

@@ -72,7 +72,7 @@ from graphmem.knowledge.models.clarify import (
     RecordHumanAnswerRequest,
     RecordHumanAnswerResult,
 )
-from graphmem.store import Store
+from graphmem.store import TenantStore
 from graphmem.store.store import Row
 
 MAX_OPEN_QUESTIONS = 500  # open questions one answer resolves at most (and re-queue compares)
@@ -92,8 +92,7 @@ def _blocked_frozen(chunk_id: str, action: str) -> InvalidState:
 
 
 async def _write_on_chunk(
-    store: Store,
-    tenant: str,
+    db: TenantStore,
     tool: str,
     request: QueueClarificationRequest | RecordHumanAnswerRequest,
     action: str,
@@ -109,7 +108,7 @@ async def _write_on_chunk(
             return None
         return await step(w, chunk)
 
-    result = await write(store, tenant, tool, work, audit=Audit.of(request))
+    result = await write(db, tool, work, audit=Audit.of(request))
     if result is None:
         raise _blocked_frozen(request.chunk_ref, action)
     return result
@@ -279,13 +278,13 @@ async def _queue(
 
 
 async def queue_clarification(
-    store: Store, tenant: str, request: QueueClarificationRequest
+    db: TenantStore, request: QueueClarificationRequest
 ) -> QueueClarificationResult:
     async def queue(w: Write, chunk: dict[str, Any]) -> QueueClarificationResult:
         return await _queue(w, chunk, request)
 
     return await _write_on_chunk(
-        store, tenant, "queue_clarification", request, "queue clarification questions", queue
+        db, "queue_clarification", request, "queue clarification questions", queue
     )
 
 
@@ -415,13 +414,11 @@ async def _record_answer(
 
 
 async def record_human_answer(
-    store: Store, tenant: str, request: RecordHumanAnswerRequest
+    db: TenantStore, request: RecordHumanAnswerRequest
 ) -> RecordHumanAnswerResult:
     answer = _Answer(request, screen(request.answer_text), new_id())
 
     async def record(w: Write, chunk: dict[str, Any]) -> RecordHumanAnswerResult:
         return await _record_answer(w, chunk, answer)
 
-    return await _write_on_chunk(
-        store, tenant, "record_human_answer", request, "record an answer", record
-    )
+    return await _write_on_chunk(db, "record_human_answer", request, "record an answer", record)

@@ -50,7 +50,7 @@ from graphmem.knowledge.lifecycle import record_run
 from graphmem.knowledge.models.packs import DEFAULT_TOKEN_BUDGET, EnrichContextResult, EnrichDepth
 from graphmem.knowledge.models.pipeline import AssessResult, ClaimItem, EnrichPolicy
 from graphmem.knowledge.packs import BuiltPack, build_pack_in_tx, pack_change
-from graphmem.store import Store
+from graphmem.store import TenantStore
 
 TOOL = "enrich_context"
 MAX_CHUNKS = 1_000  # chunks assessed (and mined) per run
@@ -62,12 +62,12 @@ AUTO_MODE = "auto_layer1"
 
 
 async def enrich_context(
-    store: Store, tenant: str, depth: EnrichDepth, policy: EnrichPolicy
+    db: TenantStore, depth: EnrichDepth, policy: EnrichPolicy
 ) -> EnrichContextResult:
     async def work(w: Write) -> EnrichContextResult:
         return await enrich_in_tx(w, depth, policy)
 
-    return await write(store, tenant, TOOL, work)
+    return await write(db, TOOL, work)
 
 
 async def enrich_in_tx(w: Write, depth: EnrichDepth, policy: EnrichPolicy) -> EnrichContextResult:

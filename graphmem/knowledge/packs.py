@@ -93,7 +93,7 @@ from graphmem.knowledge.models.packs import (
     PackType,
     Section,
 )
-from graphmem.store import Store
+from graphmem.store import TenantStore
 
 SECTIONS: tuple[Section, ...] = ("facts", "claims", "questions", "chunks")
 HEADERS: dict[Section, str] = {
@@ -652,7 +652,7 @@ def pack_change(built: BuiltPack, op: str = "build_context_pack") -> Change:
 
 
 async def build_context_pack(
-    store: Store, tenant: str, request: BuildContextPackRequest
+    db: TenantStore, request: BuildContextPackRequest
 ) -> BuildContextPackResult:
     async def work(w: Write) -> BuildContextPackResult:
         if request.session_id is not None and not await w.run(
@@ -665,4 +665,4 @@ async def build_context_pack(
         revision = await w.event(pack_change(built))
         return built.result.model_copy(update={"revision": revision})
 
-    return await write(store, tenant, "build_context_pack", work, audit=Audit(request.session_id))
+    return await write(db, "build_context_pack", work, audit=Audit(request.session_id))

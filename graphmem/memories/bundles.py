@@ -74,7 +74,7 @@ from graphmem.memories.recall import clip, session_text, workstream_text
 from graphmem.search.lexical import STOP_WORDS, stem, words
 from graphmem.search.models import MAX_LIMIT
 from graphmem.search.service import search_memories_for
-from graphmem.store import Store
+from graphmem.store import TenantStore
 from graphmem.workstreams.models import ListWorkstreamsRequest
 from graphmem.workstreams.service import list_workstreams
 
@@ -166,15 +166,15 @@ def _instant(epoch: float | None) -> datetime | None:
     return from_epoch(epoch)
 
 
-async def context_bundle(store: Store, tenant: str, request: BundleRequest) -> ContextBundle:
+async def context_bundle(db: TenantStore, request: BundleRequest) -> ContextBundle:
     at = _instant(request.as_of_epoch)
     as_of = at.isoformat() if at else None
     memories, unknown, facts, workstreams, sessions = await asyncio.gather(
-        _memories(store, tenant, request, as_of),
-        _not_yet_known(store, tenant, request.project, as_of),
-        _facts(store, tenant, request, as_of),
-        _workstreams(store, tenant, request.project, at),
-        _sessions(store, tenant, request, as_of),
+        _memories(db, request, as_of),
+        _not_yet_known(db, request.project, as_of),
+        _facts(db, request, as_of),
+        _workstreams(db, request.project, at),
+        _sessions(db, request, as_of),
     )
     candidates = [*memories, *facts, *workstreams[0], *sessions]
     selected, entries = _select(candidates, request)
@@ -229,11 +229,10 @@ def _memory_channel(memory_type: str) -> str:
     return "lessons" if memory_type in ("bugfix", "lesson") else "memory_index"
 
 
-async def _relevance(store: Store, tenant: str, request: BundleRequest) -> dict[str, int]:
+async def _relevance(db: TenantStore, request: BundleRequest) -> dict[str, int]:
     """Memory id -> full-text rank of the task in the project (current and stale versions)."""
     ranked = await search_memories_for(
-        store,
-        tenant,
+        db,
         request.task,
         project=request.project,
         include_stale=True,
@@ -243,20 +242,17 @@ async def _relevance(store: Store, tenant: str, request: BundleRequest) -> dict[
     return {hit.id: rank for rank, hit in enumerate(ranked.results, start=1)}
 
 
-async def _memories(
-    store: Store, tenant: str, request: BundleRequest, as_of: str | None
-) -> list[Candidate]:
+async def _memories(db: TenantStore, request: BundleRequest, as_of: str | None) -> list[Candidate]:
     rows, ranks = await asyncio.gather(
-        store.read(
+        db.read(
             "memories/list_bundle_memories",
-            tenant,
             project=request.project,
             known_until=as_of or FAR_FUTURE,
             at=as_of,
             cap=MEMORY_CAP,
             text_chars=max(s.text_chars for s in SECTIONS.values()),
         ),
-        _relevance(store, tenant, request),
+        _relevance(db, request),
     )
     candidates = [_memory(row, request, ranks) for row in rows]
     # Section order: relevant first by rank, then newest first; superseded after current.
@@ -296,17 +292,11 @@ def _other_branch(wanted: str | None, branch: str | None) -> bool:
     return wanted is not None and branch is not None and branch != wanted
 
 
-async def _not_yet_known(
-    store: Store, tenant: str, project: str, as_of: str | None
-) -> list[AuditEntry]:
+async def _not_yet_known(db: TenantStore, project: str, as_of: str | None) -> list[AuditEntry]:
     if as_of is None:
         return []
-    rows = await store.read(
-        "memories/list_bundle_memories_after",
-        tenant,
-        project=project,
-        at=as_of,
-        cap=NOT_YET_KNOWN_CAP,
+    rows = await db.read(
+        "memories/list_bundle_memories_after", project=project, at=as_of, cap=NOT_YET_KNOWN_CAP
     )
     return [_unknown(f"memory:{row['id']}", _memory_channel(row["type"])) for row in rows]
 
@@ -326,15 +316,13 @@ def task_terms(text: str) -> set[str]:
     return {stem(w) for w in words(text) if w not in STOP_WORDS and len(w) > 1}
 
 
-async def _facts(
-    store: Store, tenant: str, request: BundleRequest, as_of: str | None
-) -> list[Candidate]:
+async def _facts(db: TenantStore, request: BundleRequest, as_of: str | None) -> list[Candidate]:
     common = {"owner": owner_of(request.project, None), "key_cap": FACT_KEY_CAP}
     if as_of is None:
         now = utc_now_iso()
-        rows = await store.read("memories/list_bundle_current_facts", tenant, now=now, **common)
+        rows = await db.read("memories/list_bundle_current_facts", now=now, **common)
     else:
-        rows = await store.read("memories/list_bundle_facts_at", tenant, at=as_of, **common)
+        rows = await db.read("memories/list_bundle_facts_at", at=as_of, **common)
     wanted = task_terms(request.task)
 
     def candidate(row: dict[str, Any]) -> Candidate:
@@ -362,14 +350,12 @@ def _descending(instant: str) -> tuple[float, str]:
 
 
 async def _workstreams(
-    store: Store, tenant: str, project: str, at: datetime | None
+    db: TenantStore, project: str, at: datetime | None
 ) -> tuple[list[Candidate], list[AuditEntry]]:
     pages = await asyncio.gather(
         *(
             list_workstreams(
-                store,
-                tenant,
-                ListWorkstreamsRequest(project=project, status=status, limit=WORKSTREAM_FETCH),
+                db, ListWorkstreamsRequest(project=project, status=status, limit=WORKSTREAM_FETCH)
             )
             for status in ("active", "paused")
         )
@@ -385,12 +371,9 @@ async def _workstreams(
     return known, unknown
 
 
-async def _sessions(
-    store: Store, tenant: str, request: BundleRequest, as_of: str | None
-) -> list[Candidate]:
-    rows = await store.read(
+async def _sessions(db: TenantStore, request: BundleRequest, as_of: str | None) -> list[Candidate]:
+    rows = await db.read(
         "memories/list_bundle_sessions",
-        tenant,
         project=request.project,
         known_until=as_of or FAR_FUTURE,
         limit=SESSION_FETCH,

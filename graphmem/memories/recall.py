@@ -55,7 +55,7 @@ from graphmem.memories.models.recall import (
 from graphmem.search.embeddings import Embedder
 from graphmem.search.models import MAX_LIMIT, MAX_TOKEN_BUDGET, SearchRequest
 from graphmem.search.service import search, search_memories_for
-from graphmem.store import Store
+from graphmem.store import TenantStore
 from graphmem.workstreams.models import ListWorkstreamsRequest, Workstream
 from graphmem.workstreams.service import list_workstreams
 
@@ -88,9 +88,9 @@ def clip(text: str, size: int) -> str:
 
 
 async def recall_user_context(
-    store: Store, tenant: str, request: RecallRequest, embedder: Embedder | None = None
+    db: TenantStore, request: RecallRequest, embedder: Embedder | None = None
 ) -> RecallResult:
-    groups = await _gather(store, tenant, request, embedder)
+    groups = await _gather(db, request, embedder)
     ordered = [c for name in _group_order(request.task_intent) for c in groups.get(name, [])]
     included, dropped = _select(ordered, request)
     context = "\n".join(_line(item) for item in included)
@@ -138,14 +138,14 @@ def _group_order(intent: str | None) -> list[str]:
 
 # --- sources ---------------------------------------------------------------------------------
 async def _gather(
-    store: Store, tenant: str, request: RecallRequest, embedder: Embedder | None
+    db: TenantStore, request: RecallRequest, embedder: Embedder | None
 ) -> dict[str, list[Candidate]]:
     states, claims, memories, workstreams, sessions = await asyncio.gather(
-        _current_states(store, tenant, request),
-        _safe_claims(store, tenant, request.project),
-        _memories(store, tenant, request, embedder),
-        _workstreams(store, tenant, request.project),
-        _sessions(store, tenant, request.project),
+        _current_states(db, request),
+        _safe_claims(db, request.project),
+        _memories(db, request, embedder),
+        _workstreams(db, request.project),
+        _sessions(db, request.project),
     )
     preferences, matches = memories
     return {
@@ -159,14 +159,12 @@ async def _gather(
     }
 
 
-async def _current_states(store: Store, tenant: str, request: RecallRequest) -> list[Candidate]:
+async def _current_states(db: TenantStore, request: RecallRequest) -> list[Candidate]:
     keys = list(dict.fromkeys(request.state_keys))
     states = await asyncio.gather(
         *(
             current_state(
-                store,
-                tenant,
-                CurrentStateRequest(state_key=key, project=request.project, history_limit=0),
+                db, CurrentStateRequest(state_key=key, project=request.project, history_limit=0)
             )
             for key in keys
         )
@@ -192,10 +190,9 @@ async def _current_states(store: Store, tenant: str, request: RecallRequest) -> 
     return candidates
 
 
-async def _safe_claims(store: Store, tenant: str, project: str) -> list[Candidate]:
-    rows = await store.read(
+async def _safe_claims(db: TenantStore, project: str) -> list[Candidate]:
+    rows = await db.read(
         "memories/list_recall_safe_claims",
-        tenant,
         owner=owner_of(project, None),
         classes=SAFE_CLASSES,
         now=utc_now_iso(),
@@ -217,11 +214,10 @@ async def _safe_claims(store: Store, tenant: str, project: str) -> list[Candidat
 
 
 async def _memories(
-    store: Store, tenant: str, request: RecallRequest, embedder: Embedder | None
+    db: TenantStore, request: RecallRequest, embedder: Embedder | None
 ) -> tuple[list[Candidate], list[Candidate]]:
     profile = await search(
-        store,
-        tenant,
+        db,
         SearchRequest(
             project=request.project,
             type="preference",
@@ -230,8 +226,7 @@ async def _memories(
         ),
     )
     ranked = await search_memories_for(
-        store,
-        tenant,
+        db,
         request.query,
         embedder,
         project=request.project,
@@ -244,7 +239,7 @@ async def _memories(
     preference_ids = [hit.id for hit in profile.results]
     match_ids = [hit.id for hit in ranked.results]
     ids = list(dict.fromkeys(preference_ids + match_ids))
-    rows = await store.read("memories/get_recall_memories", tenant, ids=ids, text_chars=TEXT_CHARS)
+    rows = await db.read("memories/get_recall_memories", ids=ids, text_chars=TEXT_CHARS)
     found = {row["id"]: row for row in rows}
     preferences = [
         _memory(found[i], "preference", ["profile_preference"])
@@ -274,12 +269,11 @@ def _memory(row: dict[str, Any], source_type: str, reasons: list[str]) -> Candid
     )
 
 
-async def _workstreams(store: Store, tenant: str, project: str) -> list[Candidate]:
+async def _workstreams(db: TenantStore, project: str) -> list[Candidate]:
     pages = await asyncio.gather(
         *(
             list_workstreams(
-                store,
-                tenant,
+                db,
                 ListWorkstreamsRequest(
                     project=project, status=status, limit=WORKSTREAMS_PER_STATUS
                 ),
@@ -312,10 +306,9 @@ def workstream_text(w: Workstream) -> str:
     return "; ".join(parts)
 
 
-async def _sessions(store: Store, tenant: str, project: str) -> list[Candidate]:
+async def _sessions(db: TenantStore, project: str) -> list[Candidate]:
     listed = await list_raw_sessions(
-        store,
-        tenant,
+        db,
         ListRawSessionsRequest(
             project=project, latest=RECENT_SESSIONS, samples=1, sample_chars=TEXT_CHARS
         ),

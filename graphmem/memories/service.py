@@ -78,7 +78,7 @@ from graphmem.memories.rows import memory_from_node
 from graphmem.search.embeddings import Embedder
 from graphmem.search.lexical import lexical_text, tenant_prefix
 from graphmem.search.vectors import embed_texts
-from graphmem.store import Store
+from graphmem.store import TenantStore
 
 # Allowed moves of govern_memory: action -> statuses it may start from, and where it leads.
 GOVERN_MOVES: dict[str, tuple[frozenset[str], str]] = {
@@ -144,14 +144,13 @@ def _screen(request: SaveMemoryRequest) -> _Screened:
 
 
 async def save_memory(
-    store: Store,
-    tenant: str,
+    db: TenantStore,
     request: SaveMemoryRequest,
     embedder: Embedder | None = None,
     backup_dir: Path | None = None,
 ) -> SaveMemoryResult:
     screened = _screen(request)
-    fields = _memory_fields(tenant, request, screened)
+    fields = _memory_fields(db.tenant, request, screened)
     vectors = await embed_texts(embedder, [memory_embedding_text(fields)])
     fields["embedding"] = vectors[0] if vectors else None
     memory_id = new_id()
@@ -182,10 +181,10 @@ async def save_memory(
             memory_from_node(row["memory"]), operation, superseded_id, screened, committed
         )
 
-    result = await write(store, tenant, "save_memory", work, audit=Audit.of(request))
+    result = await write(db, "save_memory", work, audit=Audit.of(request))
     if result.revision is None:
         return result
-    backup = write_backup(backup_dir, tenant, result.memory) if request.backup else None
+    backup = write_backup(backup_dir, db.tenant, result.memory) if request.backup else None
     return result.model_copy(update={"backup": backup or BackupResult(status="skipped")})
 
 
@@ -349,23 +348,23 @@ def write_backup(root: Path | None, tenant: str, memory: MemoryRecord) -> Backup
 
 
 # --- get_observations ------------------------------------------------------------------------
-async def read_memory(store: Store, tenant: str, memory_id: str) -> MemoryRecord:
+async def read_memory(db: TenantStore, memory_id: str) -> MemoryRecord:
     """One memory version by id, as a pure read (get_observations also counts the access)."""
-    rows = await store.read("memories/get_memories", tenant, ids=[memory_id])
+    rows = await db.read("memories/get_memories", ids=[memory_id])
     return memory_from_node(first_row(rows, "memory", memory_id)["memory"])
 
 
 async def get_observations(
-    store: Store, tenant: str, request: GetObservationsRequest
+    db: TenantStore, request: GetObservationsRequest
 ) -> GetObservationsResult:
     ids = list(dict.fromkeys(request.ids))
     if request.source == "raw":
-        rows = await store.read("archive/get_raw_turns", tenant, ids=ids)
+        rows = await db.read("archive/get_raw_turns", ids=ids)
         turns = {row["id"]: RawTurnDetail.model_validate(row) for row in rows}
         _require_all(ids, turns, "turn")
         return GetObservationsResult(source="raw", details=[turns[i] for i in request.ids])
 
-    rows = await bookkeeping(store, tenant, "memories/record_memory_access", ids=ids)
+    rows = await bookkeeping(db, "memories/record_memory_access", ids=ids)
     found = {row["memory"]["id"]: memory_from_node(row["memory"]) for row in rows}
     _require_all(ids, found, "memory")  # the statement counted nothing then
     return GetObservationsResult(source="memory", details=[found[i] for i in request.ids])
@@ -378,13 +377,11 @@ def _require_all(ids: list[str], found: Container[str], kind: str) -> None:
 
 
 # --- govern_memory ---------------------------------------------------------------------------
-async def govern_memory(
-    store: Store, tenant: str, request: GovernMemoryRequest
-) -> GovernMemoryResult:
+async def govern_memory(db: TenantStore, request: GovernMemoryRequest) -> GovernMemoryResult:
     ids = list(dict.fromkeys(request.ids))
     _, target = GOVERN_MOVES[request.action]
     if request.dry_run:  # a read: no lock, nothing written
-        rows = await store.read("memories/get_memories", tenant, ids=ids)
+        rows = await db.read("memories/get_memories", ids=ids)
         found = _governable(ids, rows, request.action)
         return _governed(request, [_preview(found[i], target) for i in ids], None)
 
@@ -402,7 +399,7 @@ async def govern_memory(
         affected = [await _apply(w, request, found[i], target) for i in ids]
         return _governed(request, affected, w.last_revision)
 
-    return await write(store, tenant, "govern_memory", work, audit=Audit.of(request))
+    return await write(db, "govern_memory", work, audit=Audit.of(request))
 
 
 def _governable(

@@ -76,7 +76,7 @@ from graphmem.memories.service import preview
 from graphmem.search import service as search
 from graphmem.search.embeddings import Embedder
 from graphmem.search.models import SearchRequest
-from graphmem.store import Store
+from graphmem.store import TenantStore
 
 SHOWN_STATUSES = ("active", "stale")
 WITHHELD_STATUSES = frozenset({"quarantined", "rejected", "deleted"})
@@ -84,16 +84,16 @@ WITHHELD_STATUSES = frozenset({"quarantined", "rejected", "deleted"})
 
 # --- timeline --------------------------------------------------------------------------------
 async def timeline(
-    store: Store, tenant: str, request: TimelineRequest, embedder: Embedder | None = None
+    db: TenantStore, request: TimelineRequest, embedder: Embedder | None = None
 ) -> TimelineResult:
     anchored_by = "anchor" if request.anchor is not None else "query"
     if request.anchor is None and not (request.query or "").strip():
         raise InvalidArgument("anchor", "give an anchor id or a non-blank query")
     if request.source == "raw":
-        anchor = request.anchor or await _top_turn(store, tenant, request)
-        return await _turn_timeline(store, tenant, request, anchor, anchored_by)
-    anchor = request.anchor or await _top_memory(store, tenant, request, embedder)
-    return await _memory_timeline(store, tenant, request, anchor, anchored_by)
+        anchor = request.anchor or await _top_turn(db, request)
+        return await _turn_timeline(db, request, anchor, anchored_by)
+    anchor = request.anchor or await _top_memory(db, request, embedder)
+    return await _memory_timeline(db, request, anchor, anchored_by)
 
 
 def _no_match(query: str) -> NotFound:
@@ -101,13 +101,10 @@ def _no_match(query: str) -> NotFound:
     return NotFound("match for query", shown)
 
 
-async def _top_memory(
-    store: Store, tenant: str, request: TimelineRequest, embedder: Embedder | None
-) -> str:
+async def _top_memory(db: TenantStore, request: TimelineRequest, embedder: Embedder | None) -> str:
     query = request.query or ""
     found = await search.search(
-        store,
-        tenant,
+        db,
         SearchRequest(
             query=query,
             project=request.project,
@@ -122,10 +119,10 @@ async def _top_memory(
     return found.results[0].id
 
 
-async def _top_turn(store: Store, tenant: str, request: TimelineRequest) -> str:
+async def _top_turn(db: TenantStore, request: TimelineRequest) -> str:
     query = request.query or ""
     found = await archive.search_raw(
-        store, tenant, SearchRawRequest(query=query, project=request.project, limit=1)
+        db, SearchRawRequest(query=query, project=request.project, limit=1)
     )
     if not found.results:
         raise _no_match(query)
@@ -137,12 +134,11 @@ def _statuses(include_stale: bool) -> list[str]:
 
 
 async def _memory_timeline(
-    store: Store, tenant: str, request: TimelineRequest, anchor: str, anchored_by: str
+    db: TenantStore, request: TimelineRequest, anchor: str, anchored_by: str
 ) -> TimelineResult:
     statuses = _statuses(request.include_stale)
-    rows = await store.read(
+    rows = await db.read(
         "memories/get_memory_timeline",
-        tenant,
         anchor=anchor,
         project=request.project,
         statuses=statuses,
@@ -171,11 +167,10 @@ async def _memory_timeline(
 
 
 async def _turn_timeline(
-    store: Store, tenant: str, request: TimelineRequest, anchor: str, anchored_by: str
+    db: TenantStore, request: TimelineRequest, anchor: str, anchored_by: str
 ) -> TimelineResult:
-    rows = await store.read(
+    rows = await db.read(
         "memories/get_turn_timeline",
-        tenant,
         anchor=anchor,
         **pick(request, "project depth_before depth_after"),
         preview_chars=PREVIEW_CHARS,
@@ -241,21 +236,15 @@ def _turn_item(turn: dict[str, Any], session_id: str, session_ref: str) -> Timel
 
 
 # --- timeline_report: reading ----------------------------------------------------------------
-async def timeline_report(
-    store: Store, tenant: str, request: TimelineReportRequest
-) -> TimelineReportResult:
-    [memories] = await store.read(
+async def timeline_report(db: TenantStore, request: TimelineReportRequest) -> TimelineReportResult:
+    [memories] = await db.read(
         "memories/get_report_memory_activity",
-        tenant,
         project=request.project,
         max_rows=MAX_REPORT_ROWS,
         recent=REPORT_RECENT if request.full else 0,
     )
-    turns = await store.read(
-        "memories/get_report_turn_activity",
-        tenant,
-        project=request.project,
-        max_rows=MAX_REPORT_ROWS,
+    turns = await db.read(
+        "memories/get_report_turn_activity", project=request.project, max_rows=MAX_REPORT_ROWS
     )
     stats = report_stats(memories["groups"], turns, request.full, MAX_REPORT_ROWS)
     markdown = render_report(request.project, stats, memories["recent"], request.full)

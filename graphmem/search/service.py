@@ -71,7 +71,7 @@ from graphmem.search.models import (
 from graphmem.search.plans import DEFAULT_TOKEN_BUDGET, DEFAULT_WEIGHTS, compile_plan
 from graphmem.search.ranking import Fused, fuse, graph_ranking
 from graphmem.search.vectors import embed_texts
-from graphmem.store import Store
+from graphmem.store import TenantStore
 
 log = logging.getLogger(__name__)
 
@@ -96,8 +96,7 @@ class _Ranking:
 
 @dataclass(frozen=True)
 class _Context:
-    store: Store
-    tenant: str
+    db: TenantStore
     request: SearchRequest
     channels: list[str]
     weights: dict[str, float]
@@ -126,16 +125,16 @@ def _statuses(request: SearchRequest, include_superseded: bool) -> list[str]:
 
 
 async def search_memories_for(
-    store: Store, tenant: str, text: str, embedder: Embedder | None = None, **request: Any
+    db: TenantStore, text: str, embedder: Embedder | None = None, **request: Any
 ) -> SearchResult:
     """Memories matching the leading words of a longer text (a task or a question), for the
     tools that rank by it; the raw archive is never a fallback."""
     query = SearchRequest(query=leading_words(text), raw_fallback=False, **request)
-    return await search(store, tenant, query, embedder)
+    return await search(db, query, embedder)
 
 
 async def search(
-    store: Store, tenant: str, request: SearchRequest, embedder: Embedder | None = None
+    db: TenantStore, request: SearchRequest, embedder: Embedder | None = None
 ) -> SearchResult:
     plan = compile_plan(request) if request.routed else None
     channels = _channels(request, embedder)
@@ -148,11 +147,10 @@ async def search(
         "tags": request.tags,
     }
     if not request.has_query:
-        return await _listing(store, tenant, request, scope)
+        return await _listing(db, request, scope)
     vectors = await embed_texts(embedder if "vector" in channels else None, [request.query or ""])
     context = _Context(
-        store=store,
-        tenant=tenant,
+        db=db,
         request=request,
         channels=channels,
         weights=dict(plan.channel_weights if plan else DEFAULT_WEIGHTS),
@@ -237,9 +235,7 @@ async def _rank(
     fused = fuse(lists, context.weights, _boosts(types, boosts))
     if "graph" in context.channels and fused:
         seeds = fused[:GRAPH_SEEDS]
-        rows = await context.store.read(
-            sources.expand, context.tenant, seeds=[s.id for s in seeds], **sources.params
-        )
+        rows = await context.db.read(sources.expand, seeds=[s.id for s in seeds], **sources.params)
         for row in rows:
             types.setdefault(row["id"], row["type"])
         neighbours = [(row["seed"], row["id"], row["distance"]) for row in rows]
@@ -268,13 +264,13 @@ async def _fulltext_rows(context: _Context, sources: _Sources, query: str) -> li
     """
     if len(query.split()) > MAX_QUERY_TERMS:
         raise InvalidArgument("query", f"more than {MAX_QUERY_TERMS} terms")
-    lucene = lucene_query(context.tenant, query, MAX_QUERY_TERMS)
+    lucene = lucene_query(context.db.tenant, query, MAX_QUERY_TERMS)
     if not lucene:
         return []
     params = {"lucene": lucene, "pool": context.pool, **_plain(sources)}
 
     async def read(fetch: int) -> dict[str, Any]:
-        [row] = await context.store.read(sources.fulltext, context.tenant, fetch=fetch, **params)
+        [row] = await context.db.read(sources.fulltext, fetch=fetch, **params)
         return row
 
     row = await widening(
@@ -290,9 +286,9 @@ async def _vector_rows(
 ) -> list[dict[str, Any]]:
     fetch = min(max(context.pool * 4, 200), 4 * MAX_POOL)
     params = {"vector": vector, "pool": context.pool, **_plain(sources)}
-    rows = await context.store.read(sources.vector, context.tenant, fetch=fetch, **params)
+    rows = await context.db.read(sources.vector, fetch=fetch, **params)
     if len(rows) < context.pool:  # the shared index held too few of the caller's: scan exactly
-        rows = await context.store.read(sources.scan, context.tenant, **params)
+        rows = await context.db.read(sources.scan, **params)
     return rows
 
 
@@ -306,9 +302,7 @@ async def _second_hop(
     context: _Context, scope: dict[str, Any], first: _Ranking, boosts: dict[str, float]
 ) -> tuple[_Ranking, MultiHop]:
     seeds = first.fused[:MULTI_HOP_SEEDS]
-    rows = await context.store.read(
-        "search/get_memory_hits", context.tenant, ids=[s.id for s in seeds]
-    )
+    rows = await context.db.read("search/get_memory_hits", ids=[s.id for s in seeds])
     entities = discover_entities(
         context.request.query or "",
         [f"{r['memory']['title']} {r['memory']['content']}" for r in rows],
@@ -341,9 +335,7 @@ def discover_entities(query: str, texts: Sequence[str]) -> list[str]:
 async def _memory_hits(context: _Context, page: list[Fused]) -> list[MemoryHit]:
     if not page:
         return []
-    rows = await context.store.read(
-        "search/get_memory_hits", context.tenant, ids=[entry.id for entry in page]
-    )
+    rows = await context.db.read("search/get_memory_hits", ids=[entry.id for entry in page])
     by_id = {row["memory"]["id"]: row for row in rows}
     return [
         _memory_hit(by_id[entry.id], entry, context.request.explain)
@@ -434,17 +426,15 @@ def _next_step(hits: list[MemoryHit]) -> NextStep | None:
     )
 
 
-async def _listing(
-    store: Store, tenant: str, request: SearchRequest, scope: dict[str, Any]
-) -> SearchResult:
+async def _listing(db: TenantStore, request: SearchRequest, scope: dict[str, Any]) -> SearchResult:
     ids: list[str] = []
     if request.project is not None:
-        rows = await store.read(
-            "memories/list_memories", tenant, offset=request.offset, limit=request.limit, **scope
+        rows = await db.read(
+            "memories/list_memories", offset=request.offset, limit=request.limit, **scope
         )
         ids = [row["id"] for row in rows]
     page = ids[: request.limit]
-    rows = await store.read("search/get_memory_hits", tenant, ids=page) if page else []
+    rows = await db.read("search/get_memory_hits", ids=page) if page else []
     by_id = {row["memory"]["id"]: row for row in rows}
     hits = [_memory_hit(by_id[i], None, False) for i in page if i in by_id]
     has_more = len(ids) > request.limit
@@ -482,9 +472,7 @@ async def rank_turns(context: _Context) -> list[RawSearchHit]:
     page = ranking.fused[: context.request.limit]
     if not page:
         return []
-    rows = await context.store.read(
-        "archive/get_raw_turns", context.tenant, ids=[entry.id for entry in page]
-    )
+    rows = await context.db.read("archive/get_raw_turns", ids=[entry.id for entry in page])
     by_id = {row["id"]: row for row in rows}
     explain = context.request.explain
     return [

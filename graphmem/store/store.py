@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import Awaitable, Callable, Iterator
+from dataclasses import dataclass
 from typing import Any, TypeVar
 
 import neo4j
@@ -201,6 +202,11 @@ class Store:
                 result = await session.run(self.catalog["store/ping"].text)
                 await result.consume()
 
+    def of(self, tenant: str) -> TenantStore:
+        """This store seen by one tenant: every statement it runs is scoped to ``tenant``."""
+        _require_tenant(tenant)
+        return TenantStore(self, tenant)
+
     async def close(self) -> None:
         if self._owns_driver:
             await self._driver.close()
@@ -302,6 +308,24 @@ class Store:
             operators.append(str(step.get("operatorType", "")).split("@")[0])
             pending.extend(step.get("children", []))
         return operators
+
+
+@dataclass(frozen=True)
+class TenantStore:
+    """The store bound to one tenant, which is how the domain sees it: a service cannot run a
+    statement for any other tenant, nor forget to pass one."""
+
+    store: Store
+    tenant: str
+
+    async def read(self, name: str, **params: Any) -> list[Row]:
+        return await self.store.read(name, self.tenant, **params)
+
+    async def write(self, name: str, **params: Any) -> list[Row]:
+        return await self.store.write(name, self.tenant, **params)
+
+    async def write_transaction(self, label: str, work: Callable[[Tx], Awaitable[T]]) -> T:
+        return await self.store.write_transaction(label, self.tenant, work)
 
 
 def ping_sync(uri: str, user: str, password: str) -> None:

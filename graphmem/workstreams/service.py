@@ -27,7 +27,7 @@ from graphmem.core.ids import new_id
 from graphmem.core.models import paged, pick
 from graphmem.history.chain import Audit
 from graphmem.history.write_path import Write, write
-from graphmem.store import Store
+from graphmem.store import TenantStore
 from graphmem.workstreams.models import (
     WORKSTREAM_STATUSES,
     CreateWorkstreamRequest,
@@ -41,7 +41,7 @@ from graphmem.workstreams.rows import workstream_from_node
 
 
 async def create_workstream(
-    store: Store, tenant: str, request: CreateWorkstreamRequest
+    db: TenantStore, request: CreateWorkstreamRequest
 ) -> CreateWorkstreamResult:
     workstream_id = new_id()
 
@@ -61,15 +61,14 @@ async def create_workstream(
             workstream=workstream_from_node(rows[0]["workstream"]), revision=revision
         )
 
-    return await write(store, tenant, "create_workstream", work, audit=Audit.of(request))
+    return await write(db, "create_workstream", work, audit=Audit.of(request))
 
 
 async def list_workstreams(
-    store: Store, tenant: str, request: ListWorkstreamsRequest
+    db: TenantStore, request: ListWorkstreamsRequest
 ) -> ListWorkstreamsResult:
-    rows = await store.read(
+    rows = await db.read(
         "workstreams/list_workstreams",
-        tenant,
         project=request.project,
         statuses=[request.status] if request.status else list(WORKSTREAM_STATUSES),
         offset=request.offset,
@@ -85,7 +84,7 @@ async def list_workstreams(
 
 
 async def update_workstream(
-    store: Store, tenant: str, request: UpdateWorkstreamRequest
+    db: TenantStore, request: UpdateWorkstreamRequest
 ) -> UpdateWorkstreamResult:
     async def work(w: Write) -> UpdateWorkstreamResult:
         rows = await w.run("workstreams/find_workstream", id=request.id)
@@ -125,7 +124,7 @@ async def update_workstream(
             revision=revision,
         )
 
-    return await write(store, tenant, "update_workstream", work, audit=Audit.of(request))
+    return await write(db, "update_workstream", work, audit=Audit.of(request))
 
 
 def _current_value(node: dict[str, Any], name: str) -> Any:

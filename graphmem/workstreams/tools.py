@@ -17,7 +17,7 @@ async def create_workstream(
     Change it with update_workstream. One transaction. Answers with id, status and
     revision; detail=full adds the whole record.
     """
-    return await service.create_workstream(services.store, services.tenant(), request)
+    return await service.create_workstream(services.db(), request)
 
 
 @SPECS.tool("List a project's workstreams", Effect.READS)
@@ -29,7 +29,7 @@ async def workstreams(
     Read-only. Each has its id, title, status, progress, next action, blockers and
     timestamps. Paginated (has_more, next_offset). To change one: update_workstream.
     """
-    return await service.list_workstreams(services.store, services.tenant(), request)
+    return await service.list_workstreams(services.db(), request)
 
 
 @SPECS.tool("Change a workstream", Effect.SETS)
@@ -41,4 +41,4 @@ async def update_workstream(
     Setting values it already has writes nothing (updated false). Answers with id, updated,
     changed, status and revision; detail=full adds the whole record.
     """
-    return await service.update_workstream(services.store, services.tenant(), request)
+    return await service.update_workstream(services.db(), request)

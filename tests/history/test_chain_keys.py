@@ -117,18 +117,18 @@ async def test_a_whole_chain_rewritten_plain_is_caught_by_the_anchor(
     await _writes(client, 3)
     [head] = await store.read("history/get_head", tenant)
     anchor = Anchor(head["revision"], head["last_hash"])
-    assert (await verify_chain(store, tenant, anchor=anchor)).status == "verified"
+    assert (await verify_chain(store.of(tenant), anchor=anchor)).status == "verified"
     await _rewrite_plain(raw_driver, tenant, from_revision=1)
-    assert (await verify_chain(store, tenant)).status == "tampered"  # the checkpoint tells
+    assert (await verify_chain(store.of(tenant))).status == "tampered"  # the checkpoint tells
     await raw_driver.execute_query(  # ... unless the attacker also removes it
         "MATCH (h:History {tenant: $tenant}) REMOVE h.checkpoint_revision, h.checkpoint_hash, "
         "h.checkpoint_keyed_from, h.checkpoint_mac, h.checkpoint_key_id, h.key_id",
         tenant=tenant,
     )
-    assert (await verify_chain(store, tenant)).status == "verified"  # the documented limit
-    verdict = await verify_chain(store, tenant, anchor=anchor)
+    assert (await verify_chain(store.of(tenant))).status == "verified"  # the documented limit
+    verdict = await verify_chain(store.of(tenant), anchor=anchor)
     assert verdict.status == "anchor_mismatch" and verdict.first_break_revision == 3
-    beyond = await verify_chain(store, tenant, anchor=Anchor(9, anchor.hash))
+    beyond = await verify_chain(store.of(tenant), anchor=Anchor(9, anchor.hash))
     assert beyond.status == "anchor_mismatch" and "beyond the head" in (beyond.reason or "")
 
 
@@ -137,13 +137,13 @@ async def test_a_missing_or_wrong_key_is_said_so_never_tampering(
 ) -> None:
     await _writes(client, 2)
     with keyed_with(store, None):
-        missing = await verify_chain(store, tenant)
+        missing = await verify_chain(store.of(tenant))
     with keyed_with(store, ChainKey(b"\x01" * 32)):
-        wrong = await verify_chain(store, tenant)
+        wrong = await verify_chain(store.of(tenant))
     assert (missing.status, missing.verified) == ("key_missing", False)
     assert (wrong.status, wrong.verified) == ("key_mismatch", False)
     assert store.chain_key is not None and store.chain_key.key_id not in (wrong.reason or "")[:50]
-    assert (await verify_chain(store, tenant)).status == "verified"
+    assert (await verify_chain(store.of(tenant))).status == "verified"
 
 
 async def test_a_chain_keyed_midway_verifies_from_where_keying_began(
@@ -152,30 +152,30 @@ async def test_a_chain_keyed_midway_verifies_from_where_keying_began(
     with keyed_with(store, None):  # written before the history key existed
         await _writes(client, 2)
     await _writes(client, 2, start=2)
-    verdict = await verify_chain(store, tenant)
+    verdict = await verify_chain(store.of(tenant))
     assert verdict.status == "verified" and verdict.keyed_from_revision == 3
     for other in (None, ChainKey(b"\x02" * 32)):  # a server without the key, or another key
         with keyed_with(store, other):
             refused = await call_error(client, "record_fact", project="p", key="k", value="late")
         assert refused["error"] == "store_unavailable" and refused["retryable"] is False
         assert "history key" in refused["message"]
-    assert (await verify_chain(store, tenant)).head_revision == 4  # nothing was written
+    assert (await verify_chain(store.of(tenant))).head_revision == 4  # nothing was written
 
 
 async def test_an_ordinary_check_reads_only_the_events_since_the_checkpoint(
     client: Client[Any], store: Store, raw_driver: neo4j.AsyncDriver, tenant: str
 ) -> None:
     await _writes(client, 4)
-    first = await verify_chain(store, tenant)
+    first = await verify_chain(store.of(tenant))
     assert (first.checked_from_revision, first.checked_events) == (0, 4)
-    assert (await verify_chain(store, tenant, full=True)).complete  # moves the checkpoint
+    assert (await verify_chain(store.of(tenant), full=True)).complete  # moves the checkpoint
     await _writes(client, 2, start=4)
-    since = await verify_chain(store, tenant)
+    since = await verify_chain(store.of(tenant))
     assert (since.verified, since.checked_from_revision, since.checked_events) == (True, 4, 2)
     await raw_driver.execute_query(
         "MATCH (h:History {tenant: $tenant}) SET h.checkpoint_revision = 6", tenant=tenant
     )
-    forged = await verify_chain(store, tenant)  # its MAC no longer holds
+    forged = await verify_chain(store.of(tenant))  # its MAC no longer holds
     assert forged.status == "tampered" and "checkpoint" in (forged.reason or "")
 
 
@@ -188,11 +188,11 @@ async def test_a_full_check_is_held_to_the_checkpoint(
     with keyed_with(store, None):
         await _writes(client, 2)
     await _writes(client, 2, start=2)
-    assert (await verify_chain(store, tenant, full=True)).status == "verified"
+    assert (await verify_chain(store.of(tenant), full=True)).status == "verified"
     await _rewrite_plain(raw_driver, tenant, from_revision=3)
-    full = await verify_chain(store, tenant, full=True)
+    full = await verify_chain(store.of(tenant), full=True)
     assert full.status == "tampered" and full.first_break_revision == 3, full
-    ordinary = await verify_chain(store, tenant)  # from the checkpoint: the head moved
+    ordinary = await verify_chain(store.of(tenant))  # from the checkpoint: the head moved
     assert ordinary.status == "tampered" and ordinary.first_break_revision == 4, ordinary
 
 
@@ -200,7 +200,7 @@ async def test_events_removed_from_the_top_behind_the_checkpoint_are_tampering(
     client: Client[Any], store: Store, raw_driver: neo4j.AsyncDriver, tenant: str
 ) -> None:
     await _writes(client, 4)
-    assert (await verify_chain(store, tenant, full=True)).complete
+    assert (await verify_chain(store.of(tenant), full=True)).complete
     await raw_driver.execute_query(
         "MATCH (e:Event {tenant: $tenant}) WHERE e.revision > 2 DETACH DELETE e "
         "WITH count(*) AS removed MATCH (h:History {tenant: $tenant}) "
@@ -208,7 +208,7 @@ async def test_events_removed_from_the_top_behind_the_checkpoint_are_tampering(
         "SET h.revision = 2, h.last_hash = last.hash",
         tenant=tenant,
     )
-    verdict = await verify_chain(store, tenant, full=True)
+    verdict = await verify_chain(store.of(tenant), full=True)
     assert verdict.status == "tampered" and "behind the verified checkpoint" in (
         verdict.reason or ""
     )
@@ -223,7 +223,7 @@ async def test_a_forged_key_id_does_not_hide_tampering(
         "SET e.key_id = 'feedfeedfeedfeed', e.payload_json = e.payload_json + ' '",
         tenant=tenant,
     )
-    verdict = await verify_chain(store, tenant)
+    verdict = await verify_chain(store.of(tenant))
     assert verdict.status == "tampered" and verdict.first_break_revision == 1
 
 
@@ -231,9 +231,9 @@ async def test_pages_and_the_genesis_anchor(
     client: Client[Any], store: Store, tenant: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(verification, "PAGE", 2)  # five events over three pages
-    assert (await verify_chain(store, tenant, anchor=Anchor(0, GENESIS_HASH))).verified
+    assert (await verify_chain(store.of(tenant), anchor=Anchor(0, GENESIS_HASH))).verified
     await _writes(client, 5)
-    verdict = await verify_chain(store, tenant, full=True, anchor=Anchor(0, GENESIS_HASH))
+    verdict = await verify_chain(store.of(tenant), full=True, anchor=Anchor(0, GENESIS_HASH))
     assert verdict.verified and verdict.checked_events == 5
 
 
@@ -303,9 +303,9 @@ async def test_an_ordinary_check_that_read_enough_moves_the_checkpoint(
 ) -> None:
     monkeypatch.setattr(verification, "CHECKPOINT_EVERY", 3)
     await _writes(client, 2)
-    assert (await verify_chain(store, tenant)).checked_events == 2  # too few: no checkpoint
-    assert (await verify_chain(store, tenant)).checked_from_revision == 0
+    assert (await verify_chain(store.of(tenant))).checked_events == 2  # too few: no checkpoint
+    assert (await verify_chain(store.of(tenant))).checked_from_revision == 0
     await _writes(client, 1, start=2)
-    assert (await verify_chain(store, tenant)).checked_events == 3  # enough: moved to 3
-    after = await verify_chain(store, tenant)
+    assert (await verify_chain(store.of(tenant))).checked_events == 3  # enough: moved to 3
+    after = await verify_chain(store.of(tenant))
     assert (after.checked_from_revision, after.checked_events) == (3, 0)

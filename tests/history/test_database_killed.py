@@ -138,7 +138,7 @@ async def _assert_nothing_lost(
     store = await Store.connect(uri, local.user, local.password())
     store.chain_key = load_or_create(key_file)
     try:
-        verdict = await verify_chain(store, tenant, full=True)
+        verdict = await verify_chain(store.of(tenant), full=True)
     finally:
         await store.close()
     assert verdict.status == "verified" and verdict.complete

@@ -123,10 +123,10 @@ async def test_a_bounded_check_says_how_far_it_got(
     store: Store, client: Client[Any], tenant: str
 ) -> None:
     await _three_writes(client)
-    verdict = await verify_chain(store, tenant, limit=2)
+    verdict = await verify_chain(store.of(tenant), limit=2)
     assert verdict.verified and not verdict.complete and verdict.checked_events == 2
     assert verdict.reason is not None and "first 2 of 3" in verdict.reason
-    assert (await verify_chain(store, tenant)).complete
+    assert (await verify_chain(store.of(tenant))).complete
 
 
 async def test_transaction_time_never_goes_backwards_within_a_tenant(

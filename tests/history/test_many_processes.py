@@ -92,5 +92,5 @@ async def test_three_processes_with_four_writers_each_keep_every_invariant(
     writes = PROCESSES * WRITERS * WRITES
     assert [record["r"] for record in events] == list(range(1, writes + 1))  # gap-free, once each
     assert Counter(record["key"] for record in active) == {f"k{n}": 1 for n in range(KEYS)}
-    verdict = await verify_chain(store, tenant, full=True)
+    verdict = await verify_chain(store.of(tenant), full=True)
     assert verdict.status == "verified" and verdict.complete and verdict.checked_events == writes

@@ -85,7 +85,7 @@ async def test_events_of_one_write_chain_with_consecutive_revisions(
         assert w.next_revision == 1 and w.last_revision is None
         return [await w.event(_change(1)), await w.event(_change(2))]
 
-    revisions = await write(store, tenant, "test", work, audit=Audit("s-1", "bot", "cli"))
+    revisions = await write(store.of(tenant), "test", work, audit=Audit("s-1", "bot", "cli"))
     assert revisions == [1, 2]
     events = await store.read(
         "history/list_events", tenant, aggregate_id=None, aggregate_kind=None, since=None, limit=10
@@ -102,7 +102,7 @@ async def test_a_failed_write_leaves_no_event(store: Store, tenant: str) -> None
         raise Conflict("refused after the event")
 
     with pytest.raises(Conflict):
-        await write(store, tenant, "test", fails)
+        await write(store.of(tenant), "test", fails)
     assert await _revision(store, tenant) == 0
 
 
@@ -127,8 +127,8 @@ async def test_a_keyed_retry_replays_and_other_arguments_conflict(
             replay=replay,
         )
 
-    assert await write(store, tenant, "test", work, idempotency=keyed("a")) == 1
-    assert await write(store, tenant, "test", work, idempotency=keyed("a")) == -1
+    assert await write(store.of(tenant), "test", work, idempotency=keyed("a")) == 1
+    assert await write(store.of(tenant), "test", work, idempotency=keyed("a")) == -1
     with pytest.raises(Conflict):
-        await write(store, tenant, "test", work, idempotency=keyed("b"))
+        await write(store.of(tenant), "test", work, idempotency=keyed("b"))
     assert len(calls) == 1 and await _revision(store, tenant) == 1

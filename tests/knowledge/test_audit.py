@@ -645,7 +645,7 @@ async def test_the_whole_run_rolls_back_on_failure(
 
     monkeypatch.setitem(audit._SCANNERS, "quarantine", broken)  # the last scan
     with pytest.raises(RuntimeError, match="scan failed"):
-        await audit.audit_memory(store, tenant, AuditMemoryRequest())
+        await audit.audit_memory(store.of(tenant), AuditMemoryRequest())
     facts = {f["id"]: f for f in (await slot(fx, tenant, a["id"]))["facts"]}
     assert facts[a["id"]]["contradiction_count"] == 7  # the repair was rolled back
     assert await revision(client) == before
@@ -664,14 +664,14 @@ async def test_scans_are_bounded_and_continue_from_their_cursor(
         refs = sorted(i.subject_ref for i in result.issues if i.new)
         return refs, check.complete
 
-    first = await audit.audit_memory(store, tenant, request, batch=2)
+    first = await audit.audit_memory(store.of(tenant), request, batch=2)
     assert claims(first) == (["claim-0", "claim-1"], False)
-    second = await audit.audit_memory(store, tenant, request, batch=2)
+    second = await audit.audit_memory(store.of(tenant), request, batch=2)
     assert claims(second) == (["claim-2", "claim-3"], False)
     assert second.open_issue_count == 4
-    third = await audit.audit_memory(store, tenant, request, batch=2)
+    third = await audit.audit_memory(store.of(tenant), request, batch=2)
     assert claims(third) == (["claim-4"], True)  # the end: the next run starts over
-    fourth = await audit.audit_memory(store, tenant, request, batch=2)
+    fourth = await audit.audit_memory(store.of(tenant), request, batch=2)
     assert claims(fourth) == ([], False)
     assert (fourth.open_issue_count, fourth.emit_event) == (5, False)
 

@@ -711,7 +711,7 @@ async def test_promotion_policy_table(
         async def work(w: Write) -> PromoteResult:
             return await promote_in_tx(w, claim_id, "auto_layer1")
 
-        result = (await write(store, tenant, "test", work)).model_dump(mode="json")
+        result = (await write(store.of(tenant), "test", work)).model_dump(mode="json")
     else:
         result = await call(client, "promote_candidate", claim_id=claim_id, mode=mode)
     assert (result["promoted"], result["reason"]) == (reason is None, reason)

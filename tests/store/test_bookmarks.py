@@ -34,9 +34,9 @@ async def test_every_session_and_query_shares_the_store_bookmark_manager(
     monkeypatch.setattr(driver, "session", spy_session)
     monkeypatch.setattr(driver, "execute_query", spy_query)
     try:
-        await facts.record_fact(store, tenant, RecordFactRequest(project="p", key="k", value=1))
+        await facts.record_fact(store.of(tenant), RecordFactRequest(project="p", key="k", value=1))
         answer = await state.current_state(
-            store, tenant, CurrentStateRequest(state_key="k", project="p")
+            store.of(tenant), CurrentStateRequest(state_key="k", project="p")
         )
         await store.write("store/ping", tenant)
         assert answer.answer is not None and answer.answer.value == 1
@@ -52,9 +52,9 @@ async def test_a_routing_uri_works_against_the_single_server(
     routed = neo4j_endpoint.uri.replace("bolt://", "neo4j://", 1)
     store = await Store.connect(routed, neo4j_endpoint.user, neo4j_endpoint.password)
     try:
-        await facts.record_fact(store, tenant, RecordFactRequest(project="p", key="k", value=7))
+        await facts.record_fact(store.of(tenant), RecordFactRequest(project="p", key="k", value=7))
         answer = await state.current_state(
-            store, tenant, CurrentStateRequest(state_key="k", project="p")
+            store.of(tenant), CurrentStateRequest(state_key="k", project="p")
         )
         assert answer.answer is not None and answer.answer.value == 7
     finally:

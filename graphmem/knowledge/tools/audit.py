@@ -24,7 +24,7 @@ async def audit_memory(
     finds nothing new. Each scan reads at most 1,000 subjects and continues next run. One
     transaction. Answers the issues found, counts, repairs and per-scan checks.
     """
-    return await audit.audit_memory(services.store, services.tenant(), request)
+    return await audit.audit_memory(services.db(), request)
 
 
 @SPECS.tool("List memory audit issues", Effect.READS)
@@ -36,4 +36,4 @@ async def list_memory_issues(
     Read-only. Each has its type, severity, subject, details, detection times and, when
     resolved, how (repaired or not_redetected); last_audit_at says when the audit ran.
     """
-    return await audit.list_memory_issues(services.store, services.tenant(), request)
+    return await audit.list_memory_issues(services.db(), request)

@@ -18,4 +18,4 @@ async def add_context_chunk(
     A body already in the project returns its chunk. Secrets redacted. Answers id, state,
     created, redactions, quarantine_reasons, revision; detail=full adds the record.
     """
-    return await chunks.add_context_chunk(services.store, services.tenant(), request)
+    return await chunks.add_context_chunk(services.db(), request)

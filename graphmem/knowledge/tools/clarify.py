@@ -22,7 +22,7 @@ async def queue_clarification(
     invalid_state. One transaction. Answers the questions, the state and the
     AWAITING_HUMAN block.
     """
-    return await clarify.queue_clarification(services.store, services.tenant(), request)
+    return await clarify.queue_clarification(services.db(), request)
 
 
 @SPECS.tool("Record a human answer to a chunk's questions", Effect.ADDS)
@@ -38,4 +38,4 @@ async def record_human_answer(
     an answered question: conflict. Answers the new state, questions resolved and
     remaining, and redactions.
     """
-    return await clarify.record_human_answer(services.store, services.tenant(), request)
+    return await clarify.record_human_answer(services.db(), request)

@@ -26,7 +26,7 @@ async def build_context_pack(
     empty one is not stored (pack_id null). One transaction, one history revision. Answers
     the body, pack_id, token_usage, sections and scores.
     """
-    return await packs.build_context_pack(services.store, services.tenant(), request)
+    return await packs.build_context_pack(services.db(), request)
 
 
 @SPECS.tool("Run the knowledge pipeline in one step", Effect.ADDS)
@@ -46,5 +46,5 @@ async def enrich_context(
     when a bound left work for a next run.
     """
     return await enrich.enrich_context(
-        services.store, services.tenant(), request.depth, services.settings.enrich_policy
+        services.db(), request.depth, services.settings.enrich_policy
     )

@@ -23,9 +23,7 @@ async def assess_context(
     frozen chunk, or an awaiting_human one with an unchanged source, is skipped unless
     force. One transaction. Answers the state, scores, signals and any skip_reason.
     """
-    return await assess.assess_context(
-        services.store, services.tenant(), request, services.settings.enrich_policy
-    )
+    return await assess.assess_context(services.db(), request, services.settings.enrich_policy)
 
 
 @SPECS.tool("Extract candidate claims from a chunk", Effect.ADDS_ONCE)
@@ -41,7 +39,7 @@ async def extract_candidate_claims(
     states or a quarantined chunk: invalid_state. Answers the claims (id, triple, scope,
     confidence, status, evidence_count) and counts.
     """
-    return await claims.extract_candidate_claims(services.store, services.tenant(), request)
+    return await claims.extract_candidate_claims(services.db(), request)
 
 
 @SPECS.tool("Promote a candidate claim to a fact", Effect.ADDS_ONCE)
@@ -58,4 +56,4 @@ async def promote_candidate(
     govern_fact. Not a candidate: invalid_state. Answers promoted, reason, fact_id,
     contradictions and revision.
     """
-    return await claims.promote_candidate(services.store, services.tenant(), request)
+    return await claims.promote_candidate(services.db(), request)

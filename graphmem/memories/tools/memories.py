@@ -23,11 +23,7 @@ async def save_memory(
     revision; detail=full adds the whole record.
     """
     return await service.save_memory(
-        services.store,
-        services.tenant(),
-        request,
-        services.embedder,
-        services.settings.memory_backup_dir,
+        services.db(), request, services.embedder, services.settings.memory_backup_dir
     )
 
 
@@ -40,7 +36,7 @@ async def get_observations(
     Use it after search on the ids you chose. Counts the access. An id missing or not
     yours fails the call (not_found). Answers the full records.
     """
-    return await service.get_observations(services.store, services.tenant(), request)
+    return await service.get_observations(services.db(), request)
 
 
 @SPECS.tool("Govern memories", Effect.CHANGES)
@@ -52,4 +48,4 @@ async def govern_memory(
     Dry run first; a real run needs confirm_destructive, a reason and every id's expected
     version; one that moved is a conflict. One transaction. Answers versions and statuses.
     """
-    return await service.govern_memory(services.store, services.tenant(), request)
+    return await service.govern_memory(services.db(), request)

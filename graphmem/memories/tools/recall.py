@@ -25,9 +25,7 @@ async def recall_user_context(
     diagnostics. Use search for exhaustive matches, current_state for one key,
     context_bundle for an audited or past bundle.
     """
-    return await recall.recall_user_context(
-        services.store, services.tenant(), request, services.embedder
-    )
+    return await recall.recall_user_context(services.db(), request, services.embedder)
 
 
 @SPECS.tool("Compile a context bundle", Effect.READS)
@@ -44,4 +42,4 @@ async def context_bundle(services: Services, request: models.BundleRequest) -> m
     deleted memories never enter; the poisoning gate re-screens and only drops. Use
     recall_user_context for a compact text, search for exhaustive matches.
     """
-    return await bundles.context_bundle(services.store, services.tenant(), request)
+    return await bundles.context_bundle(services.db(), request)

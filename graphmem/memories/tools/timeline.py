@@ -26,7 +26,7 @@ async def timeline(services: Services, request: models.TimelineRequest) -> model
     more_before and more_after. Use timeline_report for a project report, search to find
     memories, current_state for a stable fact.
     """
-    return await domain.timeline(services.store, services.tenant(), request, services.embedder)
+    return await domain.timeline(services.db(), request, services.embedder)
 
 
 def _markdown_first(result: models.TimelineReportResult) -> Any:
@@ -50,5 +50,5 @@ async def timeline_report(
     quarantined, rejected and deleted ones withheld). Answers the Markdown as text, its
     numbers as structured stats. Use timeline for context around one memory or turn.
     """
-    report = await domain.timeline_report(services.store, services.tenant(), request)
+    report = await domain.timeline_report(services.db(), request)
     return _markdown_first(report)
