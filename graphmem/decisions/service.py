@@ -486,24 +486,17 @@ async def update_decision(db: TenantStore, request: UpdateDecisionRequest) -> Up
             raise Conflict(f"decision {request.decision_id!r} is {previous}, which is final")
         if previous == request.status:
             raise Conflict(f"decision {request.decision_id!r} is already {previous}")
-        now = w.now_iso
         if request.successor_decision_id is not None:
             successor = await _require_decision(w, request.successor_decision_id)
             if successor["status"] in TERMINAL:
                 raise Conflict(f"successor decision {successor['id']!r} is {successor['status']}")
-            await w.run(
-                "decisions/link_superseded_decision",
-                newer_id=request.successor_decision_id,
-                older_id=request.decision_id,
-                reason=request.reason,
-                now=now,
-            )
         await w.run(
             "decisions/update_decision_status",
             id=request.decision_id,
+            successor_id=request.successor_decision_id,
             status=request.status,
             reason=request.reason,
-            now=now,
+            now=w.now_iso,
         )
         loaded, evaluation = await load_decisions(w, [request.decision_id])
         revision = await w.record(

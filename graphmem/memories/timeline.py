@@ -140,11 +140,9 @@ async def _memory_timeline(
     rows = await db.read(
         "memories/get_memory_timeline",
         anchor=anchor,
-        project=request.project,
         statuses=statuses,
-        depth_before=request.depth_before,
-        depth_after=request.depth_after,
         preview_chars=PREVIEW_CHARS,
+        **pick(request, "project depth_before depth_after"),
     )
     row = first_row(rows, "memory", anchor)
     centre = row["anchor"]
