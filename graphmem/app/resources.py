@@ -68,7 +68,7 @@ def register_resources(server: FastMCP, services: Services) -> None:
         "graphmem://decisions/{decision_id}",
         title="A decision",
         description="A decision with its alternatives, reopen rules and each rule's verdict "
-        "now (review_decisions syncs the review signals).",
+        "now (fact writes and maintain keep the review signals).",
     )
     async def decision(decision_id: str) -> str:
         return await _json(lambda: read_decision(services.db(), decision_id))

@@ -35,6 +35,7 @@ MAX_ALTERNATIVES = 20
 MAX_RULES_PER_ALTERNATIVE = 20
 MAX_DEPENDENCIES = 50
 MAX_EVIDENCE_REFS = 20
+MAX_DUE = 10_000  # review_decisions: candidates read per call
 EvidenceRefs = Annotated[
     list[ShortText], Field(max_length=MAX_EVIDENCE_REFS, description="URLs, paths or ids.")
 ]
@@ -98,7 +99,7 @@ class ReviewDecisionsRequest(StrictModel):
     project: Name | None = Field(default=None, description="Only this project.")
     decision_id: Name | None = Field(default=None, description="Only this decision.")
     limit: int = Field(default=50, ge=1, le=200, description="Page size.")
-    offset: int = Field(default=0, ge=0, le=100_000, description="Page start.")
+    offset: int = Field(default=0, ge=0, le=MAX_DUE, description="Page start.")
 
 
 class AckReviewRequest(StrictModel):
@@ -263,25 +264,29 @@ class DueDecision(OutputModel):
     breached_rules: list[RuleVerdict]
 
 
-class ReviewOutcome(OutputModel):
-    """What one evaluation of reopen rules found and changed (review_decisions, maintain)."""
+class ReviewVerdicts(OutputModel):
+    """What an evaluation of reopen rules found."""
 
     evaluated_decisions: int
     evaluated_rules: int
     verdicts: VerdictCounts
     diagnostics: list[Diagnostic] = Field(description="Unknown verdicts (at most 100 listed).")
     diagnostics_total: int
+
+
+class ReviewOutcome(ReviewVerdicts):
+    """What maintain's evaluation of every live decision found and changed."""
+
     signals_opened: list[ReviewSignal]
     signals_cleared: int
 
 
-class ReviewDecisionsResult(ReviewOutcome):
+class ReviewDecisionsResult(ReviewVerdicts):
     due: list[DueDecision] = Field(description="Decisions due for review, by decision id.")
-    due_total: int
+    due_total: int = Field(description=f"Decisions due in scope (at most {MAX_DUE:,}).")
     limit: int
     offset: int
     next_offset: int | None
-    revision: int | None = Field(description="Revision committed when signals changed.")
     evaluated_at: datetime
 
 

@@ -28,7 +28,6 @@ from graphmem.decisions.models import (
     AckReviewResult,
     Decision,
     Diagnostic,
-    DueDecision,
     Outcome,
     RecordAttemptRequest,
     RecordAttemptResult,
@@ -36,8 +35,6 @@ from graphmem.decisions.models import (
     RecordDecisionResult,
     RecordOutcomeRequest,
     RecordOutcomeResult,
-    ReviewDecisionsRequest,
-    ReviewDecisionsResult,
     ReviewOutcome,
     ReviewSignal,
     UpdateDecisionRequest,
@@ -46,7 +43,7 @@ from graphmem.decisions.models import (
 )
 from graphmem.decisions.rows import attempt_from_node, decision_from_row, rule_verdict, verdict_of
 from graphmem.facts.models import owner_of
-from graphmem.history.chain import Audit, Change
+from graphmem.history.chain import Audit
 from graphmem.history.write_path import Idempotency, IdempotencyRecord, Write, write
 from graphmem.store import TenantStore
 
@@ -119,16 +116,7 @@ async def evaluate(w: Write, decision_ids: list[str], *, details: bool = False) 
         rows = await w.run(
             "decisions/evaluate_reopen_rules", decision_ids=decision_ids, details=details
         )
-        for found in rows[0]["decisions"]:
-            decisions[found["decision_id"]] = _DecisionVerdicts(
-                found["decision_id"],
-                found["project"],
-                found["title"],
-                found["status"],
-                found["review_after"],
-                found["rules"],
-                found["has_signal"],
-            )
+        decisions = verdicts_of(rows[0]["decisions"])
     coverages = {decision_id: _coverage(v) for decision_id, v in decisions.items()}
     entries = [
         {
@@ -141,6 +129,23 @@ async def evaluate(w: Write, decision_ids: list[str], *, details: bool = False) 
         if coverage or decisions[decision_id].has_signal  # nothing to sync for quiet ones
     ]
     return await _sync_signals(w, entries, decisions)
+
+
+def verdicts_of(found: list[dict[str, Any]]) -> dict[str, _DecisionVerdicts]:
+    """Per decision, the rows of decisions/evaluate_reopen_rules (or a decision's own fields,
+    for one without rules)."""
+    return {
+        row["decision_id"]: _DecisionVerdicts(
+            row["decision_id"],
+            row["project"],
+            row["title"],
+            row["status"],
+            row["review_after"],
+            row.get("rules", []),
+            row.get("has_signal", False),
+        )
+        for row in found
+    }
 
 
 def _coverage(verdicts: _DecisionVerdicts) -> list[str]:
@@ -173,13 +178,10 @@ async def evaluate_listed(w: Write, listed: list[dict[str, Any]]) -> Evaluation:
     """Evaluate listed decisions (from decisions/list_live_decisions); those without
     rules are counted too (they can still be due by review_after)."""
     evaluation = await evaluate(w, [row["id"] for row in listed])
-    for row in listed:
-        evaluation.decisions.setdefault(
-            row["id"],
-            _DecisionVerdicts(
-                row["id"], row["project"], row["title"], row["status"], row["review_after"]
-            ),
-        )
+    for decision_id, verdicts in verdicts_of(
+        [{**r, "decision_id": r["id"]} for r in listed]
+    ).items():
+        evaluation.decisions.setdefault(decision_id, verdicts)
     return evaluation
 
 
@@ -374,76 +376,6 @@ async def _replayed_decision(w: Write, earlier: IdempotencyRecord) -> RecordDeci
         idempotent_replay=True,
         review_signals=[],
     )
-
-
-# --- review_decisions ----------------------------------------------------------------------------
-async def review_decisions(
-    db: TenantStore, request: ReviewDecisionsRequest
-) -> ReviewDecisionsResult:
-    """Evaluate the live decisions in scope; persist signal changes (one revision if any)."""
-
-    async def work(w: Write) -> ReviewDecisionsResult:
-        rows = await w.run(
-            "decisions/list_live_decisions",
-            project=request.project,
-            decision_id=request.decision_id,
-        )
-        evaluation = await evaluate_listed(w, rows[0]["decisions"])
-        revision = await _record_evaluation(w, "review_decisions", evaluation)
-        due = _due(evaluation, w.now)
-        page = due[request.offset : request.offset + request.limit]
-        following = request.offset + request.limit
-        return ReviewDecisionsResult(
-            **evaluation.outcome().model_dump(),
-            due=page,
-            due_total=len(due),
-            limit=request.limit,
-            offset=request.offset,
-            next_offset=following if following < len(due) else None,
-            revision=revision,
-            evaluated_at=w.now,
-        )
-
-    return await write(db, "review_decisions", work)
-
-
-async def _record_evaluation(w: Write, op: str, evaluation: Evaluation) -> int | None:
-    """One history event when the evaluation opened or cleared signals; none otherwise."""
-    if not evaluation.opened and not evaluation.cleared:
-        return None
-    subjects = sorted({signal.decision_id for signal in evaluation.opened})
-    return await w.event(
-        Change(
-            op,
-            "decision",
-            subjects[0] if subjects else "review_signals",
-            subjects,
-            signal_change(evaluation),
-        )
-    )
-
-
-def _due(evaluation: Evaluation, now: datetime) -> list[DueDecision]:
-    """Decisions with a breach (their signal, open or acknowledged) or past review_after."""
-    due = []
-    for decision_id in sorted(evaluation.decisions):
-        verdicts = evaluation.decisions[decision_id]
-        breached = verdicts.breached()
-        stale = verdicts.review_after_passed(now)
-        if not breached and not stale:
-            continue
-        due.append(
-            DueDecision(
-                decision_id=decision_id,
-                project=verdicts.project,
-                title=verdicts.title,
-                status=verdicts.status,  # type: ignore[arg-type]
-                review_after_passed=stale,
-                signal=evaluation.signals.get(decision_id),
-                breached_rules=[rule_verdict(row) for row in breached],
-            )
-        )
-    return due
 
 
 # --- ack_review ----------------------------------------------------------------------------------

@@ -3,7 +3,7 @@ domain, let the boundary map errors."""
 
 from graphmem.app.services import Services
 from graphmem.app.toolspec import Effect, ToolList
-from graphmem.decisions import models, service
+from graphmem.decisions import models, review, service
 
 SPECS = ToolList()
 
@@ -23,18 +23,19 @@ async def record_decision(
     return await service.record_decision(services.db(), request)
 
 
-@SPECS.tool("Evaluate reopen rules and list decisions due", Effect.ADDS_ONCE)
+@SPECS.tool("List decisions due for review", Effect.READS)
 async def review_decisions(
     services: Services, request: models.ReviewDecisionsRequest
 ) -> models.ReviewDecisionsResult:
-    """Evaluate live decisions' reopen rules and list those due, paged, with
-    diagnostics for unknown verdicts (which never make a decision due).
+    """List decisions due for review, paged: a reopen rule breached now (its signal, open
+    or acknowledged) or review_after passed.
 
-    Due: a breached rule's signal is open or acknowledged, or review_after passed;
-    acknowledge with ack_review. Persists signal changes (one revision if any); safe to
-    repeat.
+    Read-only, from state that fact writes and maintain keep: only candidates are evaluated,
+    with their breached rules; diagnostics report unknown verdicts (which never make a
+    decision due) of those evaluated, or of the one decision_id names. maintain evaluates
+    every live decision. Acknowledge with ack_review.
     """
-    return await service.review_decisions(services.db(), request)
+    return await review.review_decisions(services.db(), request)
 
 
 @SPECS.tool("Acknowledge a review signal", Effect.ADDS)

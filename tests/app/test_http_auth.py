@@ -131,6 +131,27 @@ async def test_read_only_tokens_read_memories_with_their_counters(principals: Pr
         assert read.structured_content["details"][0]["access_count"] == expected
 
 
+async def test_read_only_tokens_review_decisions(principals: Principals) -> None:
+    url = principals.server.url
+    rule = {"key": "latency", "operator": "greater_than", "value": 300}
+    decided = await _call(
+        url,
+        principals.writer_a,
+        "record_decision",
+        project="p",
+        title="Cache reads",
+        choice="cache",
+        alternatives=[{"title": "no cache", "reopen_when": [rule]}],
+    )
+    assert not decided.is_error, decided.content
+    await _call(url, principals.writer_a, "record_fact", project="p", key="latency", value=400)
+    review = await _call(url, principals.reader_a, "review_decisions", project="p")
+    assert not review.is_error, review.content
+    [due] = review.structured_content["due"]
+    assert due["decision_id"] == decided.structured_content["id"]
+    assert due["signal"]["status"] == "open"
+
+
 async def test_revoked_token_is_refused(principals: Principals) -> None:
     token, record = issue_token(principals.tokens_file, principals.tenant_a, ["read"])
     ok = await _call(principals.server.url, token, "current_state", state_key="k")

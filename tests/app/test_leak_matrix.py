@@ -415,7 +415,7 @@ def _assert_b_sees_nothing(tool: str, arguments: dict[str, Any], error: bool, pa
         ),
         "record_decision": lambda: _is(payload["error"], "not_found"),
         "review_decisions": lambda: _is(
-            (payload["evaluated_decisions"], payload["due"], payload["revision"]), (0, [], None)
+            (payload["evaluated_decisions"], payload["due"], payload["due_total"]), (0, [], 0)
         ),
         "ack_review": lambda: _is(payload["error"], "not_found"),
         "assess_context": lambda: _is(payload["error"], "not_found"),

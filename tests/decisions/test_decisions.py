@@ -143,15 +143,19 @@ async def test_unknown_verdicts_say_why(client: Client[Any]) -> None:
         "gone": ("unknown", "no_current_fact"),
     }
     assert result["review_signals"] == []  # unknown never opens a signal
-    await call(client, "maintain")  # expiry made durable: still expired, not missing
-    review = await call(client, "review_decisions")
-    reasons = {d["key"]: d["reason"] for d in review["diagnostics"]}
-    assert reasons == {
-        "never": "no_current_fact",
-        "lapsed": "expired_fact",
-        "gone": "no_current_fact",
-    }
-    assert review["verdicts"] == {"true": 0, "false": 0, "unknown": 3}
+    maintained = await call(client, "maintain")  # expiry made durable: still expired, not missing
+    # maintain evaluates every live decision; review_decisions the one it names (not due)
+    named = await call(client, "review_decisions", decision_id=result["decision"]["id"])
+    for review in (maintained["review"], named):
+        reasons = {d["key"]: d["reason"] for d in review["diagnostics"]}
+        assert reasons == {
+            "never": "no_current_fact",
+            "lapsed": "expired_fact",
+            "gone": "no_current_fact",
+        }
+        assert review["verdicts"] == {"true": 0, "false": 0, "unknown": 3}
+    assert named["due"] == []
+    assert (await call(client, "review_decisions"))["evaluated_decisions"] == 0  # none due
     # a key a rule watches but nobody recorded is still not found for current_state
     assert (await call(client, "current_state", state_key="never"))["status"] == "not_found"
 
@@ -190,7 +194,7 @@ async def test_signal_identity_and_acknowledgement_across_changes(client: Client
     [s1] = first["review_signals"]  # pushed by the fact write itself
     assert (s1["breached_rule_ids"], s1["status"]) == ([latency_rule], "open")
     review = await call(client, "review_decisions")
-    assert review["signals_opened"] == [] and review["revision"] is None  # nothing new
+    assert "signals_opened" not in review and "revision" not in review  # a read: writes nothing
     assert review["due"][0]["signal"]["signal_id"] == s1["signal_id"]
 
     acked = await call(client, "ack_review", signal_id=s1["signal_id"], note="known; fine")
@@ -262,7 +266,9 @@ async def test_supersede_update_and_revert(client: Client[Any]) -> None:
     new = await _decide(client, supersedes_decision_id=old_id)
     assert new["decision"]["supersedes_decision_id"] == old_id
     review = await call(client, "review_decisions")
-    assert review["due"] == [] and review["evaluated_decisions"] == 1  # old one: not live
+    assert review["due"] == [] and review["evaluated_decisions"] == 0  # old one: not live
+    named = await call(client, "review_decisions", decision_id=old_id)
+    assert named["evaluated_decisions"] == 0  # a superseded decision is never evaluated
     payload = await call_error(client, "update_decision", decision_id=old_id, status="active")
     assert payload["error"] == "conflict" and "final" in payload["message"]
     payload = await call_error(
@@ -390,8 +396,8 @@ async def test_malformed_rules_are_refused_naming_the_field(
         alternatives=[{"title": "a", "reopen_when": [rule]}],
     )
     assert (payload["error"], payload["field"]) == ("invalid_argument", field)
-    review = await call(client, "review_decisions")
-    assert review["evaluated_decisions"] == 0  # nothing was written
+    maintained = await call(client, "maintain")
+    assert maintained["review"]["evaluated_decisions"] == 0  # nothing was written
 
 
 async def test_record_decision_errors(client: Client[Any]) -> None:
@@ -494,6 +500,8 @@ async def test_maintain_evaluates_rules_when_facts_lapse(client: Client[Any]) ->
     fact = await call(client, "record_fact", project="p", key="latency", value=5, expires_at=soon)
     assert len(fact["review_signals"]) == 1
     await _wait_until(soon)
+    # before maintain clears the signal, review_decisions already sees the lapse
+    assert (await call(client, "review_decisions"))["due"] == []
     done = await call(client, "maintain")
     assert (done["expired_facts"], done["review"]["signals_cleared"]) == (1, 1)
     assert done["review"]["diagnostics"][0]["reason"] == "expired_fact"

@@ -1,0 +1,130 @@
+"""review_decisions, from state: a read that costs what is due, not what is stored.
+
+Fact writes push review signals for the decisions watching the keys they change, and
+maintain re-evaluates every live decision in batches, so what can be due is already known:
+a live decision with an open or acknowledged signal, or past review_after (an index seek).
+Only those candidates are evaluated now, to list their breached rules and to drop a signal
+whose breach a lapse has since ended (maintain clears it). A breach that time alone creates
+(a contradicting fact lapsing) is found by the next maintain. Nothing is written, so a
+read-only principal may call it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import datetime
+from typing import Any
+
+from graphmem.core.clock import parse_iso, utc_now_iso
+from graphmem.decisions.models import (
+    MAX_DUE,
+    DueDecision,
+    ReviewDecisionsRequest,
+    ReviewDecisionsResult,
+    ReviewSignal,
+)
+from graphmem.decisions.rows import rule_verdict
+from graphmem.decisions.service import TERMINAL, Evaluation, verdicts_of
+from graphmem.store import TenantStore
+
+EVALUATION_CHUNK = 500  # decisions per evaluation statement, run concurrently
+
+
+async def review_decisions(
+    db: TenantStore, request: ReviewDecisionsRequest
+) -> ReviewDecisionsResult:
+    now_iso = utc_now_iso()
+    now = parse_iso(now_iso)
+    if request.decision_id is not None:  # a live decision named is evaluated whole
+        candidates = await _named(db, request)
+    else:
+        candidates = await db.read(
+            "decisions/list_due_candidates", project=request.project, limit=MAX_DUE, now=now_iso
+        )
+    evaluation = await _evaluate(db, candidates, now_iso)
+    due = _due(evaluation, now)
+    page = due[request.offset : request.offset + request.limit]
+    following = request.offset + request.limit
+    return ReviewDecisionsResult(
+        **evaluation.outcome().model_dump(exclude={"signals_opened", "signals_cleared"}),
+        due=page,
+        due_total=len(due),
+        limit=request.limit,
+        offset=request.offset,
+        next_offset=following if following < len(due) else None,
+        evaluated_at=now,
+    )
+
+
+async def _named(db: TenantStore, request: ReviewDecisionsRequest) -> list[dict[str, Any]]:
+    """The named decision, when it is live and in scope: evaluated even when not due, so
+    its unknown verdicts are reported."""
+    rows = await db.read("decisions/get_decisions", ids=[request.decision_id])
+    return [
+        {
+            "id": node["id"],
+            "project": node["project"],
+            "title": node["title"],
+            "status": node["status"],
+            "review_after": _iso_or_none(node.get("review_after")),
+        }
+        for node in (row["decision"] for row in rows)
+        if node["status"] not in TERMINAL
+        and (request.project is None or node["project"] == request.project)
+    ]
+
+
+def _iso_or_none(value: Any) -> str | None:
+    return None if value is None else value.isoformat()
+
+
+async def _evaluate(db: TenantStore, listed: list[dict[str, Any]], now_iso: str) -> Evaluation:
+    """The candidates' rules evaluated now, and their current signals, without syncing."""
+    ids = [row["id"] for row in listed]
+    chunks = [ids[i : i + EVALUATION_CHUNK] for i in range(0, len(ids), EVALUATION_CHUNK)]
+    evaluated, signal_rows = await asyncio.gather(
+        asyncio.gather(
+            *(
+                db.read(
+                    "decisions/evaluate_reopen_rules",
+                    decision_ids=chunk,
+                    details=False,
+                    now=now_iso,
+                )
+                for chunk in chunks
+            )
+        ),
+        db.read("decisions/list_current_signals", decision_ids=ids),
+    )
+    decisions = verdicts_of([{**row, "decision_id": row["id"]} for row in listed])
+    decisions |= verdicts_of([found for rows in evaluated for found in rows[0]["decisions"]])
+    coverages = {decision_id: " ".join(v.coverage()) for decision_id, v in decisions.items()}
+    signals: dict[str, ReviewSignal] = {}
+    for row in signal_rows:
+        signal = dict(row["signal"])
+        if coverages.get(signal["decision_id"]) == signal.pop("coverage"):
+            signals[signal["decision_id"]] = ReviewSignal(**signal)
+    return Evaluation(decisions, signals, opened=[], cleared=0)
+
+
+def _due(evaluation: Evaluation, now: datetime) -> list[DueDecision]:
+    """Decisions with a breach now or past review_after, by id."""
+    due = []
+    for decision_id in sorted(evaluation.decisions):
+        verdicts = evaluation.decisions[decision_id]
+        breached = verdicts.breached()
+        stale = verdicts.review_after_passed(now)
+        if not breached and not stale:
+            continue
+        due.append(
+            DueDecision(
+                decision_id=decision_id,
+                project=verdicts.project,
+                title=verdicts.title,
+                status=verdicts.status,  # type: ignore[arg-type]
+                review_after_passed=stale,
+                signal=evaluation.signals.get(decision_id),
+                breached_rules=[rule_verdict(row) for row in breached],
+            )
+        )
+    return due
