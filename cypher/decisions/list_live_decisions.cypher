@@ -1,10 +1,7 @@
-// The decisions whose rules are evaluated (not superseded or reverted), in scope, as one row.
+// maintain: the next batch of decisions whose rules are evaluated (not superseded or
+// reverted), in id order after a cursor.
 MATCH (d:Decision)
-WHERE d.tenant = $tenant AND d.status IN ['active', 'review_required', 'stale']
-  AND ($project IS NULL OR d.project = $project)
-  AND ($decision_id IS NULL OR d.id = $decision_id)
-WITH d ORDER BY d.id
-RETURN collect({
-  id: d.id, project: d.project, title: d.title, status: d.status,
-  review_after: toString(d.review_after)
-}) AS decisions
+WHERE d.tenant = $tenant AND d.id > $after AND d.status IN ['active', 'review_required', 'stale']
+WITH d ORDER BY d.id LIMIT $limit
+RETURN d.id AS id, d.project AS project, d.title AS title, d.status AS status,
+       toString(d.review_after) AS review_after

@@ -509,16 +509,15 @@ async def record_outcome(db: TenantStore, request: RecordOutcomeRequest) -> Reco
 
 
 # --- maintain ------------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class DecisionUpkeep:
-    stale_ids: list[str]
-    evaluation: Evaluation
-
-
-async def maintain_decisions(w: Write) -> DecisionUpkeep:
-    """Inside maintain's transaction: decisions past review_after become stale, then every
-    live decision's rules are evaluated (facts may have lapsed since the last write)."""
+async def mark_stale_decisions(w: Write) -> list[str]:
+    """maintain: active decisions past review_after become stale (one batch)."""
     rows = await w.run("decisions/mark_stale_decisions", limit=STALE_BATCH)
-    live = await w.run("decisions/list_live_decisions", project=None, decision_id=None)
-    evaluation = await evaluate_listed(w, live[0]["decisions"])
-    return DecisionUpkeep([row["id"] for row in rows], evaluation)
+    return [row["id"] for row in rows]
+
+
+async def evaluate_live_batch(w: Write, after: str, limit: int) -> tuple[Evaluation, str | None]:
+    """maintain: the rules of the next ``limit`` live decisions after ``after`` (by id)
+    evaluated and their signals synced; the last id read, None when none remain."""
+    listed = await w.run("decisions/list_live_decisions", after=after, limit=limit)
+    evaluation = await evaluate_listed(w, listed)
+    return evaluation, listed[-1]["id"] if len(listed) == limit else None

@@ -293,16 +293,37 @@ class GovernFactResult(OutputModel):
     review_signals: list[ReviewSignal] = Field(default_factory=list)
 
 
+Continuation = Annotated[
+    str,
+    Field(
+        max_length=1024,
+        description="The continuation the previous call returned; omit to start over.",
+    ),
+]
+
+
+class MaintainRequest(StrictModel):
+    continuation: Continuation | None = None
+
+
 class MaintainResult(OutputModel):
     expired_facts: int = Field(description="Active facts past their boundary, now expired.")
     expired_fact_ids: list[str] = Field(description="Their ids (at most 100 listed).")
     stale_decisions: int = Field(description="Active decisions past review_after, now stale.")
     stale_decision_ids: list[str] = Field(description="Their ids (at most 100 listed).")
     review: ReviewOutcome = Field(
-        description="The evaluation of every live decision's reopen rules, with diagnostics."
+        description="The evaluation of the live decisions this call reached, with diagnostics "
+        "(signals_opened lists at most 100)."
     )
-    revision: int | None = Field(description="Revision committed, or null if nothing changed.")
-    ran_at: datetime
+    batches: int = Field(description="Batches run, each its own transaction.")
+    revision: int | None = Field(description="Last revision committed, or null if none.")
+    continuation: str | None = Field(
+        description="Work remains: call again with it. Null when this pass is complete."
+    )
+    ran_at: datetime = Field(
+        description="Transaction time of the last expiry batch: what had lapsed by then is "
+        "expired (a call that resumed past expiry: its first batch's time)."
+    )
 
 
 class VerifyFactRequest(StrictModel):

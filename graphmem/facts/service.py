@@ -27,7 +27,6 @@ from graphmem.core.clock import iso, utc_now
 from graphmem.core.errors import Conflict, InvalidArgument, NotFound, first_row
 from graphmem.core.ids import new_id
 from graphmem.core.models import canonical_json, pick
-from graphmem.core.progress import step
 from graphmem.decisions import service as decisions
 from graphmem.decisions.reopen_rules import value_projection
 from graphmem.facts.models import (
@@ -39,7 +38,6 @@ from graphmem.facts.models import (
     GovernFactRequest,
     GovernFactResult,
     HistoryEntry,
-    MaintainResult,
     RecordFactRequest,
     RecordFactResult,
     VerifyFactResult,
@@ -53,7 +51,6 @@ from graphmem.history.write_path import Idempotency, IdempotencyRecord, Write, w
 from graphmem.store import TenantStore
 
 MAX_OWNERS_PER_KEY = 50  # bounds an ambiguous answer's candidate list
-EXPIRY_BATCH = 1000  # facts expired per maintain call; a second call continues
 
 
 def boundary(valid_to: datetime | None, expires_at: datetime | None) -> datetime | None:
@@ -543,45 +540,6 @@ _GOVERNORS = {
     "invalidate": _invalidate,
     "revalidate": _revalidate,
 }
-
-
-# --- maintain ------------------------------------------------------------------------------------
-async def maintain(db: TenantStore) -> MaintainResult:
-    """Expire active facts at or past their boundary, mark decisions past review_after
-    stale, then evaluate every live decision's reopen rules. One transaction; one history
-    revision when something changed. Repeating it changes nothing more."""
-
-    async def work(w: Write) -> MaintainResult:
-        rows = await w.run("facts/expire_facts", limit=EXPIRY_BATCH)
-        ids = [row["id"] for row in rows]
-        await step(1, 2, f"expired {len(ids)} facts")
-        upkeep = await decisions.maintain_decisions(w)
-        await step(2, 2, "decisions reviewed")
-        evaluation = upkeep.evaluation
-        revision = None
-        if ids or upkeep.stale_ids or evaluation.opened or evaluation.cleared:
-            subjects = ids + upkeep.stale_ids
-            revision = await w.record(
-                "fact" if ids else "decision",
-                subjects[0] if subjects else "review_signals",
-                subjects,
-                {
-                    "expired": len(ids),
-                    "stale_decisions": len(upkeep.stale_ids),
-                    **decisions.signal_change(evaluation),
-                },
-            )
-        return MaintainResult(
-            expired_facts=len(ids),
-            expired_fact_ids=ids[:100],
-            stale_decisions=len(upkeep.stale_ids),
-            stale_decision_ids=upkeep.stale_ids[:100],
-            review=evaluation.outcome(),
-            revision=revision,
-            ran_at=w.now,
-        )
-
-    return await write(db, "maintain", work)
 
 
 # --- verification --------------------------------------------------------------------------------

@@ -3,6 +3,7 @@
 from graphmem.app.services import Services
 from graphmem.app.toolspec import Effect, ToolList
 from graphmem.core.errors import ConfigurationError
+from graphmem.facts import maintain as maintain_pass
 from graphmem.facts import models, service, state
 
 SPECS = ToolList()
@@ -53,16 +54,17 @@ async def govern_fact(
 
 
 @SPECS.tool("Expire facts, mark stale decisions, evaluate reopen rules", Effect.ADDS_ONCE)
-async def maintain(services: Services) -> models.MaintainResult:
+async def maintain(services: Services, request: models.MaintainRequest) -> models.MaintainResult:
     """Expire facts past valid_to or expires_at, mark decisions past review_after
-    stale, and evaluate every live decision's reopen rules.
+    stale, and evaluate every live decision's reopen rules (syncing review signals).
 
     Reads already treat lapsed facts as not current; run it (e.g. on a schedule) to make
-    expiry and staleness durable in history; review_decisions lists decisions due. Safe to
-    repeat. One transaction; one history revision only when something changed. At most
-    1,000 facts and 1,000 decisions per call: call again while a count is 1,000.
+    expiry, staleness and signals durable in history; review_decisions lists what is due.
+    Works in batches (each its own transaction and revision, when it changed something)
+    for about a second, then answers with a continuation: call again with it until it is
+    null. Safe to repeat.
     """
-    return await service.maintain(services.db())
+    return await maintain_pass.maintain(services.db(), request)
 
 
 @SPECS.tool(

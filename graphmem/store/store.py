@@ -22,6 +22,7 @@ from tenacity import AsyncRetrying, retry_if_exception_type, stop_after_delay, w
 
 from graphmem.core.errors import Conflict, StoreAuthFailed, StoreUnavailable, TimedOut
 from graphmem.history.keys import ChainKey
+from graphmem.store import continuations
 from graphmem.store.catalog import QueryCatalog, default_catalog
 
 Row = dict[str, Any]
@@ -326,6 +327,19 @@ class TenantStore:
 
     async def write_transaction(self, label: str, work: Callable[[Tx], Awaitable[T]]) -> T:
         return await self.store.write_transaction(label, self.tenant, work)
+
+    def continuation(self, tool: str, position: dict[str, Any] | None) -> str | None:
+        """A token for where a batched call stopped (None when it finished)."""
+        if position is None:
+            return None
+        return continuations.issue(self.store.chain_key, tool, self.tenant, position)
+
+    def resume(self, tool: str, token: str | None) -> dict[str, Any] | None:
+        """The position a client's token names (None without one); a token this tenant's
+        call was not given is ``invalid_argument``."""
+        if token is None:
+            return None
+        return continuations.resume(self.store.chain_key, tool, self.tenant, token)
 
 
 def ping_sync(uri: str, user: str, password: str) -> None:

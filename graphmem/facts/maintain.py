@@ -1,0 +1,116 @@
+"""maintain, in bounded batches: what time alone changes, made durable.
+
+A pass has three phases, each in batches: expire active facts past their boundary
+(EXPIRY_BATCH per batch), mark active decisions past review_after stale (STALE_BATCH), then
+evaluate every live decision's reopen rules and sync their review signals (DECISION_BATCH, in
+id order). Each batch is its own write transaction with its own history event (none when it
+changed nothing), so a concurrent writer of the tenant waits for one batch at most. A call
+runs batches until the pass is complete or CALL_BUDGET has passed, and then answers with a
+continuation (signed, see store/continuations.py) from which the next call resumes.
+"""
+
+from __future__ import annotations
+
+import functools
+import time
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from graphmem.core.progress import step
+from graphmem.decisions import service as decisions
+from graphmem.decisions.models import ReviewOutcome, VerdictCounts
+from graphmem.decisions.service import STALE_BATCH
+from graphmem.facts.models import MaintainRequest, MaintainResult
+from graphmem.history.chain import Change
+from graphmem.history.write_path import Write, write
+from graphmem.store import TenantStore
+
+EXPIRY_BATCH = 1000
+DECISION_BATCH = 500
+CALL_BUDGET = 1.0  # seconds: a call starts no batch after this
+MAX_LISTED = 100
+START = {"phase": "expire", "after": ""}
+
+
+@dataclass(frozen=True)
+class _Batch:
+    phase: str
+    at: datetime  # its transaction time
+    following: dict[str, Any] | None  # where the next batch starts; None: the pass is done
+    expired: list[str] = field(default_factory=list)
+    stale: list[str] = field(default_factory=list)
+    review: ReviewOutcome | None = None
+    revision: int | None = None
+
+
+async def maintain(db: TenantStore, request: MaintainRequest) -> MaintainResult:
+    position: dict[str, Any] | None = db.resume("maintain", request.continuation) or START
+    began = time.monotonic()
+    batches: list[_Batch] = []
+    while position is not None and (not batches or time.monotonic() - began < CALL_BUDGET):
+        batch = await write(db, "maintain", functools.partial(_batch, position=position))
+        batches.append(batch)
+        position = batch.following
+        # progress: a pass's length is unknown, so each batch counts one more of one more
+        await step(len(batches), len(batches) + (position is not None), f"{batch.phase} batch")
+    return _result(batches, db.continuation("maintain", position))
+
+
+async def _batch(w: Write, *, position: dict[str, Any]) -> _Batch:
+    phase, after = position["phase"], position["after"]
+    if phase == "expire":
+        rows = await w.run("facts/expire_facts", limit=EXPIRY_BATCH)
+        ids = [row["id"] for row in rows]
+        following = START if len(ids) == EXPIRY_BATCH else {"phase": "stale", "after": ""}
+        revision = await w.record("fact", ids[0], ids, {"expired": len(ids)}) if ids else None
+        return _Batch(phase, w.now, following, expired=ids, revision=revision)
+    if phase == "stale":
+        ids = await decisions.mark_stale_decisions(w)
+        following = position if len(ids) == STALE_BATCH else {"phase": "evaluate", "after": ""}
+        payload = {"stale_decisions": len(ids)}
+        revision = await w.record("decision", ids[0], ids, payload) if ids else None
+        return _Batch(phase, w.now, following, stale=ids, revision=revision)
+    evaluation, last = await decisions.evaluate_live_batch(w, after, DECISION_BATCH)
+    revision = None
+    if evaluation.opened or evaluation.cleared:
+        subjects = sorted({signal.decision_id for signal in evaluation.opened})
+        subject = subjects[0] if subjects else "review_signals"
+        change = decisions.signal_change(evaluation)
+        revision = await w.event(Change("maintain", "decision", subject, subjects, change))
+    following = None if last is None else {"phase": "evaluate", "after": last}
+    return _Batch(phase, w.now, following, review=evaluation.outcome(), revision=revision)
+
+
+def _result(batches: list[_Batch], continuation: str | None) -> MaintainResult:
+    expired = [i for batch in batches for i in batch.expired]
+    stale = [i for batch in batches for i in batch.stale]
+    revisions = [batch.revision for batch in batches if batch.revision is not None]
+    return MaintainResult(
+        expired_facts=len(expired),
+        expired_fact_ids=expired[:MAX_LISTED],
+        stale_decisions=len(stale),
+        stale_decision_ids=stale[:MAX_LISTED],
+        review=_merged([batch.review for batch in batches if batch.review is not None]),
+        batches=len(batches),
+        revision=revisions[-1] if revisions else None,
+        continuation=continuation,
+        ran_at=([b.at for b in batches if b.phase == "expire"] or [batches[0].at])[-1],
+    )
+
+
+def _merged(reviews: list[ReviewOutcome]) -> ReviewOutcome:
+    """The batches' evaluations as one (lists bounded)."""
+    return ReviewOutcome(
+        evaluated_decisions=sum(r.evaluated_decisions for r in reviews),
+        evaluated_rules=sum(r.evaluated_rules for r in reviews),
+        verdicts=VerdictCounts(
+            true=sum(r.verdicts.true for r in reviews),
+            false=sum(r.verdicts.false for r in reviews),
+            unknown=sum(r.verdicts.unknown for r in reviews),
+        ),
+        diagnostics=[d for r in reviews for d in r.diagnostics][:MAX_LISTED],
+        diagnostics_total=sum(r.diagnostics_total for r in reviews),
+        signals_opened=[s for r in reviews for s in r.signals_opened][:MAX_LISTED],
+        signals_cleared=sum(r.signals_cleared for r in reviews),
+    )
