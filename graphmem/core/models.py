@@ -28,6 +28,16 @@ class StrictModel(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
 
 
+# A batched call's position, as the previous call answered it (graphmem/store/continuations.py).
+Continuation = Annotated[
+    str,
+    Field(
+        max_length=1024,
+        description="The continuation the previous call returned; omit to start over.",
+    ),
+]
+
+
 class OutputModel(BaseModel):
     """A result. A write's result may name its compact answer as a class attribute:
     ``compact_answer = compact("revision", id="decision.id")`` (see core/answers.py)."""

@@ -17,6 +17,7 @@ from graphmem.core.models import (
     BlankableName,
     BlankAsNone,
     BoundedJson,
+    Continuation,
     Name,
     OutputModel,
     StrictModel,
@@ -291,15 +292,6 @@ class GovernFactResult(OutputModel):
     revision: int
     fact: Fact = Field(description="The governed fact after the change.")
     review_signals: list[ReviewSignal] = Field(default_factory=list)
-
-
-Continuation = Annotated[
-    str,
-    Field(
-        max_length=1024,
-        description="The continuation the previous call returned; omit to start over.",
-    ),
-]
 
 
 class MaintainRequest(StrictModel):

@@ -1,43 +1,45 @@
-"""enrich_context: the whole knowledge pipeline in one step, all-or-nothing.
+"""enrich_context: the knowledge pipeline in bounded batches, each its own transaction.
 
-One write transaction runs every stage, in this order, through the same in-transaction steps
-the single tools use (graphmem/knowledge/assess.py, claims.py, packs.py):
+A pass runs these phases, through the same in-transaction steps the single tools use
+(graphmem/knowledge/assess.py, claims.py, packs.py):
 
-1. assess (every depth): the enrichable chunks, longest untouched first (assessing stamps
-   updated_at, so a next run continues where this one stopped), at most 1,000 per run;
-   enrich_policy (manual | auto) applies as in assess_context.
-2. extract (standard, deep): the chunks of this run that are enrichable or uncertain after
-   their assessment (never quarantined ones), then uncertain chunks not assessed by this
-   run, up to 1,000 chunks in all. Extracting a chunk again adds nothing.
-3. promote (standard, deep): every candidate claim those extractions returned that passes the
-   auto_layer1 gate (memory scope, confidence at least 0.7, no human required: with the
-   extraction rules these are depends_on and validates claims) is promoted with mode
-   auto_layer1; a live fact of the same triple is reinforced instead of duplicated.
-4. packs (every depth): an unscoped executor pack (4,000 tokens), then a warm executor pack per
-   active workstream (status 'active', by id, at most 20), each through build_pack_in_tx:
-   persisted when it has items (task_packs_with_context counts those), retiring the pack it
-   replaces, one run entry each. Packs come after promotion, so they carry this run's facts.
-5. impact (deep): the bounded impact walk of explain_impact (graphmem/impact/service.py, depth deep,
-   its bounds) from the facts promoted by this run, then the newest live facts, at most 20
-   facts; one explain_impact run entry each; impacts_analyzed counts the facts walked. It
-   runs last, so the walk sees the packs just built.
+1. assess (every depth), CHUNK_BATCH chunks a batch: the enrichable chunks untouched since the
+   pass began, longest untouched first (under enrich_policy auto also never-assessed no_enrich
+   ones; assessing stamps updated_at, so a chunk is assessed once a pass). At standard and
+   deep the batch then extracts the chunks it left enrichable or uncertain (never quarantined
+   ones) and promotes with mode auto_layer1 every candidate claim that passes the gate
+   (memory scope, confidence at least 0.7, no human required); a live fact of the same triple
+   is reinforced instead of duplicated.
+2. mine uncertain (standard, deep), CHUNK_BATCH a batch: the uncertain chunks untouched since
+   the pass began, in index order after a cursor, extracted and promoted the same way.
+   Extracting a chunk again adds nothing.
+3. packs (every depth), one batch: an unscoped executor pack (4,000 tokens), then a warm
+   executor pack per active workstream (by id, at most 20), each through build_pack_in_tx:
+   persisted when it has items, retiring the pack it replaces. Packs come after promotion, so
+   they carry the pass's facts.
+4. impact (deep), one batch: explain_impact's bounded walk (depth deep) from the facts this
+   call promoted, then the newest live facts, at most 20 facts; one explain_impact run entry
+   each.
 
-Every stage records its own run entries and history events (chained in the transaction);
-the run ends with one enrich_context run entry and one history event with the per-stage
-counters. Any failure (a chunk, a claim, the database) aborts the whole run: nothing of it is
-kept and the error reaches the caller. ``truncated`` says a bound (1,000 chunks, 20
-workstreams, 20 facts) left work for a next run.
+Every batch that touched something records its steps' run entries and events, then one
+enrich_context run entry and one enrich_run event with its counters; a failure rolls back
+that batch only (the batches before it stay). A concurrent writer of the tenant waits for one
+batch at most. A call runs batches until the pass is done or CALL_BUDGET has passed, and
+answers with the counters of its batches and a continuation (store/continuations.py) that
+the next call passes to resume the pass.
 """
 
 from __future__ import annotations
 
+import functools
+import time
+from collections import Counter
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from graphmem.core.clock import iso
-from graphmem.core.errors import NotFound
-from graphmem.core.models import pick
+from graphmem.core.clock import iso, utc_now_iso
+from graphmem.core.errors import InvalidArgument, NotFound
 from graphmem.core.progress import step
 from graphmem.history.chain import Change
 from graphmem.history.write_path import Write, write
@@ -47,129 +49,174 @@ from graphmem.knowledge.assess import assess_in_tx
 from graphmem.knowledge.claims import extract_in_tx, promote_in_tx
 from graphmem.knowledge.heuristics import promotion_block
 from graphmem.knowledge.lifecycle import record_run
-from graphmem.knowledge.models.packs import DEFAULT_TOKEN_BUDGET, EnrichContextResult, EnrichDepth
+from graphmem.knowledge.models.packs import (
+    DEFAULT_TOKEN_BUDGET,
+    EnrichContextRequest,
+    EnrichContextResult,
+)
 from graphmem.knowledge.models.pipeline import AssessResult, ClaimItem, EnrichPolicy
 from graphmem.knowledge.packs import BuiltPack, build_pack_in_tx, pack_change
 from graphmem.store import TenantStore
 
 TOOL = "enrich_context"
-MAX_CHUNKS = 1_000  # chunks assessed (and mined) per run
-MAX_TASK_PACKS = 20  # warm task packs per run
-MAX_IMPACT_FACTS = 20  # facts whose impact a deep run walks
+CHUNK_BATCH = 50  # chunks assessed (and mined) per batch
+CALL_BUDGET = 1.0  # seconds: a call starts no batch after this
+MAX_TASK_PACKS = 20  # warm task packs per pass
+MAX_IMPACT_FACTS = 20  # facts whose impact a deep pass walks
 IMPACT_DEPTH = "deep"
 EXTRACTABLE = frozenset({"enrichable", "uncertain"})
 AUTO_MODE = "auto_layer1"
+STAGES = ("assess", "extract", "promote", "executor_pack", "task_packs", "impact")
+
+
+@dataclass
+class _Batch:
+    """What one batch did: counters per stage, and what the answer lists."""
+
+    following: dict[str, Any] | None = None  # where the next batch starts; None: pass done
+    stages: dict[str, Counter[str]] = field(default_factory=dict)
+    claims_extracted: int = 0
+    promoted_facts: list[str] = field(default_factory=list)
+    impacts_analyzed: int = 0
+    pack_body: str | None = None
+    truncated: bool = False
+    revision: int | None = None
+
+    @property
+    def worked(self) -> bool:
+        """It read or wrote something (every stage counts what it touched)."""
+        return any(any(counters.values()) for counters in self.stages.values())
+
+    def count(self, stage: str, **counters: int) -> None:
+        self.stages.setdefault(stage, Counter()).update(counters)
 
 
 async def enrich_context(
-    db: TenantStore, depth: EnrichDepth, policy: EnrichPolicy
+    db: TenantStore, request: EnrichContextRequest, policy: EnrichPolicy
 ) -> EnrichContextResult:
-    async def work(w: Write) -> EnrichContextResult:
-        return await enrich_in_tx(w, depth, policy)
+    position = db.resume(TOOL, request.continuation)
+    if position is None:
+        position = {"phase": "assess", "since": utc_now_iso(), "after": None}
+    elif position.get("depth") != request.depth:
+        raise InvalidArgument("depth", "must be the depth of the call that gave the continuation")
+    position["depth"] = request.depth
+    began = time.monotonic()
+    batches: list[_Batch] = []
+    while position is not None and (not batches or time.monotonic() - began < CALL_BUDGET):
+        promoted = [fact for batch in batches for fact in batch.promoted_facts]
+        work = functools.partial(_run_batch, position=position, policy=policy, promoted=promoted)
+        batches.append(await write(db, TOOL, work))
+        position = batches[-1].following
+        await step(len(batches), len(batches) + (position is not None), f"batch {len(batches)}")
+    return _result(request, batches, db.continuation(TOOL, position))
 
-    return await write(db, TOOL, work)
+
+async def _run_batch(
+    w: Write, *, position: dict[str, Any], policy: EnrichPolicy, promoted: list[str]
+) -> _Batch:
+    phase, depth = position["phase"], position["depth"]
+    batch = _Batch()
+    if phase == "assess":
+        await _assess_batch(w, batch, position, policy)
+    elif phase == "uncertain":
+        await _uncertain_batch(w, batch, position)
+    elif phase == "packs":
+        await _build_packs(w, batch)
+        batch.following = {**position, "phase": "impact"} if depth == "deep" else None
+    else:
+        await _walk_impacts(w, batch, promoted)
+    if batch.worked:
+        batch.revision = await _record(w, batch, phase, depth)
+    return batch
 
 
-async def enrich_in_tx(w: Write, depth: EnrichDepth, policy: EnrichPolicy) -> EnrichContextResult:
-    """Run the pipeline inside the caller's locked transaction (see the module docstring)."""
-    run = _Run()
-    work = (await w.run("knowledge/list_enrich_chunks", limit=MAX_CHUNKS + 1, policy=policy))[0]
-    enrichable: list[str] = work["enrichable"] + work["unassessed"]
-    run.truncated = len(enrichable) > MAX_CHUNKS
-    assessed = await _assess(w, run, enrichable[:MAX_CHUNKS], policy)
-    await step(1, 4, f"assessed {len(assessed)} chunks")
-    if depth != "quick":
-        candidates = await _extract(w, run, _chunks_to_mine(run, assessed, work["uncertain"]))
-        await _promote(w, run, candidates)
-    await step(2, 4, "claims extracted and promoted" if depth != "quick" else "quick: no claims")
-    executor, built = await _build_packs(w, run)
-    await step(3, 4, "packs built")
-    if depth == "deep":
-        await _walk_impacts(w, run)
-    await step(4, 4, "impacts walked" if depth == "deep" else "done")
-
-    counters: dict[str, Any] = {"depth": depth, "truncated": run.truncated, "steps": run.steps}
+async def _record(w: Write, batch: _Batch, phase: str, depth: str) -> int:
+    """The batch's enrich_context run entry and enrich_run event."""
+    steps = {stage: dict(counters) for stage, counters in batch.stages.items()}
+    counters: dict[str, Any] = {"depth": depth, "phase": phase, "steps": steps}
     run_id = await record_run(w, TOOL, "tenant", None, "success", None, counters)
-    revision = await w.event(
+    return await w.event(
         Change(
             TOOL,
             "enrich_run",
             run_id,
-            [*_pack_ids(built), *(run.promoted_facts or [])],
-            {**counters, "promoted_facts": run.promoted_facts, "pack_ids": _pack_ids(built)},
+            batch.promoted_facts,
+            {**counters, "promoted_facts": batch.promoted_facts},
         )
     )
-    return EnrichContextResult(
-        depth=depth,
-        steps=run.steps,
-        pack_body=executor.result.body,
-        **pick(run, "claims_extracted claims_promoted promoted_facts impacts_analyzed truncated"),
-        revision=revision,
+
+
+# --- phases ----------------------------------------------------------------------------------
+async def _assess_batch(
+    w: Write, batch: _Batch, position: dict[str, Any], policy: EnrichPolicy
+) -> None:
+    """1. Assess the next chunks untouched since the pass began; mine those it leaves
+    extractable."""
+    rows = await w.run(
+        "knowledge/list_enrich_chunks",
+        limit=CHUNK_BATCH,
+        policy=policy,
+        untouched_before=position["since"],
     )
-
-
-@dataclass
-class _Run:
-    """One enrich run in progress: each stage appends its counters to ``steps``; the counters
-    of a stage the depth skips stay None."""
-
-    steps: list[dict[str, int]] = field(default_factory=list)
-    truncated: bool = False  # a bound left work for a next run
-    claims_extracted: int | None = None
-    claims_promoted: int | None = None
-    promoted_facts: list[str] | None = None  # distinct, in promotion order
-    impacts_analyzed: int | None = None
-
-
-async def _assess(
-    w: Write, run: _Run, chunk_ids: list[str], policy: EnrichPolicy
-) -> list[AssessResult]:
-    """1. Assess each enrichable chunk."""
+    chunk_ids = rows[0]["chunks"]
     assessed = [await assess_in_tx(w, chunk_id, False, policy) for chunk_id in chunk_ids]
-    run.steps.append(
-        {
-            "assess": sum(not result.should_skip for result in assessed),
-            "assess_skipped": sum(result.should_skip for result in assessed),
-            "state_changes": sum(result.changed for result in assessed),
-            "now_enrichable": sum(result.state == "enrichable" for result in assessed),
-            "now_uncertain": sum(result.state == "uncertain" for result in assessed),
-        }
+    _count_assessed(batch, assessed)
+    if position["depth"] != "quick":
+        await _mine(w, batch, [r.chunk_id for r in assessed if _extractable(r)])
+    if len(chunk_ids) == CHUNK_BATCH:
+        batch.following = position
+    elif position["depth"] == "quick":
+        batch.following = {**position, "phase": "packs"}
+    else:
+        batch.following = {**position, "phase": "uncertain", "after": None}
+
+
+async def _uncertain_batch(w: Write, batch: _Batch, position: dict[str, Any]) -> None:
+    """2. Mine the next uncertain chunks untouched since the pass began."""
+    rows = await w.run(
+        "knowledge/list_uncertain_chunks",
+        limit=CHUNK_BATCH,
+        untouched_before=position["since"],
+        after=position["after"],
     )
-    return assessed
+    await _mine(w, batch, [row["id"] for row in rows])
+    if len(rows) == CHUNK_BATCH:
+        last = rows[-1]
+        batch.following = {**position, "after": {"at": last["at"], "id": last["id"]}}
+    else:
+        batch.following = {**position, "phase": "packs"}
 
 
-def _chunks_to_mine(run: _Run, assessed: list[AssessResult], uncertain: list[str]) -> list[str]:
-    """This run's assessed chunks that are enrichable or uncertain (never quarantined ones),
-    then the uncertain chunks it did not assess, up to MAX_CHUNKS chunks in all."""
-    mine = [r.chunk_id for r in assessed if r.state in EXTRACTABLE and not r.quarantined]
-    seen = set(mine)
-    others = [chunk_id for chunk_id in uncertain if chunk_id not in seen]
-    room = MAX_CHUNKS - len(assessed)
-    run.truncated |= len(others) > room
-    return mine + others[:room]
+def _count_assessed(batch: _Batch, assessed: list[AssessResult]) -> None:
+    batch.count(
+        "assess",
+        assess=sum(not result.should_skip for result in assessed),
+        assess_skipped=sum(result.should_skip for result in assessed),
+        state_changes=sum(result.changed for result in assessed),
+        now_enrichable=sum(result.state == "enrichable" for result in assessed),
+        now_uncertain=sum(result.state == "uncertain" for result in assessed),
+    )
 
 
-async def _extract(w: Write, run: _Run, chunk_ids: list[str]) -> dict[str, ClaimItem]:
-    """2. Extract the chunks' claims; the candidates the auto_layer1 gate passes, by claim id
-    in the order first returned."""
+def _extractable(result: AssessResult) -> bool:
+    return result.state in EXTRACTABLE and not result.quarantined
+
+
+async def _mine(w: Write, batch: _Batch, chunk_ids: list[str]) -> None:
+    """Extract the chunks' claims, then promote the candidates the auto_layer1 gate passes."""
     candidates: dict[str, ClaimItem] = {}
-    claims_extracted = created = 0
+    extracted_total = created = 0
     for chunk_id in chunk_ids:
         extracted = await extract_in_tx(w, chunk_id, None)
-        claims_extracted += extracted.claims_extracted
+        extracted_total += extracted.claims_extracted
         created += extracted.claims_created
         for item in extracted.claims:
             if item.status == "candidate" and _auto_promotable(item):
                 candidates.setdefault(item.claim_id, item)
-    run.claims_extracted = claims_extracted
-    run.steps.append(
-        {"extract": len(chunk_ids), "claims_extracted": claims_extracted, "claims_created": created}
+    batch.claims_extracted += extracted_total
+    batch.count(
+        "extract", extract=len(chunk_ids), claims_extracted=extracted_total, claims_created=created
     )
-    return candidates
-
-
-async def _promote(w: Write, run: _Run, candidates: dict[str, ClaimItem]) -> None:
-    """3. Promote the candidates with mode auto_layer1."""
     promoted_facts: list[str] = []
     reused = 0
     for claim_id in candidates:
@@ -177,40 +224,36 @@ async def _promote(w: Write, run: _Run, candidates: dict[str, ClaimItem]) -> Non
         if promoted.promoted and promoted.fact_id is not None:
             promoted_facts.append(promoted.fact_id)
             reused += promoted.reused_existing_fact
-    run.claims_promoted = len(promoted_facts)
-    run.promoted_facts = list(dict.fromkeys(promoted_facts))
-    run.steps.append(
-        {
-            "promote_eligible": len(candidates),
-            "claims_promoted": run.claims_promoted,
-            "facts_reused": reused,
-        }
+    batch.promoted_facts = list(dict.fromkeys(promoted_facts))
+    batch.count(
+        "promote",
+        promote_eligible=len(candidates),
+        claims_promoted=len(promoted_facts),
+        facts_reused=reused,
     )
 
 
-async def _build_packs(w: Write, run: _Run) -> tuple[BuiltPack, list[BuiltPack]]:
-    """4. The executor pack, then a task pack per active workstream; the executor pack and the
-    packs persisted (one history event each)."""
+async def _build_packs(w: Write, batch: _Batch) -> None:
+    """3. The executor pack, then a task pack per active workstream (one history event for
+    each pack persisted)."""
     executor = await _build_pack(w, None)
     rows = await w.run("knowledge/list_active_workstreams", limit=MAX_TASK_PACKS + 1)
-    run.truncated |= len(rows) > MAX_TASK_PACKS
+    batch.truncated |= len(rows) > MAX_TASK_PACKS
     task_packs = [await _build_pack(w, row["id"]) for row in rows[:MAX_TASK_PACKS]]
-    built = [pack for pack in (executor, *task_packs) if pack.result.persisted]
-    for pack in built:
-        await w.event(pack_change(pack, TOOL))
-    run.steps.append(
-        {
-            "executor_pack_items": executor.result.items_included,
-            "executor_pack_tokens": executor.result.token_usage,
-        }
+    for pack in (executor, *task_packs):
+        if pack.result.persisted:
+            await w.event(pack_change(pack, TOOL))
+    batch.pack_body = executor.result.body
+    batch.count(
+        "executor_pack",
+        executor_pack_items=executor.result.items_included,
+        executor_pack_tokens=executor.result.token_usage,
     )
-    run.steps.append(
-        {
-            "task_packs_built": len(task_packs),
-            "task_packs_with_context": sum(p.result.persisted for p in task_packs),
-        }
+    batch.count(
+        "task_packs",
+        task_packs_built=len(task_packs),
+        task_packs_with_context=sum(p.result.persisted for p in task_packs),
     )
-    return executor, built
 
 
 async def _build_pack(w: Write, workstream_id: str | None) -> BuiltPack:
@@ -219,13 +262,11 @@ async def _build_pack(w: Write, workstream_id: str | None) -> BuiltPack:
     )
 
 
-async def _walk_impacts(w: Write, run: _Run) -> None:
-    """5. Walk the impact of this run's promoted facts, then of the newest live facts."""
-    promoted = run.promoted_facts or []
+async def _walk_impacts(w: Write, batch: _Batch, promoted: list[str]) -> None:
+    """4. Walk the impact of this call's promoted facts, then of the newest live facts."""
     recent = await w.run("knowledge/list_recent_facts", limit=MAX_IMPACT_FACTS)
-    newest: list[str] = [row["id"] for row in recent]
-    sources = list(dict.fromkeys([*promoted, *newest]))
-    run.truncated |= len(promoted) > MAX_IMPACT_FACTS
+    sources = list(dict.fromkeys([*promoted, *(row["id"] for row in recent)]))
+    batch.truncated |= len(promoted) > MAX_IMPACT_FACTS
     sources = sources[:MAX_IMPACT_FACTS]
     targets = 0
     for fact_id in sources:
@@ -240,8 +281,38 @@ async def _walk_impacts(w: Write, run: _Run) -> None:
             None,
             {"depth": walked.depth, "total_impacts": walked.total_impacts},
         )
-    run.impacts_analyzed = len(sources)
-    run.steps.append({"impacts_analyzed": run.impacts_analyzed, "impact_targets": targets})
+    batch.impacts_analyzed = len(sources)
+    batch.count("impact", impacts_analyzed=len(sources), impact_targets=targets)
+
+
+# --- the answer ------------------------------------------------------------------------------
+def _result(
+    request: EnrichContextRequest, batches: list[_Batch], continuation: str | None
+) -> EnrichContextResult:
+    """The call's batches as one answer: per-stage counters summed, in stage order."""
+    stages: dict[str, Counter[str]] = {}
+    for batch in batches:
+        for stage, counters in batch.stages.items():
+            stages.setdefault(stage, Counter()).update(counters)
+    mining = request.depth != "quick"
+    promoted = list(dict.fromkeys(f for batch in batches for f in batch.promoted_facts))
+    revisions = [batch.revision for batch in batches if batch.revision is not None]
+    bodies = [batch.pack_body for batch in batches if batch.pack_body is not None]
+    return EnrichContextResult(
+        depth=request.depth,
+        steps=[dict(stages[stage]) for stage in STAGES if stage in stages],
+        pack_body=bodies[-1] if bodies else "",
+        claims_extracted=sum(b.claims_extracted for b in batches) if mining else None,
+        claims_promoted=stages.get("promote", Counter())["claims_promoted"] if mining else None,
+        promoted_facts=promoted if mining else None,
+        impacts_analyzed=(
+            sum(b.impacts_analyzed for b in batches) if request.depth == "deep" else None
+        ),
+        truncated=any(batch.truncated for batch in batches),
+        revision=revisions[-1] if revisions else None,
+        batches=len(batches),
+        continuation=continuation,
+    )
 
 
 def _auto_promotable(item: ClaimItem) -> bool:
@@ -249,10 +320,6 @@ def _auto_promotable(item: ClaimItem) -> bool:
         AUTO_MODE, item.scope, item.evidence_count, item.confidence, item.requires_human
     )
     return block is None
-
-
-def _pack_ids(packs: list[BuiltPack]) -> list[str]:
-    return [pack.result.pack_id for pack in packs if pack.result.pack_id is not None]
 
 
 async def walk_in_tx(w: Write, fact_id: str, now: datetime) -> ExplainImpactResult:

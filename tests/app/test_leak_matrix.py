@@ -391,9 +391,9 @@ async def test_nothing_of_tenant_a_reaches_tenant_b(
                 {"owner": "project:p", "status": "active", "count": 1},
                 {"owner": "project:p", "status": "superseded", "count": 1},
             ]
-            # 2 facts, 1 chunk, 1 pack, 1 enrich run (its pack and its own event), 1 archive,
-            # 1 workstream, 1 commit, 1 memory
-            assert (b_stats["revision"], b_stats["fact_keys"]) == (10, 1)
+            # 2 facts, 1 chunk, 1 pack, 1 enrich pass (its pack, the packs batch's and the
+            # impact batch's events), 1 archive, 1 workstream, 1 commit, 1 memory
+            assert (b_stats["revision"], b_stats["fact_keys"]) == (11, 1)
     finally:
         await store.purge_tenant(tenant_b)
     # A is exactly as it was: counted, current and revision unchanged.
@@ -447,9 +447,9 @@ def _assert_b_sees_nothing(tool: str, arguments: dict[str, Any], error: bool, pa
         "update_workstream": lambda: _is(payload["error"], "not_found"),
         "lookup_commit": lambda: _is(payload["error"], "not_found"),
         "commits_for_session": lambda: _is((payload["count"], payload["commits"]), (0, [])),
-        "create_workstream": lambda: _is(payload["revision"], 8),
+        "create_workstream": lambda: _is(payload["revision"], 9),  # after B's own writes
         "record_commit": lambda: _is(
-            (payload["created"], payload["linked"], payload["revision"]), (True, True, 9)
+            (payload["created"], payload["linked"], payload["revision"]), (True, True, 10)
         ),
         "search": lambda: _is((payload["count"], payload["results"]), (0, [])),
         "get_observations": lambda: _is(payload["error"], "not_found"),
@@ -464,7 +464,7 @@ def _assert_b_sees_nothing(tool: str, arguments: dict[str, Any], error: bool, pa
         ),
         "save_memory": lambda: _is(
             (payload["operation"], payload["memory"]["topic_version"], payload["revision"]),
-            ("created", 1, 10),
+            ("created", 1, 11),
         ),
         "build_context_pack": lambda: _is(
             payload.get("error") or (payload["items_included"], payload["sections"]["facts"]),

@@ -174,7 +174,7 @@ async def test_completion_offers_the_callers_projects_and_keys_only(
             },
             3,
         ),
-        ("enrich_context", {}, 4),
+        ("enrich_context", {}, 2),  # the chunks batch, then the packs
         ("audit_memory", {}, None),  # one step a scan
         ("maintain", {}, 3),  # a batch a phase in an empty tenant
     ],

@@ -99,8 +99,10 @@ async def test_quick_assesses_enrichable_chunks_and_builds_packs(
     assert "Notes without any marker" not in result["pack_body"]  # no_enrich is not assessed
     assert (await reread(client, SERVICE))["materiality"] == 0.1
     assert (await reread(client, "Notes without any marker."))["materiality"] is None
-    # one event for the pack and one for the run: the last one is the run's
-    assert result["revision"] == before + 2 == await revision(client)
+    # a batch for the chunks (its run event), then one for the packs (the pack's event and
+    # its run event): the last one is the run's
+    assert result["revision"] == before + 3 == await revision(client)
+    assert (result["batches"], result["continuation"]) == (2, None)
     events = (await call(client, "replay_memory", limit=2))["events"]
     assert [e["aggregate_kind"] for e in events] == ["enrich_run", "pack"]
     assert events[0]["payload"]["depth"] == "quick"
@@ -201,20 +203,49 @@ async def test_a_failure_mid_run_keeps_nothing(
     assert (await enrich_run(client, depth="deep"))["claims_promoted"] == 1
 
 
-async def test_a_run_is_bounded_and_the_next_one_continues(
+async def test_a_pass_runs_in_batches_and_the_next_call_continues_it(
     client: Client[Any], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     bodies = [f"Chunk number {n} of the notes. ENRICH_OK" for n in range(3)]
     for body in bodies:
         await chunk(client, body)
-    monkeypatch.setattr(enrich, "MAX_CHUNKS", 2)
+    monkeypatch.setattr(enrich, "CHUNK_BATCH", 2)
+    monkeypatch.setattr(enrich, "CALL_BUDGET", 0.0)  # one batch a call
+    before = await revision(client)
     first = await enrich_run(client)
-    assert first["truncated"] is True and merged(first["steps"])["assess"] == 2
+    assert merged(first["steps"])["assess"] == 2 and first["pack_body"] == ""
+    assert first["revision"] == before + 1  # its own transaction and event
     assessed = [(await reread(client, body))["materiality"] is not None for body in bodies]
     assert assessed == [True, True, False]  # longest untouched first
-    second = await enrich_run(client)
-    assert merged(second["steps"])["assess"] == 2
+    token = first["continuation"]
+    wrong_depth = await call_error(client, "enrich_context", depth="deep", continuation=token)
+    assert (wrong_depth["error"], wrong_depth["field"]) == ("invalid_argument", "depth")
+    second = await enrich_run(client, continuation=token)  # each chunk once a pass
+    assert merged(second["steps"])["assess"] == 1 and second["continuation"] is not None
     assert (await reread(client, bodies[2]))["materiality"] is not None
+    third = await enrich_run(client, continuation=second["continuation"])
+    assert list(merged(third["steps"])) == [
+        "executor_pack_items",
+        "executor_pack_tokens",
+        "task_packs_built",
+        "task_packs_with_context",
+    ]
+    assert third["continuation"] is None and third["pack_body"]
+    forged = await call_error(client, "enrich_context", continuation=token + "x")
+    assert (forged["error"], forged["field"]) == ("invalid_argument", "continuation")
+
+
+async def test_uncertain_chunks_are_mined_in_batches(
+    client: Client[Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for n in range(3):
+        await chunk(client, f"Maybe the service {n} depends on queue {n}, I think. ENRICH_OK")
+    first = await enrich_run(client)  # quick: assessing leaves them uncertain
+    assert merged(first["steps"])["now_uncertain"] == 3
+    monkeypatch.setattr(enrich, "CHUNK_BATCH", 2)
+    result = await enrich_run(client, depth="standard")
+    # the assess phase finds no enrichable chunk; the uncertain ones are mined 2 + 1
+    assert merged(result["steps"])["extract"] == 3 and result["batches"] == 4
 
 
 async def test_under_the_auto_policy_unassessed_chunks_are_unlocked(

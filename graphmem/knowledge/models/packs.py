@@ -8,7 +8,7 @@ from typing import Literal
 
 from pydantic import Field
 
-from graphmem.core.models import AuditText, Name, OutputModel, StrictModel
+from graphmem.core.models import AuditText, Continuation, Name, OutputModel, StrictModel
 
 PackType = Literal["planner", "reviewer", "executor", "bridge_checker", "handoff"]
 PACK_TYPES: tuple[PackType, ...] = ("planner", "reviewer", "executor", "bridge_checker", "handoff")
@@ -114,6 +114,7 @@ class EnrichContextRequest(StrictModel):
         description="quick: assess chunks, build packs; standard: also extract and "
         "auto-promote claims; deep: also walk the impact of recent facts.",
     )
+    continuation: Continuation | None = None
 
 
 class EnrichContextResult(OutputModel):
@@ -135,7 +136,11 @@ class EnrichContextResult(OutputModel):
         default=None, description="Facts whose impact was walked (deep only)."
     )
     truncated: bool = Field(
-        description="True when a per-run bound left work for a next run (chunks, workstreams "
-        "or facts)."
+        description="True when a bound left work undone (over 20 active workstreams or "
+        "promoted facts)."
     )
-    revision: int = Field(description="The tenant's history revision this run committed.")
+    revision: int | None = Field(description="The last revision this call committed.")
+    batches: int = Field(description="Batches run, each its own transaction.")
+    continuation: str | None = Field(
+        description="The pass is not done: call again with it (same depth). Null when done."
+    )

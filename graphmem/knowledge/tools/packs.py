@@ -33,18 +33,17 @@ async def build_context_pack(
 async def enrich_context(
     services: Services, request: models.EnrichContextRequest
 ) -> models.EnrichContextResult:
-    """Advance the whole knowledge pipeline in one all-or-nothing transaction.
+    """Advance the whole knowledge pipeline, in batches.
 
     Use it to process what add_context_chunk stored; the step tools (assess_context to
     build_context_pack) act on one chunk, claim or pack. Stages: assess enrichable chunks
-    (at most 1,000; enrich_policy applies); at standard and deep, extract claims from
-    enrichable or uncertain chunks and promote with auto_layer1 each that passes its gate
-    (memory scope, confidence >= 0.7, no human required); build an unscoped executor pack
-    and one per active workstream (at most 20), replacing earlier ones; at deep, walk the
-    impact of the facts just promoted and the newest (20 in all). Any failure keeps
-    nothing. Answers per-stage counters (steps), the executor pack's body and truncated
-    when a bound left work for a next run.
+    (enrich_policy applies); at standard and deep, extract claims from enrichable or
+    uncertain chunks and promote with auto_layer1 each that passes its gate (memory scope,
+    confidence >= 0.7, no human required); build an unscoped executor pack and one per
+    active workstream (at most 20), replacing earlier ones; at deep, walk the impact of the
+    facts just promoted and the newest (20 in all). Each batch (50 chunks, the packs, the
+    walk) is its own transaction: a failure keeps the batches before it. A call works for
+    about a second, then answers per-stage counters (steps), the executor pack's body once
+    built, and a continuation: call again with it (same depth) until it is null.
     """
-    return await enrich.enrich_context(
-        services.db(), request.depth, services.settings.enrich_policy
-    )
+    return await enrich.enrich_context(services.db(), request, services.settings.enrich_policy)
