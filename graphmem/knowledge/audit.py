@@ -1,8 +1,10 @@
 """The persistent self-repair audit (audit_memory) and its issues (list_memory_issues).
 
-audit_memory(repair=true, stale_sync_minutes=120) runs in ONE locked write transaction: every
-scan, repair and issue update commits together or not at all. Findings are data, never
-errors.
+audit_memory(repair=true, stale_sync_minutes=120) runs each scan in its own write
+transaction: its repairs, issue updates, cursor and history event commit together or not at
+all, and a concurrent writer of the tenant waits for one scan at most. A failed scan keeps the
+scans before it. The stored cursors are the audit's continuation: the next run resumes from
+them. Findings are data, never errors.
 
 Scans. Six scans, in this order (a repair can change what a later scan sees: a key slot repair
 changes which facts are live, so contradictions and packs are checked after it). Each reads a
@@ -80,6 +82,7 @@ list_memory_issues(status, limit) reads issues of one status, most recently dete
 
 from __future__ import annotations
 
+import functools
 import json
 from collections import Counter, defaultdict
 from collections.abc import Awaitable, Callable
@@ -488,20 +491,60 @@ _SCANNERS: dict[ScanName, Callable[[_Run], Awaitable[None]]] = {
 async def audit_memory(
     db: TenantStore, request: AuditMemoryRequest, batch: int = AUDIT_BATCH
 ) -> AuditMemoryResult:
-    async def work(w: Write) -> AuditMemoryResult:
-        now = w.now_iso
-        state = await w.run("knowledge/merge_audit_state", now=now)
-        cursors: dict[str, str] = json.loads(state[0]["cursors_json"] or "{}")
-        open_refs: dict[str, list[str]] = defaultdict(list)
-        for row in await w.run("knowledge/list_open_issue_subjects", limit=MAX_OPEN_READ):
-            open_refs[row["issue_type"]].append(row["subject_ref"])
-        run = _Run(w, request, batch, cursors, open_refs)
-        for done, name in enumerate(SCANS, start=1):
-            await _SCANNERS[name](run)
-            await step(done, len(SCANS), f"scanned {name}")
-        return await _settle(run)
+    """The six scans in order, each its own transaction (a concurrent writer waits for one
+    scan at most); the answer merges them."""
+    settled = []
+    for done, name in enumerate(SCANS, start=1):
+        work = functools.partial(_scan_in_tx, request=request, batch=batch, name=name)
+        settled.append(await write(db, "audit_memory", work, audit=Audit.of(request)))
+        await step(done, len(SCANS), f"scanned {name}")
+    return _merged(request, settled)
 
-    return await write(db, "audit_memory", work, audit=Audit.of(request))
+
+async def _scan_in_tx(
+    w: Write, *, request: AuditMemoryRequest, batch: int, name: ScanName
+) -> AuditMemoryResult:
+    """One scan from its cursor, its findings stored as issues, its cursor moved."""
+    state = await w.run("knowledge/merge_audit_state", now=w.now_iso)
+    cursors: dict[str, str] = json.loads(state[0]["cursors_json"] or "{}")
+    types = {issue_type for issue_type, (_, _, scan) in ISSUES.items() if scan == name}
+    open_refs: dict[str, list[str]] = defaultdict(list)
+    for row in await w.run("knowledge/list_open_issue_subjects", limit=MAX_OPEN_READ):
+        if row["issue_type"] in types:
+            open_refs[row["issue_type"]].append(row["subject_ref"])
+    run = _Run(w, request, batch, cursors, open_refs)
+    await _SCANNERS[name](run)
+    return await _settle(run)
+
+
+def _merged(request: AuditMemoryRequest, settled: list[AuditMemoryResult]) -> AuditMemoryResult:
+    """The scans' results as one answer: counts summed, the last scan's totals."""
+    issues = sorted(
+        (issue for result in settled for issue in result.issues),
+        key=lambda i: (not i.new, i.issue_type, i.subject_ref),
+    )
+    repairs = {
+        name: sum(getattr(result.repairs, name) for result in settled)
+        for name in AuditRepairs.model_fields
+    }
+    recorded = [result for result in settled if result.run_id is not None]
+    last = recorded[-1] if recorded else settled[-1]
+    return AuditMemoryResult(
+        repair=request.repair,
+        stale_sync_minutes=request.stale_sync_minutes,
+        emit_event=bool(recorded),
+        open_issue_count=settled[-1].open_issue_count,
+        resolved_issue_count=sum(result.resolved_issue_count for result in settled),
+        new_issue_count=sum(result.new_issue_count for result in settled),
+        issues=issues[:MAX_ISSUES_RETURNED],
+        issues_truncated=len(issues) > MAX_ISSUES_RETURNED
+        or any(result.issues_truncated for result in settled),
+        repairs=AuditRepairs(**repairs),
+        checks=[check for result in settled for check in result.checks],
+        run_id=last.run_id,
+        revision=last.revision,
+        ran_at=settled[-1].ran_at,
+    )
 
 
 def _status(finding: Finding) -> IssueStatus:

@@ -632,24 +632,27 @@ async def test_a_run_that_finds_something_records_a_run_and_an_event(
     assert payload["repairs"] == ZERO and payload["repair"] is True
 
 
-async def test_the_whole_run_rolls_back_on_failure(
+async def test_a_failed_scan_rolls_back_itself_and_keeps_the_scans_before_it(
     client: Client[Any], fx: Store, tenant: str, store: Store, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     a, b = await fact(client, "x", 1), await fact(client, "y", 2)
     await call(client, "govern_fact", fact_id=a["id"], action="contradict", target_fact_id=b["id"])
     await fx.write("audit/set_fact_fields", tenant, id=a["id"], fields={"contradiction_count": 7})
+    await claim(fx, tenant, "claim-bare")  # found by the claims scan, before the failure
     before = await revision(client)
+    real = audit._SCANNERS["contradictions"]
 
     async def broken(run: Any) -> None:
+        await real(run)  # the repair is written, then the scan fails
         raise RuntimeError("scan failed")
 
-    monkeypatch.setitem(audit._SCANNERS, "quarantine", broken)  # the last scan
+    monkeypatch.setitem(audit._SCANNERS, "contradictions", broken)
     with pytest.raises(RuntimeError, match="scan failed"):
         await audit.audit_memory(store.of(tenant), AuditMemoryRequest())
     facts = {f["id"]: f for f in (await slot(fx, tenant, a["id"]))["facts"]}
-    assert facts[a["id"]]["contradiction_count"] == 7  # the repair was rolled back
-    assert await revision(client) == before
-    assert await issues(client) == []
+    assert facts[a["id"]]["contradiction_count"] == 7  # the failed scan's repair rolled back
+    assert await revision(client) == before + 1  # the claims scan's own event stays
+    assert [issue_type for issue_type, _ in await issues(client)] == ["claim_missing_evidence"]
 
 
 async def test_scans_are_bounded_and_continue_from_their_cursor(

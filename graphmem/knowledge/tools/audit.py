@@ -21,8 +21,9 @@ async def audit_memory(
     contradiction counts refreshed, pack summaries rebuilt, packs re-linked or retired.
     Contradictions and quarantined content are only reported (govern_fact, govern_memory
     settle them). Issues persist per type and subject, re-open and resolve; a second run
-    finds nothing new. Each scan reads at most 1,000 subjects and continues next run. One
-    transaction. Answers the issues found, counts, repairs and per-scan checks.
+    finds nothing new. Each scan reads at most 1,000 subjects and continues next run from
+    its stored cursor; each is its own transaction. Answers the issues found, counts,
+    repairs and per-scan checks.
     """
     return await audit.audit_memory(services.db(), request)
 
