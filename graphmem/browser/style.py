@@ -70,6 +70,7 @@ LABELS: dict[str, LabelStyle] = {
     "IdempotencyRecord": LabelStyle(BOOKKEEPING, "{scope}"),
     "History": LabelStyle(BOOKKEEPING, "head r{revision}"),
     "Event": LabelStyle(BOOKKEEPING, "{op} r{revision}"),
+    "EventSubject": LabelStyle(BOOKKEEPING, "{subject_id} r{revision}"),
 }
 
 # Relationships show their type, except where a property says more.

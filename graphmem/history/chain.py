@@ -160,9 +160,10 @@ async def append_event(tx: Tx, head: Head, change: Change, audit: Audit) -> int:
 
 async def list_events(db: TenantStore, request: ReplayRequest) -> list[EventRecord]:
     """Events newest first (no chain verdict)."""
+    subject = request.aggregate_id
     rows = await db.read(
-        "history/list_events",
-        aggregate_id=request.aggregate_id,
+        "history/list_events" if subject is None else "history/list_subject_events",
+        **({} if subject is None else {"aggregate_id": subject}),
         aggregate_kind=request.aggregate_kind,
         since=request.since_ts.isoformat() if request.since_ts else None,
         limit=request.limit,

@@ -197,7 +197,8 @@ GRAPH_MODEL = GraphModel(
             "a tenant's chain head, locked by every write, with its verified checkpoint",
             (
                 "tenant revision last_hash last_at key_id checkpoint_revision checkpoint_hash "
-                "checkpoint_keyed_from checkpoint_mac checkpoint_key_id checkpoint_at"
+                "checkpoint_keyed_from checkpoint_mac checkpoint_key_id checkpoint_at "
+                "subjects_indexed_from"
             ),
         ),
         node(
@@ -207,6 +208,11 @@ GRAPH_MODEL = GraphModel(
                 "id tenant revision op at aggregate_kind aggregate_id subject_ids payload_json "
                 "session_id actor client prev_hash hash hash_scheme key_id"
             ),
+        ),
+        node(
+            "EventSubject",
+            "an event's subject id, for looking up what touched a subject",
+            "tenant subject_id revision",
         ),
     ],
     edges=[

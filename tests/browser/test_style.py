@@ -8,7 +8,15 @@ from graphmem.browser.style import BOOKKEEPING, LABELS, RELATIONSHIP_CAPTIONS, g
 from graphmem.store.graph_model import GRAPH_MODEL
 
 NODE_PROPERTIES = {node.label: set(node.properties) for node in GRAPH_MODEL.nodes}
-BOOKKEEPING_LABELS = {"FactState", "IdempotencyRecord", "History", "Event", "AuditState", "Run"}
+BOOKKEEPING_LABELS = {
+    "FactState",
+    "IdempotencyRecord",
+    "History",
+    "Event",
+    "EventSubject",
+    "AuditState",
+    "Run",
+}
 
 
 def test_every_label_of_the_graph_model_has_a_style_and_no_other() -> None:
