@@ -11,7 +11,6 @@ import os
 import signal
 import threading
 import time
-import uuid
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -24,9 +23,9 @@ from graphmem.history.verification import verify_chain
 from graphmem.localdb import LocalNeo4j
 from graphmem.store import Store, ping_sync
 from tests.app.helpers import INITIALIZE_MESSAGE, clean_env, post, serving_http
-from tests.neo4j_endpoint import Endpoint, local_test_settings
+from tests.neo4j_endpoint import Endpoint
 
-pytestmark = pytest.mark.managed  # starts and kills a managed Neo4j of its own
+pytestmark = pytest.mark.managed  # kills and restarts the session's managed Neo4j
 
 WRITERS = 8
 ACKS_EACH_SIDE = 15  # acknowledged writes per writer before the kill, and again after it
@@ -74,18 +73,15 @@ def _until(condition: Any, timeout: float = 120) -> None:
 
 
 async def test_a_killed_database_loses_no_acknowledged_write(
-    neo4j_endpoint: Endpoint, tmp_path: Path
+    neo4j_endpoint: Endpoint, store: Store, tenant: str, tmp_path: Path
 ) -> None:
     if neo4j_endpoint.local_settings is None:
-        pytest.skip("needs the jars of the managed local Neo4j")
-    local = LocalNeo4j(local_test_settings(tmp_path / "db"))
-    status, _ = await asyncio.to_thread(local.start, ping_sync)
-    tenant = f"killed-{uuid.uuid4().hex[:8]}"
+        pytest.skip("needs the managed local Neo4j of the test session")
+    # The session's own managed Neo4j (its schema applied): killed, then started again.
+    local = LocalNeo4j(neo4j_endpoint.local_settings)
     key_file = tmp_path / "history.key"
     env = clean_env(
-        NEO4J_URI=status.bolt_uri,
-        NEO4J_USER=local.user,
-        NEO4J_PASSWORD=local.password(),
+        **neo4j_endpoint.env(),
         GRAPHMEM_TENANT=tenant,
         GRAPHMEM_HISTORY_KEY_FILE=str(key_file),
         GRAPHMEM_QUERY_TIMEOUT="5",
@@ -99,10 +95,11 @@ async def test_a_killed_database_loses_no_acknowledged_write(
                 _until, lambda: all(len(w.acknowledged) >= ACKS_EACH_SIDE for w in writers)
             )
             before = sum(len(w.acknowledged) for w in writers)
-            assert status.pid is not None
-            os.kill(status.pid, signal.SIGKILL)  # no shutdown, mid-transaction
+            pid = local.status().pid
+            assert pid is not None
+            os.kill(pid, signal.SIGKILL)  # no shutdown, mid-transaction
             await asyncio.sleep(1)
-            status, started = await asyncio.to_thread(local.start, ping_sync)
+            _, started = await asyncio.to_thread(local.start, ping_sync)
             assert started
             await asyncio.to_thread(
                 _until,
@@ -115,18 +112,33 @@ async def test_a_killed_database_loses_no_acknowledged_write(
             for future in running:
                 future.result(timeout=120)
         assert sum(w.retries for w in writers) > 0  # the kill was felt
-        await _assert_nothing_lost(status.bolt_uri, local, tenant, writers, key_file)
+        await _assert_nothing_lost(neo4j_endpoint, tenant, writers, key_file)
     finally:
-        local.stop()
+        await asyncio.to_thread(local.start, ping_sync)  # running again for the next tests
+        await _until_answering(store)
+
+
+async def _until_answering(store: Store) -> None:
+    """The session store's pooled connections died with the server: the first calls fail
+    and drop them, then it answers."""
+    deadline = time.monotonic() + 60
+    while True:
+        try:
+            await store.ping()
+            return
+        except Exception:
+            assert time.monotonic() < deadline, "the session store did not reconnect"
+            await asyncio.sleep(0.2)
 
 
 async def _assert_nothing_lost(
-    uri: str, local: LocalNeo4j, tenant: str, writers: list[Writer], key_file: Path
+    endpoint: Endpoint, tenant: str, writers: list[Writer], key_file: Path
 ) -> None:
     acknowledged = {fact for w in writers for fact in w.acknowledged.values()}
     writes = sum(len(w.acknowledged) for w in writers)
     assert len(acknowledged) == writes  # every write its own fact, retries converged
-    async with neo4j.AsyncGraphDatabase.driver(uri, auth=(local.user, local.password())) as raw:
+    auth = (endpoint.user, endpoint.password)
+    async with neo4j.AsyncGraphDatabase.driver(endpoint.uri, auth=auth) as raw:
         facts, _, _ = await raw.execute_query(
             "MATCH (f:Fact {tenant: $tenant}) RETURN f.id AS id", tenant=tenant
         )
@@ -135,7 +147,7 @@ async def _assert_nothing_lost(
         )
     assert {record["id"] for record in facts} == acknowledged  # none lost, none doubled
     assert [record["r"] for record in events] == list(range(1, writes + 1))
-    store = await Store.connect(uri, local.user, local.password())
+    store = await Store.connect(endpoint.uri, endpoint.user, endpoint.password)
     store.chain_key = load_or_create(key_file)
     try:
         verdict = await verify_chain(store.of(tenant), full=True)
