@@ -1,6 +1,7 @@
 """Several graphmem processes on one database, each with several writers: every invariant of
 the write path holds across processes (one active fact per key, gap-free revisions, a chain
-that verifies, idempotent retries that converge)."""
+that verifies, idempotent retries that converge). The writers of each process alternate
+between two tenants, so each tenant has writers in every process."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from typing import Any
 
 import neo4j
 
+from graphmem.app.tokens import issue_token
 from graphmem.history.verification import verify_chain
 from graphmem.store import Store
 from tests.app.helpers import INITIALIZE_MESSAGE, clean_env, post, serving_http
@@ -22,12 +24,13 @@ PROCESSES, WRITERS, WRITES, KEYS = 3, 4, 200, 6
 RETRY_EVERY = 10  # every tenth write is sent twice, as a client retrying after a lost answer
 
 
-def _writer(port: int, name: str) -> list[tuple[dict[str, Any], dict[str, Any]]]:
+def _writer(port: int, token: str, name: str) -> list[tuple[dict[str, Any], dict[str, Any]]]:
     """WRITES record_fact calls on shared keys in one MCP session (plain HTTP: the client
     library would be the bottleneck here, not graphmem); the (first, retry) answers of the
     retried ones."""
-    session = post(port, INITIALIZE_MESSAGE).headers["mcp-session-id"]
-    headers = {"mcp_protocol_version": "2025-06-18", "mcp_session_id": session}
+    bearer = {"authorization": f"Bearer {token}"}
+    session = post(port, INITIALIZE_MESSAGE, **bearer).headers["mcp-session-id"]
+    headers = {**bearer, "mcp_protocol_version": "2025-06-18", "mcp_session_id": session}
     post(port, {"jsonrpc": "2.0", "method": "notifications/initialized"}, **headers)
     retried = []
     for n in range(WRITES):
@@ -64,32 +67,44 @@ async def test_three_processes_with_four_writers_each_keep_every_invariant(
     key_file = tmp_path / "history.key"  # the one key every process shares
     key_file.write_text(store.chain_key.secret.hex())
     key_file.chmod(0o600)
+    tenants = [tenant, f"{tenant}-b"]
+    tokens_file = tmp_path / "tokens.json"
+    tokens = [issue_token(tokens_file, t, ["read", "write"])[0] for t in tenants]
     env = clean_env(
-        **neo4j_endpoint.env(), GRAPHMEM_TENANT=tenant, GRAPHMEM_HISTORY_KEY_FILE=str(key_file)
+        **neo4j_endpoint.env(),
+        GRAPHMEM_HISTORY_KEY_FILE=str(key_file),
+        GRAPHMEM_TOKENS_FILE=str(tokens_file),
     )
-    with ExitStack() as servers, ThreadPoolExecutor(PROCESSES * WRITERS) as writers:
-        ports = [servers.enter_context(serving_http(env)).port for _ in range(PROCESSES)]
-        loop = asyncio.get_running_loop()
-        answers = await asyncio.gather(
-            *(
-                loop.run_in_executor(writers, _writer, port, f"p{p}w{w}")
-                for p, port in enumerate(ports)
-                for w in range(WRITERS)
+    try:
+        with ExitStack() as servers, ThreadPoolExecutor(PROCESSES * WRITERS) as writers:
+            ports = [servers.enter_context(serving_http(env)).port for _ in range(PROCESSES)]
+            loop = asyncio.get_running_loop()
+            answers = await asyncio.gather(
+                *(
+                    loop.run_in_executor(writers, _writer, port, tokens[w % 2], f"p{p}w{w}")
+                    for p, port in enumerate(ports)
+                    for w in range(WRITERS)
+                )
             )
-        )
+        retried = [pair for writer in answers for pair in writer]
+        assert len(retried) == PROCESSES * WRITERS * WRITES // RETRY_EVERY
+        for first, again in retried:  # a retry converges on the first write's answer
+            assert again["id"] == first["id"] and again["revision"] == first["revision"]
+        for each in tenants:
+            await _assert_invariants(store, raw_driver, each, PROCESSES * WRITERS * WRITES // 2)
+    finally:
+        await store.purge_tenant(tenants[1])
 
-    retried = [pair for writer in answers for pair in writer]
-    assert len(retried) == PROCESSES * WRITERS * WRITES // RETRY_EVERY
-    for first, again in retried:  # a retry converges on the first write's answer
-        assert again["id"] == first["id"] and again["revision"] == first["revision"]
 
+async def _assert_invariants(
+    store: Store, raw_driver: neo4j.AsyncDriver, tenant: str, writes: int
+) -> None:
     events, _, _ = await raw_driver.execute_query(
         "MATCH (e:Event {tenant: $tenant}) RETURN e.revision AS r ORDER BY r", tenant=tenant
     )
     active, _, _ = await raw_driver.execute_query(
         "MATCH (f:Fact {tenant: $tenant, status: 'active'}) RETURN f.key AS key", tenant=tenant
     )
-    writes = PROCESSES * WRITERS * WRITES
     assert [record["r"] for record in events] == list(range(1, writes + 1))  # gap-free, once each
     assert Counter(record["key"] for record in active) == {f"k{n}": 1 for n in range(KEYS)}
     verdict = await verify_chain(store.of(tenant), full=True)
