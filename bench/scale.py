@@ -1,0 +1,294 @@
+"""Scale figures: the tools whose work grows with the store, in one tenant holding N.
+
+    python -m bench.scale                  # 10^4 and 10^5 (facts, events, decisions)
+    python -m bench.scale --sizes 4 5 6    # and 10^6 facts and events (10^5 decisions)
+
+On a real Neo4j (NEO4J_URI if set, else a managed local Neo4j in a temp folder). One tenant
+grows through the sizes. At each size it holds N facts (each the current fact of its own
+key, with its transaction-time state), N keyed history events, min(N, 10^5) decisions with
+one reopen rule each on a loaded key (about 2% breach) and N/10 enrichable chunks (at most
+10^4). The loader is shared with the speed issue: ``load`` bulk-creates through UNWIND
+statements in bench/cypher (``scale/``, ``history/``), shaped like the tools' own writes
+(decision rules are built by the domain's ``_alternatives_and_rules``, fact values carry the
+projections rules compare, events are hashed with the history key).
+
+Then, through FastMCP's in-memory client, per tool: p50/p95 per call, and the worst wait of a
+concurrent record_fact on the same tenant meanwhile (its p50 alone is printed first): the
+aims are flat index-backed reads, no call over 2 s, and no writer waiting over one batch.
+Measured: review_decisions, maintain (one call: about a second of batches, then its
+continuation), enrich_context (one call), audit_memory, replay_memory (from its checkpoint)
+and search. Before measuring, a maintain pass is run to its end (it opens the signals of the
+breaching rules), and its time is printed. Not part of CI.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import copy
+import hashlib
+import json
+import random
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import fastmcp
+
+from bench.chain import load_events
+from bench.facts import bench_store, in_memory_client, quantile_ms, say, scratch_tenant
+from graphmem.core.ids import new_id
+from graphmem.decisions.models import RecordDecisionRequest
+from graphmem.decisions.service import _alternatives_and_rules
+from graphmem.history.chain import GENESIS_HASH
+from graphmem.history.keys import ChainKey
+from graphmem.store import QueryCatalog, Store
+
+BENCH_CATALOG = Path(__file__).resolve().parent / "cypher"
+PROJECT = "scale"
+BATCH = 5_000
+MAX_DECISIONS = 10**5
+MAX_CHUNKS = 10**4
+BREACHING = 0.02  # share of rules whose watched value breaches
+SAMPLES = {"light": 20, "heavy": 5}
+TOOLS: list[tuple[str, dict[str, Any], str]] = [
+    ("review_decisions", {"limit": 50}, "light"),
+    ("replay_memory", {"limit": 20}, "light"),
+    ("search", {"query": "service latency budget"}, "light"),
+    ("maintain", {}, "heavy"),
+    ("enrich_context", {}, "heavy"),
+    ("audit_memory", {}, "heavy"),
+]
+
+
+# --- the loader (shared with the speed issue) ------------------------------------------------
+class Loader:
+    """Grows one tenant by bulk UNWIND writes; remembers how much it holds."""
+
+    def __init__(self, store: Store, tenant: str, key: ChainKey) -> None:
+        self.seeder = copy.copy(store)
+        self.seeder.catalog = QueryCatalog(BENCH_CATALOG)
+        self.tenant, self.key = tenant, key
+        self.facts = self.decisions = self.chunks = self.events = 0
+        self.last_hash = GENESIS_HASH
+        self.rng = random.Random(7)
+
+    async def grow(self, facts: int, decisions: int, chunks: int) -> None:
+        await self._facts(facts)
+        await self._events(facts)
+        await self._decisions(decisions)
+        await self._chunks(chunks)
+
+    async def _facts(self, target: int) -> None:
+        start = datetime(2026, 1, 1, tzinfo=UTC)
+        for offset in range(self.facts, target, BATCH):
+            rows = []
+            for i in range(offset, min(offset + BATCH, target)):
+                value = i % 1000
+                rows.append(
+                    {
+                        "id": new_id(),
+                        "key_id": new_id(),
+                        "key": key_name(i),
+                        "value": float(value),
+                        "value_json": json.dumps(value),
+                        "at": (start + timedelta(seconds=i)).isoformat(),
+                    }
+                )
+            await self.seeder.write(
+                "scale/create_scale_facts", self.tenant, facts=rows, project=PROJECT
+            )
+        self.facts = max(self.facts, target)
+
+    async def _events(self, target: int) -> None:
+        if target > self.events:
+            count = target - self.events
+            self.last_hash = await load_events(
+                self.seeder, self.tenant, self.key, self.events + 1, count, self.last_hash
+            )
+            await self.seeder.write(
+                "scale/set_scale_head",
+                self.tenant,
+                revision=target,
+                hash=self.last_hash,
+                key_id=self.key.key_id,
+            )
+            self.events = target
+
+    async def _decisions(self, target: int) -> None:
+        now = datetime.now(UTC).isoformat()
+        for offset in range(self.decisions, target, BATCH):
+            rows = [self._decision(i) for i in range(offset, min(offset + BATCH, target))]
+            await self.seeder.write(
+                "scale/create_scale_decisions",
+                self.tenant,
+                decisions=rows,
+                project=PROJECT,
+                now=now,
+            )
+        self.decisions = max(self.decisions, target)
+
+    def _decision(self, i: int) -> dict[str, Any]:
+        # values are i % 1000 on key i: "greater_than 980" breaches for ~2% of the keys
+        key = self.rng.randrange(self.facts)
+        bound = 1000 * (1 - BREACHING)
+        rule = {"key": key_name(key), "operator": "greater_than", "value": bound}
+        request = RecordDecisionRequest(
+            project=PROJECT,
+            title=f"decision {i}",
+            choice="keep",
+            alternatives=[{"title": "change", "reopen_when": [rule]}],  # type: ignore[list-item]
+        )
+        alternatives, rules = _alternatives_and_rules(request)
+        return {
+            "id": new_id(),
+            "title": request.title,
+            "alternatives": alternatives,
+            "rules": rules,
+        }
+
+    async def _chunks(self, target: int) -> None:
+        start = datetime(2026, 1, 1, tzinfo=UTC)
+        for offset in range(self.chunks, target, BATCH):
+            rows = []
+            for i in range(offset, min(offset + BATCH, target)):
+                body = (
+                    f"Service {i} depends on queue {i % 97}; its latency budget is "
+                    f"{100 + i % 400} ms. ENRICH_OK"
+                )
+                rows.append(
+                    {
+                        "id": new_id(),
+                        "body": body,
+                        "hash": hashlib.sha256(body.encode()).hexdigest(),
+                        "at": (start + timedelta(seconds=i)).isoformat(),
+                    }
+                )
+            await self.seeder.write(
+                "scale/create_scale_chunks", self.tenant, chunks=rows, project=PROJECT
+            )
+        self.chunks = max(self.chunks, target)
+
+
+def key_name(i: int) -> str:
+    return f"svc{i:07d}.latency_ms"
+
+
+# --- the measurements ------------------------------------------------------------------------
+class Writer:
+    """record_fact in a loop on the same tenant, timing each call, while a tool is measured."""
+
+    def __init__(self, client: fastmcp.Client[Any]) -> None:
+        self.client = client
+        self.waits: list[float] = []
+        self._n = 0
+
+    async def run(self, stop: asyncio.Event) -> None:
+        while not stop.is_set():
+            self._n += 1
+            arguments = {"project": PROJECT, "key": "scale.writer", "value": self._n}
+            began = time.perf_counter()
+            result = await self.client.call_tool("record_fact", arguments, raise_on_error=False)
+            self.waits.append(time.perf_counter() - began)
+            assert not result.is_error, result.content
+
+    @contextlib.asynccontextmanager
+    async def alongside(self) -> AsyncIterator[list[float]]:
+        """The writer's waits while the block runs."""
+        self.waits = []
+        stop = asyncio.Event()
+        task = asyncio.create_task(self.run(stop))
+        try:
+            yield self.waits
+        finally:
+            stop.set()
+            await task
+
+
+async def timed(call: Callable[[], Awaitable[Any]], samples: int) -> list[float]:
+    seconds = []
+    for _ in range(samples):
+        began = time.perf_counter()
+        await call()
+        seconds.append(time.perf_counter() - began)
+    return seconds
+
+
+def figure(seconds: list[float]) -> str:
+    if len(seconds) < 2:
+        return f"{seconds[0] * 1000:8.0f} ms (one call)" if seconds else "     n/a"
+    return f"p50 {quantile_ms(seconds, 50):8.1f} ms  p95 {quantile_ms(seconds, 95):8.1f} ms"
+
+
+async def call_ok(client: fastmcp.Client[Any], tool: str, arguments: dict[str, Any]) -> Any:
+    result = await client.call_tool(tool, arguments, raise_on_error=False)
+    assert not result.is_error, (tool, result.content)
+    return result.structured_content or {}
+
+
+async def full_maintain_pass(client: fastmcp.Client[Any]) -> tuple[float, int, int]:
+    """maintain to the end of its pass: seconds, calls, signals opened."""
+    began, calls, opened = time.perf_counter(), 0, 0
+    continuation = None
+    while True:
+        arguments = {} if continuation is None else {"continuation": continuation}
+        answer = await call_ok(client, "maintain", arguments)
+        calls += 1
+        opened += len(answer["review"]["signals_opened"])
+        continuation = answer["continuation"]
+        if continuation is None:
+            return time.perf_counter() - began, calls, opened
+
+
+async def measure_size(client: fastmcp.Client[Any], loader: Loader) -> None:
+    say(
+        f"\n== {loader.facts:,} facts, {loader.events:,} events, {loader.decisions:,} decisions, "
+        f"{loader.chunks:,} chunks"
+    )
+    seconds, calls, opened = await full_maintain_pass(client)
+    say(f"maintain, a whole pass: {seconds:.1f} s in {calls} calls ({opened}+ signals opened)")
+    await call_ok(client, "replay_memory", {"limit": 1})  # moves the checkpoint to the head
+    writer = Writer(client)
+    alone = await timed(
+        lambda: call_ok(
+            client, "record_fact", {"project": PROJECT, "key": "scale.writer", "value": -1}
+        ),
+        SAMPLES["light"],
+    )
+    say(f"{'record_fact alone':18} {figure(alone)}")
+    for tool, arguments, weight in TOOLS:
+        async with writer.alongside() as waits:
+            seconds_each = await timed(
+                lambda tool=tool, arguments=arguments: call_ok(client, tool, arguments),
+                SAMPLES[weight],
+            )
+        worst = max(waits) * 1000 if waits else float("nan")
+        say(f"{tool:18} {figure(seconds_each)}  worst record_fact wait {worst:7.0f} ms")
+
+
+async def main(exponents: list[int]) -> None:
+    key = ChainKey(b"\x07" * 32)
+    async with bench_store() as store, scratch_tenant(store, "scale") as tenant:
+        store.chain_key = key
+        loader = Loader(store, tenant, key)
+        async with in_memory_client(store, tenant) as client:
+            for exponent in exponents:
+                size = 10**exponent
+                began = time.perf_counter()
+                await loader.grow(size, min(size, MAX_DECISIONS), min(size // 10, MAX_CHUNKS))
+                say(f"\nloaded up to 10^{exponent} in {time.perf_counter() - began:.0f} s")
+                await measure_size(client, loader)
+
+
+def cli() -> None:
+    parser = argparse.ArgumentParser(description="Scale figures of the growing tools.")
+    parser.add_argument("--sizes", type=int, nargs="+", default=[4, 5], help="powers of ten")
+    args = parser.parse_args()
+    asyncio.run(main(sorted(args.sizes)))
+
+
+if __name__ == "__main__":
+    cli()
