@@ -69,11 +69,11 @@ class Loader:
     """Grows one tenant by bulk UNWIND writes; remembers how much it holds."""
 
     def __init__(self, store: Store, tenant: str, key: ChainKey) -> None:
+        self.store = store
         self.seeder = copy.copy(store)
         self.seeder.catalog = QueryCatalog(BENCH_CATALOG)
         self.tenant, self.key = tenant, key
         self.facts = self.decisions = self.chunks = self.events = 0
-        self.last_hash = GENESIS_HASH
         self.rng = random.Random(7)
 
     async def grow(self, facts: int, decisions: int, chunks: int) -> None:
@@ -104,16 +104,19 @@ class Loader:
         self.facts = max(self.facts, target)
 
     async def _events(self, target: int) -> None:
+        """Bulk events up to ``target`` of them, chained after the head (the measured calls
+        append real events in between)."""
         if target > self.events:
+            [head] = await self.store.read("history/get_head", self.tenant)
+            first = (head["revision"] or 0) + 1
+            prev = head["last_hash"] or GENESIS_HASH
             count = target - self.events
-            self.last_hash = await load_events(
-                self.seeder, self.tenant, self.key, self.events + 1, count, self.last_hash
-            )
+            last = await load_events(self.seeder, self.tenant, self.key, first, count, prev)
             await self.seeder.write(
                 "scale/set_scale_head",
                 self.tenant,
-                revision=target,
-                hash=self.last_hash,
+                revision=first + count - 1,
+                hash=last,
                 key_id=self.key.key_id,
             )
             self.events = target
