@@ -42,12 +42,13 @@ async def review_decisions(
             "decisions/list_due_candidates", project=request.project, limit=MAX_DUE, now=now_iso
         )
     evaluation = await _evaluate(db, candidates, now_iso)
-    due = _due(evaluation, now)
+    due = _due_ids(evaluation, now)
     page = due[request.offset : request.offset + request.limit]
     following = request.offset + request.limit
+    signals = await _current_signals(db, evaluation, page)
     return ReviewDecisionsResult(
         **evaluation.outcome().model_dump(exclude={"signals_opened", "signals_cleared"}),
-        due=page,
+        due=[_due_decision(evaluation, signals, decision_id, now) for decision_id in page],
         due_total=len(due),
         limit=request.limit,
         offset=request.offset,
@@ -79,52 +80,57 @@ def _iso_or_none(value: Any) -> str | None:
 
 
 async def _evaluate(db: TenantStore, listed: list[dict[str, Any]], now_iso: str) -> Evaluation:
-    """The candidates' rules evaluated now, and their current signals, without syncing."""
+    """The candidates' rules evaluated now (signals are not synced)."""
     ids = [row["id"] for row in listed]
     chunks = [ids[i : i + EVALUATION_CHUNK] for i in range(0, len(ids), EVALUATION_CHUNK)]
-    evaluated, signal_rows = await asyncio.gather(
-        asyncio.gather(
-            *(
-                db.read(
-                    "decisions/evaluate_reopen_rules",
-                    decision_ids=chunk,
-                    details=False,
-                    now=now_iso,
-                )
-                for chunk in chunks
+    evaluated = await asyncio.gather(
+        *(
+            db.read(
+                "decisions/evaluate_reopen_rules", decision_ids=chunk, details=False, now=now_iso
             )
-        ),
-        db.read("decisions/list_current_signals", decision_ids=ids),
+            for chunk in chunks
+        )
     )
     decisions = verdicts_of([{**row, "decision_id": row["id"]} for row in listed])
     decisions |= verdicts_of([found for rows in evaluated for found in rows[0]["decisions"]])
-    coverages = {decision_id: " ".join(v.coverage()) for decision_id, v in decisions.items()}
+    return Evaluation(decisions, {}, opened=[], cleared=0)
+
+
+async def _current_signals(
+    db: TenantStore, evaluation: Evaluation, page: list[str]
+) -> dict[str, ReviewSignal]:
+    """Per decision of the page, its open or acknowledged signal of the breach set now."""
+    if not page:
+        return {}
+    rows = await db.read("decisions/list_current_signals", decision_ids=page)
     signals: dict[str, ReviewSignal] = {}
-    for row in signal_rows:
+    for row in rows:
         signal = dict(row["signal"])
-        if coverages.get(signal["decision_id"]) == signal.pop("coverage"):
+        coverage = " ".join(evaluation.decisions[signal["decision_id"]].coverage())
+        if signal.pop("coverage") == coverage:
             signals[signal["decision_id"]] = ReviewSignal(**signal)
-    return Evaluation(decisions, signals, opened=[], cleared=0)
+    return signals
 
 
-def _due(evaluation: Evaluation, now: datetime) -> list[DueDecision]:
-    """Decisions with a breach now or past review_after, by id."""
-    due = []
-    for decision_id in sorted(evaluation.decisions):
-        verdicts = evaluation.decisions[decision_id]
-        breached = verdicts.breached()
-        stale = verdicts.review_after_passed(now)
-        if not breached and not stale:
-            continue
-        due.append(
-            DueDecision(
-                decision_id=decision_id,
-                project=verdicts.project,
-                title=verdicts.title,
-                status=verdicts.status,  # type: ignore[arg-type]
-                review_after_passed=stale,
-                signal=evaluation.signals.get(decision_id),
-                breached_rules=[rule_verdict(row) for row in breached],
-            )
-        )
-    return due
+def _due_ids(evaluation: Evaluation, now: datetime) -> list[str]:
+    """Decisions with a breach now or past review_after, by id (models only for a page)."""
+    return [
+        decision_id
+        for decision_id, verdicts in sorted(evaluation.decisions.items())
+        if verdicts.breached() or verdicts.review_after_passed(now)
+    ]
+
+
+def _due_decision(
+    evaluation: Evaluation, signals: dict[str, ReviewSignal], decision_id: str, now: datetime
+) -> DueDecision:
+    verdicts = evaluation.decisions[decision_id]
+    return DueDecision(
+        decision_id=decision_id,
+        project=verdicts.project,
+        title=verdicts.title,
+        status=verdicts.status,  # type: ignore[arg-type]
+        review_after_passed=verdicts.review_after_passed(now),
+        signal=signals.get(decision_id),
+        breached_rules=[rule_verdict(row) for row in verdicts.breached()],
+    )
