@@ -211,13 +211,15 @@ class Writer:
             await task
 
 
-async def timed(call: Callable[[], Awaitable[Any]], samples: int) -> list[float]:
-    seconds = []
+async def timed(call: Callable[[], Awaitable[Any]], samples: int) -> tuple[list[float], int]:
+    """Seconds per call, and the batches the calls ran (for the batched tools)."""
+    seconds, batches = [], 0
     for _ in range(samples):
         began = time.perf_counter()
-        await call()
+        answer = await call()
         seconds.append(time.perf_counter() - began)
-    return seconds
+        batches += answer.get("batches", 0) if isinstance(answer, dict) else 0
+    return seconds, batches
 
 
 def figure(seconds: list[float]) -> str:
@@ -253,23 +255,32 @@ async def measure_size(client: fastmcp.Client[Any], loader: Loader) -> None:
     )
     seconds, calls, opened = await full_maintain_pass(client)
     say(f"maintain, a whole pass: {seconds:.1f} s in {calls} calls ({opened}+ signals opened)")
-    await call_ok(client, "replay_memory", {"limit": 1})  # moves the checkpoint to the head
+    began, calls, checked = time.perf_counter(), 0, 0  # the bulk events after the checkpoint
+    while True:
+        chain = (await call_ok(client, "replay_memory", {"limit": 1}))["chain"]
+        assert chain["verified"], chain
+        calls, checked = calls + 1, checked + chain["checked_events"]
+        if chain["complete"]:
+            break
+    say(
+        f"replay_memory catching up: {checked:,} events checked in {calls} calls, "
+        f"{time.perf_counter() - began:.1f} s (each moves the checkpoint as far as it got)"
+    )
     writer = Writer(client)
-    alone = await timed(
-        lambda: call_ok(
-            client, "record_fact", {"project": PROJECT, "key": "scale.writer", "value": -1}
-        ),
+    alone, _ = await timed(
+        lambda: call_ok(client, "record_fact", {"project": PROJECT, "key": "k", "value": -1}),
         SAMPLES["light"],
     )
     say(f"{'record_fact alone':18} {figure(alone)}")
     for tool, arguments, weight in TOOLS:
         async with writer.alongside() as waits:
-            seconds_each = await timed(
+            seconds_each, batches = await timed(
                 lambda tool=tool, arguments=arguments: call_ok(client, tool, arguments),
                 SAMPLES[weight],
             )
         worst = max(waits) * 1000 if waits else float("nan")
-        say(f"{tool:18} {figure(seconds_each)}  worst record_fact wait {worst:7.0f} ms")
+        per_batch = f"  ({sum(seconds_each) / batches * 1000:.0f} ms a batch)" if batches else ""
+        say(f"{tool:18} {figure(seconds_each)}  worst record_fact wait {worst:7.0f} ms{per_batch}")
 
 
 async def main(exponents: list[int]) -> None:

@@ -2,6 +2,7 @@
 // rules; each is drawn as decision -> rejected alternative -> reopen rule -> watched key ->
 // the key's current fact (the value that breached it).
 MATCH (s:ReviewSignal)
+USING INDEX s:ReviewSignal(tenant, status)
 WHERE s.tenant = $tenant AND s.status = 'open'
 MATCH (d:Decision {tenant: $tenant, id: s.decision_id})
 MATCH rule = (d)-[:HAS_ALTERNATIVE]->(:Alternative)-[r:REOPEN_WHEN]->(k:FactKey)

@@ -32,6 +32,7 @@ from graphmem.store import TenantStore
 log = logging.getLogger("graphmem")
 
 MAX_CHAIN_CHECK = 1_000_000  # events verified per call; beyond it the verdict says so
+REPLAY_CHECK = 20_000  # events replay_memory verifies per call (about a second and a half)
 PAGE = 20_000  # events read per statement
 CHECKPOINT_EVERY = 1_000  # an ordinary check that read this many moves the checkpoint
 TOP_MISSING = "events up to the head are missing"
@@ -50,7 +51,7 @@ class Anchor:
 async def replay(db: TenantStore, request: ReplayRequest) -> ReplayResult:
     """Events newest first, plus a verdict on the tenant's chain (from its checkpoint)."""
     events, chain = await asyncio.gather(
-        list_events(db, request), verify_chain(db)
+        list_events(db, request), verify_chain(db, limit=REPLAY_CHECK)
     )  # two independent reads
     return ReplayResult(count=len(events), events=events, chain=chain)
 
@@ -66,7 +67,8 @@ async def verify_chain(
     the checkpoint where one holds); an ``anchor`` implies ``full``. A check that found the
     chain whole moves the checkpoint to the head when it was full or read at least
     CHECKPOINT_EVERY events (bookkeeping on the head, no event), so an ordinary check costs
-    the events since, about a thousand at most."""
+    the events since, about a thousand at most. An ordinary check that ``limit`` stopped
+    short moves it as far as it verified, so the next one goes on from there."""
     verdict, _ = await verify_and_checkpoint(db, limit=limit, full=full, anchor=anchor)
     return verdict
 
@@ -88,7 +90,8 @@ async def verify_and_checkpoint(
     else:
         verdict, last_hash = await _check_chain(db, limit, full, anchor)
     worth_it = full or verdict.checked_events >= CHECKPOINT_EVERY
-    if worth_it and verdict.verified and verdict.complete and db.store.chain_key is not None:
+    verified_prefix = verdict.verified and (verdict.complete or not full)
+    if worth_it and verified_prefix and db.store.chain_key is not None:
         try:
             await _save_checkpoint(db, db.store.chain_key, verdict, last_hash)
         except GraphmemError as error:  # the verdict stands; the next check reads more
@@ -280,16 +283,18 @@ def _checkpoint_mac(
 async def _save_checkpoint(
     db: TenantStore, key: ChainKey, verdict: ChainVerdict, digest: str
 ) -> None:
-    """Bookkeeping, not history: the next ordinary check starts here."""
-    if verdict.head_revision == 0:
+    """Bookkeeping, not history: the next ordinary check starts here (the last revision the
+    check verified: the head, unless a limit stopped it)."""
+    reached = verdict.checked_from_revision + verdict.checked_events
+    if reached == 0:
         return
     keyed_from = verdict.keyed_from_revision
     await bookkeeping(
         db,
         "history/save_checkpoint",
-        revision=verdict.head_revision,
+        revision=reached,
         hash=digest,
         keyed_from=keyed_from,
-        mac=_checkpoint_mac(key, db.tenant, verdict.head_revision, digest, keyed_from),
+        mac=_checkpoint_mac(key, db.tenant, reached, digest, keyed_from),
         key_id=key.key_id,
     )

@@ -14,7 +14,7 @@ import neo4j
 import pytest
 from fastmcp import Client
 
-from graphmem.history import chain
+from graphmem.history import chain, verification
 from graphmem.history.verification import verify_chain
 from graphmem.store import Store
 from tests.support import call
@@ -127,6 +127,24 @@ async def test_a_bounded_check_says_how_far_it_got(
     assert verdict.verified and not verdict.complete and verdict.checked_events == 2
     assert verdict.reason is not None and "first 2 of 3" in verdict.reason
     assert (await verify_chain(store.of(tenant))).complete
+
+
+async def test_replay_checks_a_bounded_stretch_a_call_and_goes_on_from_it(
+    client: Client[Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for n in range(5):
+        await call(client, "record_fact", project="p", key=f"k{n}", value=n)
+    monkeypatch.setattr(verification, "REPLAY_CHECK", 2)
+    monkeypatch.setattr(verification, "CHECKPOINT_EVERY", 1)
+    stretches = []
+    while True:
+        chain = (await call(client, "replay_memory", limit=1))["chain"]
+        assert chain["verified"], chain
+        stretches.append((chain["checked_from_revision"], chain["checked_events"]))
+        if chain["complete"]:
+            break
+        assert "only the first 2" in chain["reason"]
+    assert stretches == [(0, 2), (2, 2), (4, 1)]  # each call goes on where the last stopped
 
 
 async def test_transaction_time_never_goes_backwards_within_a_tenant(
