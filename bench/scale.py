@@ -13,8 +13,10 @@ statements in bench/cypher (``scale/``, ``history/``), shaped like the tools' ow
 projections rules compare, events are hashed with the history key).
 
 Then, through FastMCP's in-memory client, per tool: p50/p95 per call, and the worst wait of a
-concurrent record_fact on the same tenant meanwhile (its p50 alone is printed first): the
-aims are flat index-backed reads, no call over 2 s, and no writer waiting over one batch.
+concurrent record_fact on the same tenant meanwhile, sent over HTTP to a graphmem process of
+its own (its figures alone are printed first; for the batched tools the mean batch time is
+printed too): the aims are flat index-backed reads, no call over 2 s, and no writer waiting
+over one batch.
 Measured: review_decisions, maintain (one call: about a second of batches, then its
 continuation), enrich_context (one call), audit_memory, replay_memory (from its checkpoint)
 and search. Before measuring, a maintain pass is run to its end (it opens the signals of the
@@ -29,7 +31,11 @@ import contextlib
 import copy
 import hashlib
 import json
+import os
 import random
+import sys
+import tempfile
+import threading
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from datetime import UTC, datetime, timedelta
@@ -39,13 +45,15 @@ from typing import Any
 import fastmcp
 
 from bench.chain import load_events
-from bench.facts import bench_store, in_memory_client, quantile_ms, say, scratch_tenant
+from bench.facts import in_memory_client, quantile_ms, say, scratch_tenant
 from graphmem.core.ids import new_id
 from graphmem.decisions.models import RecordDecisionRequest
 from graphmem.decisions.service import _alternatives_and_rules
 from graphmem.history.chain import GENESIS_HASH
 from graphmem.history.keys import ChainKey
 from graphmem.store import QueryCatalog, Store
+from tests.app.helpers import INITIALIZE_MESSAGE, clean_env, post, serving_http
+from tests.neo4j_endpoint import Endpoint, find_endpoint
 
 BENCH_CATALOG = Path(__file__).resolve().parent / "cypher"
 PROJECT = "scale"
@@ -182,33 +190,48 @@ def key_name(i: int) -> str:
 
 # --- the measurements ------------------------------------------------------------------------
 class Writer:
-    """record_fact in a loop on the same tenant, timing each call, while a tool is measured."""
+    """record_fact in a loop on the same tenant through a graphmem HTTP process of its own
+    (plain HTTP from a thread), timing each call while a tool is measured: its wait is the
+    tenant lock and the database, not this process's event loop."""
 
-    def __init__(self, client: fastmcp.Client[Any]) -> None:
-        self.client = client
+    def __init__(self, port: int) -> None:
+        self.port = port
+        session = post(port, INITIALIZE_MESSAGE).headers["mcp-session-id"]
+        self.headers = {"mcp_protocol_version": "2025-06-18", "mcp_session_id": session}
+        post(port, {"jsonrpc": "2.0", "method": "notifications/initialized"}, **self.headers)
         self.waits: list[float] = []
         self._n = 0
 
-    async def run(self, stop: asyncio.Event) -> None:
+    def write(self) -> float:
+        self._n += 1
+        arguments = {"project": PROJECT, "key": "scale.writer", "value": self._n}
+        message = {
+            "jsonrpc": "2.0",
+            "id": self._n,
+            "method": "tools/call",
+            "params": {"name": "record_fact", "arguments": arguments},
+        }
+        began = time.perf_counter()
+        result = post(self.port, message, **self.headers).message()["result"]
+        assert not result.get("isError"), result
+        return time.perf_counter() - began
+
+    def run(self, stop: threading.Event) -> None:
         while not stop.is_set():
-            self._n += 1
-            arguments = {"project": PROJECT, "key": "scale.writer", "value": self._n}
-            began = time.perf_counter()
-            result = await self.client.call_tool("record_fact", arguments, raise_on_error=False)
-            self.waits.append(time.perf_counter() - began)
-            assert not result.is_error, result.content
+            self.waits.append(self.write())
 
     @contextlib.asynccontextmanager
     async def alongside(self) -> AsyncIterator[list[float]]:
         """The writer's waits while the block runs."""
         self.waits = []
-        stop = asyncio.Event()
-        task = asyncio.create_task(self.run(stop))
+        stop = threading.Event()
+        thread = threading.Thread(target=self.run, args=(stop,))
+        thread.start()
         try:
             yield self.waits
         finally:
             stop.set()
-            await task
+            await asyncio.to_thread(thread.join)
 
 
 async def timed(call: Callable[[], Awaitable[Any]], samples: int) -> tuple[list[float], int]:
@@ -248,7 +271,7 @@ async def full_maintain_pass(client: fastmcp.Client[Any]) -> tuple[float, int, i
             return time.perf_counter() - began, calls, opened
 
 
-async def measure_size(client: fastmcp.Client[Any], loader: Loader) -> None:
+async def measure_size(client: fastmcp.Client[Any], loader: Loader, writer: Writer) -> None:
     say(
         f"\n== {loader.facts:,} facts, {loader.events:,} events, {loader.decisions:,} decisions, "
         f"{loader.chunks:,} chunks"
@@ -266,12 +289,8 @@ async def measure_size(client: fastmcp.Client[Any], loader: Loader) -> None:
         f"replay_memory catching up: {checked:,} events checked in {calls} calls, "
         f"{time.perf_counter() - began:.1f} s (each moves the checkpoint as far as it got)"
     )
-    writer = Writer(client)
-    alone, _ = await timed(
-        lambda: call_ok(client, "record_fact", {"project": PROJECT, "key": "k", "value": -1}),
-        SAMPLES["light"],
-    )
-    say(f"{'record_fact alone':18} {figure(alone)}")
+    alone = [await asyncio.to_thread(writer.write) for _ in range(SAMPLES["light"])]
+    say(f"{'record_fact alone':18} {figure(alone)}  (HTTP, its own graphmem process)")
     for tool, arguments, weight in TOOLS:
         async with writer.alongside() as waits:
             seconds_each, batches = await timed(
@@ -283,25 +302,46 @@ async def measure_size(client: fastmcp.Client[Any], loader: Loader) -> None:
         say(f"{tool:18} {figure(seconds_each)}  worst record_fact wait {worst:7.0f} ms{per_batch}")
 
 
-async def main(exponents: list[int]) -> None:
+async def main(endpoint: Endpoint, scratch: Path, exponents: list[int]) -> None:
     key = ChainKey(b"\x07" * 32)
-    async with bench_store() as store, scratch_tenant(store, "scale") as tenant:
-        store.chain_key = key
-        loader = Loader(store, tenant, key)
-        async with in_memory_client(store, tenant) as client:
-            for exponent in exponents:
-                size = 10**exponent
-                began = time.perf_counter()
-                await loader.grow(size, min(size, MAX_DECISIONS), min(size // 10, MAX_CHUNKS))
-                say(f"\nloaded up to 10^{exponent} in {time.perf_counter() - began:.0f} s")
-                await measure_size(client, loader)
+    key_file = scratch / "history.key"  # the writer's process chains with the same key
+    key_file.write_text(key.secret.hex())
+    key_file.chmod(0o600)
+    store = await Store.connect(endpoint.uri, endpoint.user, endpoint.password)
+    store.chain_key = key
+    try:
+        await store.apply_schema()
+        async with scratch_tenant(store, "scale") as tenant:
+            env = clean_env(
+                **endpoint.env(), GRAPHMEM_TENANT=tenant, GRAPHMEM_HISTORY_KEY_FILE=str(key_file)
+            )
+            loader = Loader(store, tenant, key)
+            with (scratch / "writer.log").open("w") as log, serving_http(env, stderr=log) as http:
+                writer = await asyncio.to_thread(Writer, http.port)
+                async with in_memory_client(store, tenant) as client:
+                    for exponent in exponents:
+                        await grow_and_measure(client, loader, writer, exponent)
+    finally:
+        await store.close()
+
+
+async def grow_and_measure(
+    client: fastmcp.Client[Any], loader: Loader, writer: Writer, exponent: int
+) -> None:
+    size = 10**exponent
+    began = time.perf_counter()
+    await loader.grow(size, min(size, MAX_DECISIONS), min(size // 10, MAX_CHUNKS))
+    say(f"\nloaded up to 10^{exponent} in {time.perf_counter() - began:.0f} s")
+    await measure_size(client, loader, writer)
 
 
 def cli() -> None:
     parser = argparse.ArgumentParser(description="Scale figures of the growing tools.")
     parser.add_argument("--sizes", type=int, nargs="+", default=[4, 5], help="powers of ten")
     args = parser.parse_args()
-    asyncio.run(main(sorted(args.sizes)))
+    with tempfile.TemporaryDirectory() as scratch, find_endpoint(Path(scratch)) as endpoint:
+        say(f"python {sys.version.split()[0]}, {os.cpu_count()} cores, Neo4j: {endpoint.origin}")
+        asyncio.run(main(endpoint, Path(scratch), sorted(args.sizes)))
 
 
 if __name__ == "__main__":
