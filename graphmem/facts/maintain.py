@@ -30,8 +30,8 @@ from graphmem.store import TenantStore
 EXPIRY_BATCH = 1000
 DECISION_BATCH = 500
 CALL_BUDGET = 1.0  # seconds: a call starts no batch after this
-# Between batches: nothing promises a writer waiting on the tenant's history lock that it
-# gets the lock before the next batch asks for it, so the batch loop leaves it this long.
+# Between batches: Neo4j does not queue lock waiters, so a writer of the tenant waiting on
+# the history lock gets this long to take it before the next batch does.
 BATCH_PAUSE = 0.02
 MAX_LISTED = 100
 START = {"phase": "expire", "after": ""}
