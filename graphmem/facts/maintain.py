@@ -11,7 +11,6 @@ continuation (signed, see store/continuations.py) from which the next call resum
 
 from __future__ import annotations
 
-import asyncio
 import functools
 import time
 from dataclasses import dataclass, field
@@ -30,9 +29,6 @@ from graphmem.store import TenantStore
 EXPIRY_BATCH = 1000
 DECISION_BATCH = 500
 CALL_BUDGET = 1.0  # seconds: a call starts no batch after this
-# Between batches: Neo4j does not queue lock waiters, so a writer of the tenant waiting on
-# the history lock gets this long to take it before the next batch does.
-BATCH_PAUSE = 0.02
 MAX_LISTED = 100
 START = {"phase": "expire", "after": ""}
 
@@ -56,8 +52,6 @@ async def maintain(db: TenantStore, request: MaintainRequest) -> MaintainResult:
         batch = await write(db, "maintain", functools.partial(_batch, position=position))
         batches.append(batch)
         position = batch.following
-        if position is not None:  # a waiting writer takes the lock first
-            await asyncio.sleep(BATCH_PAUSE)
         # progress: a pass's length is unknown, so each batch counts one more of one more
         await step(len(batches), len(batches) + (position is not None), f"{batch.phase} batch")
     return _result(batches, db.continuation("maintain", position))

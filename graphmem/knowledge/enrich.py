@@ -31,7 +31,6 @@ the next call passes to resume the pass.
 
 from __future__ import annotations
 
-import asyncio
 import functools
 import time
 from collections import Counter
@@ -42,7 +41,6 @@ from typing import Any
 from graphmem.core.clock import iso, utc_now_iso
 from graphmem.core.errors import InvalidArgument, NotFound
 from graphmem.core.progress import step
-from graphmem.facts.maintain import BATCH_PAUSE
 from graphmem.history.chain import Change
 from graphmem.history.write_path import Write, write
 from graphmem.impact import service as impact
@@ -109,8 +107,6 @@ async def enrich_context(
         work = functools.partial(_run_batch, position=position, policy=policy, promoted=promoted)
         batches.append(await write(db, TOOL, work))
         position = batches[-1].following
-        if position is not None:  # a waiting writer takes the lock first (see maintain.py)
-            await asyncio.sleep(BATCH_PAUSE)
         await step(len(batches), len(batches) + (position is not None), f"batch {len(batches)}")
     return _result(request, batches, db.continuation(TOOL, position))
 
