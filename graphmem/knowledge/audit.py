@@ -507,11 +507,11 @@ async def _scan_in_tx(
     """One scan from its cursor, its findings stored as issues, its cursor moved."""
     state = await w.run("knowledge/merge_audit_state", now=w.now_iso)
     cursors: dict[str, str] = json.loads(state[0]["cursors_json"] or "{}")
-    types = {issue_type for issue_type, (_, _, scan) in ISSUES.items() if scan == name}
+    types = [issue_type for issue_type, (_, _, scan) in ISSUES.items() if scan == name]
     open_refs: dict[str, list[str]] = defaultdict(list)
-    for row in await w.run("knowledge/list_open_issue_subjects", limit=MAX_OPEN_READ):
-        if row["issue_type"] in types:
-            open_refs[row["issue_type"]].append(row["subject_ref"])
+    rows = await w.run("knowledge/list_open_issue_subjects", types=types, limit=MAX_OPEN_READ)
+    for row in rows:  # only this scan's types: each scan has its own bound
+        open_refs[row["issue_type"]].append(row["subject_ref"])
     run = _Run(w, request, batch, cursors, open_refs)
     await _SCANNERS[name](run)
     return await _settle(run)
