@@ -38,11 +38,14 @@ import tempfile
 import threading
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
+from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import Any
+from typing import Any, LiteralString, Protocol
 
 import fastmcp
+import neo4j
+from fastmcp.client.progress import ProgressHandler
 
 from bench.chain import load_events
 from bench.facts import in_memory_client, quantile_ms, say, scratch_tenant
@@ -220,29 +223,86 @@ class Writer:
         while not stop.is_set():
             self.waits.append(self.write())
 
-    @contextlib.asynccontextmanager
-    async def alongside(self) -> AsyncIterator[list[float]]:
-        """The writer's waits while the block runs."""
-        self.waits = []
-        stop = threading.Event()
-        thread = threading.Thread(target=self.run, args=(stop,))
+
+class LockProbe:
+    """Takes the tenant's history lock in a loop (its own driver, a thread; each transaction
+    rolled back) and times how long each take waits: the lock's share of a writer's wait,
+    without HTTP, MCP or a process's own work."""
+
+    PAUSE = 0.02  # seconds between takes, so the probe does not hold the lock itself
+
+    def __init__(self, endpoint: Endpoint, tenant: str) -> None:
+        self.endpoint, self.tenant = endpoint, tenant
+        self.statement: LiteralString = QueryCatalog(BENCH_CATALOG)["scale/probe_history_lock"].text
+        self.waits: list[float] = []
+        self.spans: list[tuple[float, float]] = []  # perf_counter at the start and end of each
+
+    def run(self, stop: threading.Event) -> None:
+        auth = (self.endpoint.user, self.endpoint.password)
+        with (
+            neo4j.GraphDatabase.driver(self.endpoint.uri, auth=auth) as driver,
+            driver.session() as session,
+        ):
+            while not stop.wait(self.PAUSE):
+                with session.begin_transaction() as tx:
+                    began = time.perf_counter()
+                    tx.run(self.statement, tenant=self.tenant, lock_token=new_id()).consume()
+                    ended = time.perf_counter()
+                    self.waits.append(ended - began)
+                    self.spans.append((began, ended))
+                    tx.rollback()
+
+
+class Worker(Protocol):
+    waits: list[float]
+
+    def run(self, stop: threading.Event) -> None: ...
+
+
+@contextlib.asynccontextmanager
+async def alongside(*workers: Worker) -> AsyncIterator[None]:
+    """The workers run (each in a thread, its waits afresh) while the block runs."""
+    stop = threading.Event()
+    threads = [threading.Thread(target=worker.run, args=(stop,)) for worker in workers]
+    for worker, thread in zip(workers, threads, strict=True):
+        worker.waits = []
+        if isinstance(worker, LockProbe):
+            worker.spans = []
         thread.start()
-        try:
-            yield self.waits
-        finally:
-            stop.set()
+    try:
+        yield
+    finally:
+        stop.set()
+        for thread in threads:
             await asyncio.to_thread(thread.join)
 
 
-async def timed(call: Callable[[], Awaitable[Any]], samples: int) -> tuple[list[float], int]:
-    """Seconds per call, and the batches the calls ran (for the batched tools)."""
-    seconds, batches = [], 0
+@dataclass
+class Calls:
+    """A tool's calls: seconds each, and the longest step any of them reported (for the
+    batched tools a step is a batch, its own transaction; measured between progress
+    notifications)."""
+
+    seconds: list[float] = field(default_factory=list)
+    longest_step: float = 0.0
+    step_ends: list[float] = field(default_factory=list)  # perf_counter at each notification
+
+
+async def timed(call: Callable[[ProgressHandler], Awaitable[Any]], samples: int) -> Calls:
+    calls = Calls()
     for _ in range(samples):
-        began = time.perf_counter()
-        answer = await call()
-        seconds.append(time.perf_counter() - began)
-        batches += answer.get("batches", 0) if isinstance(answer, dict) else 0
-    return seconds, batches
+        began = last = time.perf_counter()
+
+        async def on_progress(progress: float, total: float | None, message: str | None) -> None:
+            nonlocal last
+            now = time.perf_counter()
+            calls.longest_step = max(calls.longest_step, now - last)
+            calls.step_ends.append(now)
+            last = now
+
+        await call(on_progress)
+        calls.seconds.append(time.perf_counter() - began)
+    return calls
 
 
 def figure(seconds: list[float]) -> str:
@@ -251,8 +311,15 @@ def figure(seconds: list[float]) -> str:
     return f"p50 {quantile_ms(seconds, 50):8.1f} ms  p95 {quantile_ms(seconds, 95):8.1f} ms"
 
 
-async def call_ok(client: fastmcp.Client[Any], tool: str, arguments: dict[str, Any]) -> Any:
-    result = await client.call_tool(tool, arguments, raise_on_error=False)
+async def call_ok(
+    client: fastmcp.Client[Any],
+    tool: str,
+    arguments: dict[str, Any],
+    on_progress: ProgressHandler | None = None,
+) -> Any:
+    result = await client.call_tool(
+        tool, arguments, raise_on_error=False, progress_handler=on_progress
+    )
     assert not result.is_error, (tool, result.content)
     return result.structured_content or {}
 
@@ -271,7 +338,9 @@ async def full_maintain_pass(client: fastmcp.Client[Any]) -> tuple[float, int, i
             return time.perf_counter() - began, calls, opened
 
 
-async def measure_size(client: fastmcp.Client[Any], loader: Loader, writer: Writer) -> None:
+async def measure_size(
+    client: fastmcp.Client[Any], loader: Loader, writer: Writer, probe: LockProbe
+) -> None:
     say(
         f"\n== {loader.facts:,} facts, {loader.events:,} events, {loader.decisions:,} decisions, "
         f"{loader.chunks:,} chunks"
@@ -290,16 +359,42 @@ async def measure_size(client: fastmcp.Client[Any], loader: Loader, writer: Writ
         f"{time.perf_counter() - began:.1f} s (each moves the checkpoint as far as it got)"
     )
     alone = [await asyncio.to_thread(writer.write) for _ in range(SAMPLES["light"])]
-    say(f"{'record_fact alone':18} {figure(alone)}  (HTTP, its own graphmem process)")
+    say(f"{'record_fact alone':18} {figure(alone)}  max {max(alone) * 1000:.0f} ms (HTTP)")
     for tool, arguments, weight in TOOLS:
-        async with writer.alongside() as waits:
-            seconds_each, batches = await timed(
-                lambda tool=tool, arguments=arguments: call_ok(client, tool, arguments),
-                SAMPLES[weight],
-            )
-        worst = max(waits) * 1000 if waits else float("nan")
-        per_batch = f"  ({sum(seconds_each) / batches * 1000:.0f} ms a batch)" if batches else ""
-        say(f"{tool:18} {figure(seconds_each)}  worst record_fact wait {worst:7.0f} ms{per_batch}")
+        calls = await measure_tool(client, tool, arguments, weight, writer, probe)
+        say(
+            f"{tool:18} {figure(calls.seconds)}  worst wait: record_fact "
+            f"{worst_ms(writer.waits):5.0f} ms, the lock {worst_ms(probe.waits):5.0f} ms"
+        )
+        if calls.longest_step:
+            longest = f"longest batch {calls.longest_step * 1000:.0f} ms"
+            say(f"{'':18} {longest}; {outlasting(calls, probe)}")
+            calls = await measure_tool(client, tool, arguments, weight, probe)
+            say(f"{'':18} the lock prober as the only other writer: {outlasting(calls, probe)}")
+
+
+async def measure_tool(
+    client: fastmcp.Client[Any], tool: str, arguments: dict[str, Any], weight: str, *workers: Worker
+) -> Calls:
+    async with alongside(*workers):
+        return await timed(
+            lambda on_progress: call_ok(client, tool, arguments, on_progress), SAMPLES[weight]
+        )
+
+
+def outlasting(calls: Calls, probe: LockProbe) -> str:
+    """The aim: a writer waits for the lock one batch at most, so no lock wait spans two batch
+    ends (each end is a commit, the lock free for whoever waits)."""
+    spanning = [sum(a < end < b for end in calls.step_ends) for a, b in probe.spans]
+    return (
+        f"lock waits that outlast a batch end: {sum(n > 1 for n in spanning)} of "
+        f"{len(spanning)} (most ends in one wait: {max(spanning, default=0)}, "
+        f"longest {worst_ms(probe.waits):.0f} ms)"
+    )
+
+
+def worst_ms(waits: list[float]) -> float:
+    return max(waits) * 1000 if waits else float("nan")
 
 
 async def main(endpoint: Endpoint, scratch: Path, exponents: list[int]) -> None:
@@ -318,21 +413,22 @@ async def main(endpoint: Endpoint, scratch: Path, exponents: list[int]) -> None:
             loader = Loader(store, tenant, key)
             with (scratch / "writer.log").open("w") as log, serving_http(env, stderr=log) as http:
                 writer = await asyncio.to_thread(Writer, http.port)
+                probe = LockProbe(endpoint, tenant)
                 async with in_memory_client(store, tenant) as client:
                     for exponent in exponents:
-                        await grow_and_measure(client, loader, writer, exponent)
+                        await grow_and_measure(client, loader, writer, probe, exponent)
     finally:
         await store.close()
 
 
 async def grow_and_measure(
-    client: fastmcp.Client[Any], loader: Loader, writer: Writer, exponent: int
+    client: fastmcp.Client[Any], loader: Loader, writer: Writer, probe: LockProbe, exponent: int
 ) -> None:
     size = 10**exponent
     began = time.perf_counter()
     await loader.grow(size, min(size, MAX_DECISIONS), min(size // 10, MAX_CHUNKS))
     say(f"\nloaded up to 10^{exponent} in {time.perf_counter() - began:.0f} s")
-    await measure_size(client, loader, writer)
+    await measure_size(client, loader, writer, probe)
 
 
 def cli() -> None:

@@ -11,19 +11,16 @@ continuation (signed, see store/continuations.py) from which the next call resum
 
 from __future__ import annotations
 
-import functools
-import time
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from graphmem.core.progress import step
 from graphmem.decisions import service as decisions
 from graphmem.decisions.models import ReviewOutcome, VerdictCounts
 from graphmem.decisions.service import STALE_BATCH
 from graphmem.facts.models import MaintainRequest, MaintainResult
 from graphmem.history.chain import Change
-from graphmem.history.write_path import Write, write
+from graphmem.history.write_path import Write, write_batches
 from graphmem.store import TenantStore
 
 EXPIRY_BATCH = 1000
@@ -45,19 +42,12 @@ class _Batch:
 
 
 async def maintain(db: TenantStore, request: MaintainRequest) -> MaintainResult:
-    position: dict[str, Any] | None = db.resume("maintain", request.continuation) or START
-    began = time.monotonic()
-    batches: list[_Batch] = []
-    while position is not None and (not batches or time.monotonic() - began < CALL_BUDGET):
-        batch = await write(db, "maintain", functools.partial(_batch, position=position))
-        batches.append(batch)
-        position = batch.following
-        # progress: a pass's length is unknown, so each batch counts one more of one more
-        await step(len(batches), len(batches) + (position is not None), f"{batch.phase} batch")
-    return _result(batches, db.continuation("maintain", position))
+    position = db.resume("maintain", request.continuation) or START
+    batches = await write_batches(db, "maintain", position, _batch, budget=CALL_BUDGET)
+    return _result(batches, db.continuation("maintain", batches[-1].following))
 
 
-async def _batch(w: Write, *, position: dict[str, Any]) -> _Batch:
+async def _batch(w: Write, position: dict[str, Any], done: list[_Batch]) -> _Batch:
     phase, after = position["phase"], position["after"]
     if phase == "expire":
         rows = await w.run("facts/expire_facts", limit=EXPIRY_BATCH)

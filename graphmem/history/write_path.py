@@ -17,7 +17,9 @@ appends an event, opens a write transaction or runs an unlocked write.
 
 from __future__ import annotations
 
+import asyncio
 import json
+import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -26,6 +28,7 @@ from typing import Any, Generic, Protocol, TypeVar
 from graphmem.core.clock import utc_now_iso
 from graphmem.core.errors import Conflict
 from graphmem.core.models import canonical_json, pick
+from graphmem.core.progress import step
 from graphmem.history.chain import Audit, Change, Head, append_event, lock_head
 from graphmem.store import TenantStore, Tx
 from graphmem.store.store import Row
@@ -170,6 +173,59 @@ async def write(
         return result
 
     return await db.write_transaction(label, unit)
+
+
+class Batch(Protocol):
+    """One batch of a long write: ``following`` is where the next starts (None: done)."""
+
+    @property
+    def following(self) -> dict[str, Any] | None: ...
+
+
+B = TypeVar("B", bound=Batch)
+
+# Neo4j does not queue lock waiters: they poll (about every millisecond), so a caller that asks
+# for the lock again at once wins it back before them. Between batches the lock is left free
+# this long, so every writer already waiting takes it first (a waiter's take is under 1 ms).
+HAND_OVER = 0.02  # seconds
+
+
+async def hand_over() -> None:
+    """Between two writes of one long call: let the writers already waiting go first."""
+    await asyncio.sleep(HAND_OVER)
+
+
+async def write_batches(
+    db: TenantStore,
+    label: str,
+    position: dict[str, Any],
+    run: Callable[[Write, dict[str, Any], list[B]], Awaitable[B]],
+    *,
+    budget: float,
+) -> list[B]:
+    """A long write as batches, each its own ``write`` (``run`` gets the position and the
+    batches before it), until the work is done or ``budget`` seconds have passed; at least
+    one. A concurrent writer of the tenant waits for one batch at most."""
+    began = time.monotonic()
+    batches: list[B] = []
+    following: dict[str, Any] | None = position
+    while following is not None and (not batches or time.monotonic() - began < budget):
+        if batches:
+            await hand_over()
+        batch = await write(db, label, _batch_work(run, following, batches))
+        batches.append(batch)
+        following = batch.following
+        # a pass's length is unknown, so each batch counts one more of one more
+        await step(len(batches), len(batches) + (following is not None), f"{label} batch")
+    return batches
+
+
+def _batch_work(
+    run: Callable[[Write, dict[str, Any], list[B]], Awaitable[B]],
+    position: dict[str, Any],
+    done: list[B],
+) -> Callable[[Write], Awaitable[B]]:
+    return lambda current: run(current, position, list(done))
 
 
 async def bookkeeping(db: TenantStore, name: str, **params: Any) -> list[Row]:

@@ -94,7 +94,7 @@ from graphmem.core.models import from_node
 from graphmem.core.progress import step
 from graphmem.decisions import service as decisions
 from graphmem.history.chain import Audit
-from graphmem.history.write_path import Write, write
+from graphmem.history.write_path import Write, hand_over, write
 from graphmem.knowledge.lifecycle import record_run
 from graphmem.knowledge.models.audit import (
     AuditCheck,
@@ -495,6 +495,8 @@ async def audit_memory(
     scan at most); the answer merges them."""
     settled = []
     for done, name in enumerate(SCANS, start=1):
+        if settled:
+            await hand_over()
         work = functools.partial(_scan_in_tx, request=request, batch=batch, name=name)
         settled.append(await write(db, "audit_memory", work, audit=Audit.of(request)))
         await step(done, len(SCANS), f"scanned {name}")

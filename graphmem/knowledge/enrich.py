@@ -32,7 +32,6 @@ the next call passes to resume the pass.
 from __future__ import annotations
 
 import functools
-import time
 from collections import Counter
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -40,9 +39,8 @@ from typing import Any
 
 from graphmem.core.clock import iso, utc_now_iso
 from graphmem.core.errors import InvalidArgument, NotFound
-from graphmem.core.progress import step
 from graphmem.history.chain import Change
-from graphmem.history.write_path import Write, write
+from graphmem.history.write_path import Write, write_batches
 from graphmem.impact import service as impact
 from graphmem.impact.models import ExplainImpactRequest, ExplainImpactResult
 from graphmem.knowledge.assess import assess_in_tx
@@ -100,20 +98,15 @@ async def enrich_context(
     elif position.get("depth") != request.depth:
         raise InvalidArgument("depth", "must be the depth of the call that gave the continuation")
     position["depth"] = request.depth
-    began = time.monotonic()
-    batches: list[_Batch] = []
-    while position is not None and (not batches or time.monotonic() - began < CALL_BUDGET):
-        promoted = [fact for batch in batches for fact in batch.promoted_facts]
-        work = functools.partial(_run_batch, position=position, policy=policy, promoted=promoted)
-        batches.append(await write(db, TOOL, work))
-        position = batches[-1].following
-        await step(len(batches), len(batches) + (position is not None), f"batch {len(batches)}")
-    return _result(request, batches, db.continuation(TOOL, position))
+    run = functools.partial(_run_batch, policy=policy)
+    batches = await write_batches(db, TOOL, position, run, budget=CALL_BUDGET)
+    return _result(request, batches, db.continuation(TOOL, batches[-1].following))
 
 
 async def _run_batch(
-    w: Write, *, position: dict[str, Any], policy: EnrichPolicy, promoted: list[str]
+    w: Write, position: dict[str, Any], done: list[_Batch], *, policy: EnrichPolicy
 ) -> _Batch:
+    promoted = [fact for batch in done for fact in batch.promoted_facts]
     phase, depth = position["phase"], position["depth"]
     batch = _Batch()
     if phase == "assess":
