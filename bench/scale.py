@@ -12,10 +12,13 @@ statements in bench/cypher (``scale/``, ``history/``), shaped like the tools' ow
 (decision rules are built by the domain's ``_alternatives_and_rules``, fact values carry the
 projections rules compare, events are hashed with the history key).
 
-Then, through FastMCP's in-memory client, per tool: p50/p95 per call, and the worst wait of a
-concurrent record_fact on the same tenant meanwhile, sent over HTTP to a graphmem process of
-its own (its figures alone are printed first; for the batched tools the mean batch time is
-printed too): the aims are flat index-backed reads, no call over 2 s, and no writer waiting
+Then, through FastMCP's in-memory client, per tool: p50/p95 per call, and meanwhile the worst
+wait of a concurrent record_fact on the same tenant, sent over HTTP to a graphmem process of
+its own (its figures alone are printed first), and of a lock prober (its own driver: takes the
+tenant's history lock as every write does, times the take, rolls back). For the batched tools,
+whose batches end with a progress notification, the longest batch and how many of the prober's
+waits outlast more than one batch end (with the record_fact writer, then with the prober as the
+only other writer). The aims: flat index-backed reads, no call over 2 s, and no writer waiting
 over one batch.
 Measured: review_decisions, maintain (one call: about a second of batches, then its
 continuation), enrich_context (one call), audit_memory, replay_memory (from its checkpoint)
@@ -141,6 +144,7 @@ class Loader:
                 self.tenant,
                 decisions=rows,
                 project=PROJECT,
+                owner=f"project:{PROJECT}",
                 now=now,
             )
         self.decisions = max(self.decisions, target)
