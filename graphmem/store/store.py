@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -24,6 +24,7 @@ from graphmem.core.errors import Conflict, StoreAuthFailed, StoreUnavailable, Ti
 from graphmem.history.keys import ChainKey
 from graphmem.store import continuations
 from graphmem.store.catalog import QueryCatalog, default_catalog
+from graphmem.store.portable import portable
 
 Row = dict[str, Any]
 T = TypeVar("T")
@@ -34,6 +35,7 @@ _UNREACHABLE = (neo4j_errors.ServiceUnavailable, neo4j_errors.SessionExpired, OS
 
 # Codes of a transaction the server ended for running past its timeout (a lock wait included).
 _TIMED_OUT = ("TimedOut", "LockClientStopped", "Transaction.Terminated")
+BULK_TIMEOUT = 600.0  # seconds: one import batch (or the closing pass over a large tenant)
 
 _PLAIN = frozenset({str, int, float, bool, type(None)})
 
@@ -241,6 +243,29 @@ class Store:
                 bookmark_manager_=self.bookmarks,
             )
         return [_row(record) for record in result.records]
+
+    async def stream(self, name: str, tenant: str, **params: Any) -> AsyncIterator[Row]:
+        """One read statement's rows as they arrive (bounded memory, no timeout), with
+        values in their portable form (store/portable.py): for exports."""
+        _require_tenant(tenant)
+        named = self.catalog[name]
+        query = Query(named.text, metadata={"graphmem_query": name})
+        with _translated(self.uri, self.user):
+            async with self._session(default_access_mode=neo4j.READ_ACCESS) as session:
+                result = await session.run(query, {**params, "tenant": tenant})
+                async for record in result:
+                    yield {key: portable(value) for key, value in record.items()}
+
+    async def bulk_write(self, name: str, tenant: str, **params: Any) -> list[Row]:
+        """One bulk statement into a tenant nothing else writes (graphmem import, which
+        refuses a tenant holding data): no lock, no event, a generous timeout."""
+        _require_tenant(tenant)
+        named = self.catalog[name]
+        query = Query(named.text, metadata={"graphmem_query": name}, timeout=BULK_TIMEOUT)
+        with _translated(self.uri, self.user):
+            async with self._session() as session:
+                result = await session.run(query, {**params, "tenant": tenant})
+                return [_row(record) async for record in result]
 
     async def write_transaction(
         self, label: str, tenant: str, work: Callable[[Tx], Awaitable[T]]

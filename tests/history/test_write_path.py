@@ -59,6 +59,15 @@ def test_only_the_write_path_locks_appends_and_opens_write_transactions() -> Non
     assert not offenders, "outside the write path:\n" + "\n".join(offenders)
 
 
+def test_only_import_loads_in_bulk() -> None:
+    """store.bulk_write writes without the lock or events: only graphmem import, which loads a
+    tenant that must be empty and re-chains its history itself, may use it."""
+    users = [
+        str(path.relative_to(ROOT)) for path in _python_files() if "bulk_write(" in path.read_text()
+    ]
+    assert users == ["graphmem/transfer/load.py"]
+
+
 def test_no_domain_module_computes_a_revision() -> None:
     arithmetic = re.compile(r"revision\s*[+-]\s*1\b")
     offenders = [

@@ -17,7 +17,7 @@ async def test_schema_applies_twice_without_change(store: Store) -> None:
     constraints = await store.schema_state()
     names = {row["name"] for row in constraints}
     assert all(row["state"] == "ONLINE" for row in constraints)
-    assert {"fact_id_unique", "fact_key_owner_unique", "event_revision_unique"} <= names
+    assert {"fact_tenant_id_unique", "fact_key_owner_unique", "event_revision_unique"} <= names
 
 
 async def test_every_catalog_query_plans_on_the_real_database(store: Store) -> None:

@@ -1,0 +1,3 @@
+// Migration: Pack ids were unique database-wide; they are unique per tenant now (pack_tenant_id_unique),
+// so an imported copy of a tenant keeps its ids (graphmem import).
+DROP CONSTRAINT pack_id_unique IF EXISTS

@@ -1,0 +1,300 @@
+"""graphmem import: an export file into an empty tenant, with its history re-chained.
+
+Two passes over the file. The first checks all of it and writes nothing: the header, every
+line's shape and values, events in revision order each linked to the one before, the
+trailer's counts and digest (a file cut short, changed or foreign is refused with its line
+number). The second loads it in batches: nodes (marked ImportPending with the file's
+reference), events re-hashed under the target tenant and its history key, relationships
+linked by reference, the head set to the re-chained last event with the source's anchor
+kept, then the marks removed. Ids are kept as they are (they are unique per tenant), so the
+copy answers every read as the source did. Any failure after the first write purges the
+tenant, which was empty: nothing is left half-written.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import IO, Any, TypeVar
+
+from pydantic import ValidationError
+
+from graphmem.app.terminal import Bar
+from graphmem.core.errors import Conflict, GraphmemError
+from graphmem.history.chain import GENESIS_HASH, SCHEME, event_hash
+from graphmem.search.lexical import tenant_prefix
+from graphmem.store import Store
+from graphmem.store.portable import native_properties
+from graphmem.transfer.format import (
+    BODY,
+    FORMAT,
+    FORMAT_VERSION,
+    MAX_LINE,
+    Header,
+    NodeLine,
+    RelationshipLine,
+    Trailer,
+)
+
+BATCH = 1000
+
+
+class BadExportFile(GraphmemError):
+    code = "invalid_file"
+
+    def __init__(self, number: int, problem: str) -> None:
+        super().__init__(f"line {number}: {problem}; nothing was imported")
+
+
+@dataclass(frozen=True)
+class Checked:
+    header: Header
+    trailer: Trailer
+
+
+@dataclass(frozen=True)
+class Imported:
+    nodes: int
+    events: int
+    relationships: int
+    revision: int | None
+    head_hash: str | None
+
+
+# --- pass 1: check ---------------------------------------------------------------------------
+def check_file(path: Path) -> Checked:
+    with path.open("rb") as source:
+        lines = _numbered(source)
+        header = _header(lines)
+        digest = hashlib.sha256(_raw(header))
+        counts = {"node": 0, "event": 0, "relationship": 0}
+        previous: tuple[int, str] = (0, GENESIS_HASH)
+        number = 1
+        for number, raw, document in lines:
+            if document.get("line") == "trailer":
+                trailer = _parsed(Trailer, number, document)
+                _expect_end(lines, number)
+                _expect_totals(number, trailer, counts, digest.hexdigest())
+                return Checked(header.document, trailer)
+            line = _body(number, document)
+            digest.update(raw)
+            counts[line.line] += 1
+            if isinstance(line, NodeLine) and line.line == "event":
+                previous = _linked(number, line, previous)
+    raise BadExportFile(number, "the file ends without its trailer (cut short?)")
+
+
+@dataclass(frozen=True)
+class _HeaderLine:
+    raw: bytes
+    document: Header
+
+
+def _raw(header: _HeaderLine) -> bytes:
+    return header.raw
+
+
+def _numbered(source: IO[bytes]) -> Iterator[tuple[int, bytes, dict[str, Any]]]:
+    for number, raw in enumerate(iter(lambda: source.readline(MAX_LINE + 1), b""), start=1):
+        if len(raw) > MAX_LINE:
+            raise BadExportFile(number, f"longer than {MAX_LINE} bytes")
+        try:
+            document = json.loads(raw)
+        except (UnicodeDecodeError, json.JSONDecodeError):
+            raise BadExportFile(number, "not a JSON object") from None
+        if not isinstance(document, dict):
+            raise BadExportFile(number, "not a JSON object")
+        yield number, raw, document
+
+
+def _header(lines: Iterator[tuple[int, bytes, dict[str, Any]]]) -> _HeaderLine:
+    first = next(lines, None)
+    if first is None:
+        raise BadExportFile(1, "the file is empty")
+    number, raw, document = first
+    if document.get("format") != FORMAT or document.get("line") != "header":
+        raise BadExportFile(number, "not a graphmem export (no graphmem-export header)")
+    version = document.get("format_version")
+    if isinstance(version, int) and version > FORMAT_VERSION:
+        raise BadExportFile(number, f"format version {version} is newer than this graphmem reads")
+    return _HeaderLine(raw, _parsed(Header, number, document))
+
+
+M = TypeVar("M", Header, Trailer)
+
+
+def _parsed(model: type[M], number: int, document: dict[str, Any]) -> M:
+    try:
+        return model.model_validate(document)
+    except ValidationError as error:
+        raise BadExportFile(number, _first_problem(error)) from None
+
+
+def _body(number: int, document: dict[str, Any]) -> NodeLine | RelationshipLine:
+    try:
+        line = BODY.validate_python(document)
+        native_properties(line.properties)
+    except ValidationError as error:
+        raise BadExportFile(number, _first_problem(error)) from None
+    except (ValueError, TypeError) as error:
+        raise BadExportFile(number, f"a property value is malformed ({error})") from None
+    return line
+
+
+def _first_problem(error: ValidationError) -> str:
+    first = error.errors()[0]
+    where = ".".join(str(part) for part in first["loc"]) or "the line"
+    return f"{where}: {first['msg']}"
+
+
+def _linked(number: int, line: NodeLine, previous: tuple[int, str]) -> tuple[int, str]:
+    revision, prev_hash = line.properties.get("revision"), line.properties.get("prev_hash")
+    if not isinstance(revision, int) or revision != previous[0] + 1:
+        raise BadExportFile(number, f"event revision {revision} where {previous[0] + 1} belongs")
+    if prev_hash != previous[1]:
+        raise BadExportFile(number, f"event {revision} does not follow the one before it")
+    return revision, str(line.properties.get("hash"))
+
+
+def _expect_end(lines: Iterator[tuple[int, bytes, dict[str, Any]]], number: int) -> None:
+    if next(lines, None) is not None:
+        raise BadExportFile(number + 1, "lines after the trailer")
+
+
+def _expect_totals(number: int, trailer: Trailer, counts: dict[str, int], digest: str) -> None:
+    found = (counts["node"], counts["event"], counts["relationship"])
+    if found != (trailer.nodes, trailer.events, trailer.relationships):
+        raise BadExportFile(number, f"the trailer counts {trailer} but the file holds {found}")
+    if digest != trailer.sha256:
+        raise BadExportFile(number, "the file's digest does not match its trailer (changed)")
+
+
+# --- pass 2: load ----------------------------------------------------------------------------
+async def import_file(
+    store: Store, tenant: str, path: Path, checked: Checked, bar: Bar
+) -> Imported:
+    """Load a checked file into ``tenant``, which must hold nothing."""
+    [row] = await store.read("transfer/find_any_tenant_node", tenant)
+    if row["found"]:
+        raise Conflict(f"tenant {tenant!r} already holds data: import into an empty tenant")
+    loader = _Loader(store, tenant, checked.header.source_tenant_digest, bar)
+    try:
+        with path.open("rb") as source:
+            for _, _, document in _numbered(source):
+                if document.get("line") not in ("header", "trailer"):
+                    await loader.add(BODY.validate_python(document))
+        await loader.finish(checked)
+    except BaseException:
+        await store.purge_tenant(tenant)
+        raise
+    return loader.imported(checked)
+
+
+class _Loader:
+    def __init__(self, store: Store, tenant: str, source_digest: str, bar: Bar) -> None:
+        self.store, self.tenant, self.bar = store, tenant, bar
+        self.source_prefix = "t" + source_digest[:12] + "_"
+        self.target_prefix = tenant_prefix(tenant)
+        self.tokens = re.compile(r"(?<!\S)" + re.escape(self.source_prefix))
+        self.key = store.chain_key
+        self.nodes: list[dict[str, Any]] = []
+        self.relationships: list[dict[str, Any]] = []
+        self.created = {"nodes": 0, "relationships": 0}
+        self.last: tuple[int | None, str] = (None, GENESIS_HASH)
+
+    async def add(self, line: NodeLine | RelationshipLine) -> None:
+        properties = native_properties(line.properties)
+        if isinstance(line, RelationshipLine):
+            await self._flush_nodes()  # relationships follow every node in the file
+            row = {"from_ref": line.from_ref, "to_ref": line.to_ref, "type": line.type}
+            self.relationships.append({**row, "properties": properties})
+            if len(self.relationships) >= BATCH:
+                await self._flush_relationships()
+            return
+        if line.line == "event":
+            properties = self._rechained(properties)
+        # the target tenant before the node exists: Neo4j checks a uniqueness constraint at
+        # each SET, and the source's own node holds the same (tenant, id) in this database
+        properties = {name: self._retokened(value) for name, value in properties.items()}
+        properties["tenant"] = self.tenant
+        self.nodes.append({"ref": line.ref, "labels": line.labels, "properties": properties})
+        if len(self.nodes) >= BATCH:
+            await self._flush_nodes()
+
+    def _retokened(self, value: Any) -> Any:
+        """Full-text tokens carry the tenant's prefix (search/lexical.py): the source's become
+        the target's, so the copy's search finds what the source's did."""
+        if isinstance(value, str) and self.source_prefix in value:
+            return self.tokens.sub(self.target_prefix, value)
+        if isinstance(value, list):
+            return [self._retokened(item) for item in value]
+        return value
+
+    def _rechained(self, event: dict[str, Any]) -> dict[str, Any]:
+        revision, prev = int(event["revision"]), self.last[1]
+        at = str(event["at_text"])
+        digest = event_hash(
+            self.tenant, revision, event["op"], at, event["payload_json"], prev, self.key
+        )
+        self.last = (revision, digest)
+        key_id = self.key.key_id if self.key else None
+        scheme = SCHEME if self.key else None
+        return {**event, "prev_hash": prev, "hash": digest, "hash_scheme": scheme, "key_id": key_id}
+
+    async def _flush_nodes(self) -> None:
+        if self.nodes:
+            rows = await self.store.bulk_write(
+                "transfer/create_imported_nodes", self.tenant, nodes=self.nodes
+            )
+            self._count("nodes", rows[0]["created"], len(self.nodes))
+            self.nodes = []
+
+    async def _flush_relationships(self) -> None:
+        if self.relationships:
+            batch = self.relationships
+            rows = await self.store.bulk_write(
+                "transfer/create_imported_relationships", self.tenant, relationships=batch
+            )
+            self._count("relationships", rows[0]["created"], len(batch))
+            self.relationships = []
+
+    def _count(self, kind: str, created: int, expected: int) -> None:
+        if created != expected:  # a relationship whose ends the file does not hold
+            raise Conflict(
+                f"the file's {kind} do not link up ({created} of {expected}); nothing was imported"
+            )
+        self.created[kind] += created
+        self.bar.advance(created)
+
+    async def finish(self, checked: Checked) -> None:
+        await self._flush_nodes()
+        await self._flush_relationships()
+        revision, digest = self.last
+        if revision is not None:
+            source = checked.header.head
+            await self.store.bulk_write(
+                "transfer/set_imported_head",
+                self.tenant,
+                revision=revision,
+                hash=digest,
+                key_id=self.key.key_id if self.key else None,
+                source_revision=source.revision,
+                source_hash=source.hash,
+                now=datetime.now(UTC).isoformat(),
+            )
+        await self.store.bulk_write("transfer/finish_import", self.tenant)
+
+    def imported(self, checked: Checked) -> Imported:
+        revision, digest = self.last
+        return Imported(
+            nodes=checked.trailer.nodes,
+            events=checked.trailer.events,
+            relationships=self.created["relationships"],
+            revision=revision,
+            head_hash=digest if revision is not None else None,
+        )
