@@ -150,7 +150,7 @@ class LocalNeo4j:
     def start(self, ready_check: ReadyCheck) -> tuple[LocalStatus, bool]:
         """Start the server unless it runs already; returns (status, started_now)."""
         self.data_dir.mkdir(parents=True, exist_ok=True)
-        with self._start_lock():
+        with self.start_lock():
             current = self.status()
             if current.running:
                 return current, False
@@ -167,7 +167,7 @@ class LocalNeo4j:
                 self.settings.maven_repository,
                 self.progress,
             )
-            conf_dir = self._write_config()
+            conf_dir = self.write_config()
             write_browser_jar(home, conf_dir, self.settings.tenant)
             self._set_initial_password(java.executable, home, conf_dir)
             process = self._spawn(java.executable, home, conf_dir)
@@ -184,7 +184,7 @@ class LocalNeo4j:
             return self.status(), True
 
     @contextlib.contextmanager
-    def _start_lock(self) -> Iterator[None]:
+    def start_lock(self) -> Iterator[None]:
         with (self.data_dir / ".start.lock").open("w") as handle:
             fcntl.flock(handle, fcntl.LOCK_EX)
             try:
@@ -192,7 +192,7 @@ class LocalNeo4j:
             finally:
                 fcntl.flock(handle, fcntl.LOCK_UN)
 
-    def _write_config(self) -> Path:
+    def write_config(self) -> Path:
         conf_dir = self.data_dir / "conf"
         conf_dir.mkdir(parents=True, exist_ok=True)
         for sub in ("data", "logs", "run", "import"):
