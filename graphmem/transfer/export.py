@@ -21,7 +21,7 @@ from graphmem import __version__
 from graphmem.app.terminal import Bar
 from graphmem.core.errors import Conflict
 from graphmem.store import Store
-from graphmem.transfer.format import Head, Header, Trailer
+from graphmem.transfer.format import Head, Header, Trailer, properties_of
 
 ATTEMPTS = 3
 
@@ -82,15 +82,16 @@ async def _write(store: Store, tenant: str, head: Head, writer: _Writer) -> Trai
     revision = head.revision or 0
     for label in labels:
         async for row in store.stream("transfer/list_tenant_nodes", tenant, label=label):
-            writer.line({"line": "node", **row})
+            writer.line({"line": "node", **row, "properties": properties_of(row["properties"])})
     async for row in store.stream("transfer/list_tenant_events", tenant, revision=revision):
-        writer.line({"line": "event", **row})
+        writer.line({"line": "event", **row, "properties": properties_of(row["properties"])})
     for label in labels:
         rows = store.stream(
             "transfer/list_tenant_relationships", tenant, label=label, revision=revision
         )
         async for row in rows:
-            writer.line({"line": "relationship", **row})
+            properties = properties_of(row["properties"])
+            writer.line({"line": "relationship", **row, "properties": properties})
     counts = writer.counts
     trailer = Trailer(
         nodes=counts["node"],

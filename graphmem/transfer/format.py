@@ -6,14 +6,20 @@
     {"line": "relationship", "from_ref": "..", "to_ref": "..", "type": "..", "properties": {..}}
     {"line": "trailer", "nodes": N, "events": E, "relationships": R, "sha256": "..."}
 
-Property values are JSON, typed ones tagged (store/portable.py). ``ref`` is the source's
-element id, meaningful only inside the file. The trailer's sha256 covers every line before it
-(bytes as written, newlines included): a file cut short or changed is refused before anything
-is written.
+Property values are JSON; a JSON object is a typed value (Neo4j property values are never
+maps): {"$datetime": text} and likewise $localdatetime, $date, $duration, $time, $localtime,
+in Cypher's own text form (a list of them: a list of texts), and {"$f64": base64} for a list
+of floats (embeddings: little-endian float64, exact and a third of the text's size).
+``ref`` is the source's element id, meaningful only inside the file. The trailer's sha256
+covers every line before it (bytes as written, newlines included): a file cut short or
+changed is refused before anything is written.
 """
 
 from __future__ import annotations
 
+import base64
+import re
+import struct
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
@@ -71,3 +77,66 @@ class Trailer(_Line):
 
 Body = Annotated[NodeLine | RelationshipLine, Field(discriminator="line")]
 BODY = TypeAdapter(Body)
+
+
+# --- property values -------------------------------------------------------------------------
+_KINDS = {
+    "ZONED DATETIME": "datetime",
+    "LOCAL DATETIME": "localdatetime",
+    "DATE": "date",
+    "DURATION": "duration",
+    "ZONED TIME": "time",
+    "LOCAL TIME": "localtime",
+}
+_TAGS = {f"${kind}": kind for kind in _KINDS.values()}
+_TEMPORAL_TEXT = re.compile(r"^[0-9PTYMWDHS:+\-.Z\[\]/_A-Za-z]{1,64}$")
+
+
+def properties_of(pairs: list[list[Any]]) -> dict[str, Any]:
+    """A statement's [name, value] / [name, text, Cypher type] pairs as the file's properties."""
+    properties = {}
+    for pair in pairs:
+        if len(pair) == 2:
+            properties[pair[0]] = pair[1]
+            continue
+        name, text, cypher_type = pair
+        kind = _KINDS[cypher_type.removeprefix("LIST<").split(" NOT NULL")[0].rstrip(">")]
+        properties[name] = {f"${kind}": text}
+    return properties
+
+
+def split_properties(properties: dict[str, Any]) -> tuple[dict[str, Any], list[list[Any]]]:
+    """The file's properties as plain values and [name, kind, text] temporal ones (for the
+    import's statements); raises ValueError on a malformed typed value."""
+    plain: dict[str, Any] = {}
+    temporal: list[list[Any]] = []
+    for name, value in properties.items():
+        if not isinstance(value, dict):
+            plain[name] = value
+            continue
+        if len(value) != 1:
+            raise ValueError(f"{name}: a typed value has exactly one tag")
+        [(tag, text)] = value.items()
+        if tag == "$f64":
+            plain[name] = _floats(name, text)
+        elif tag in _TAGS:
+            temporal.append([name, _TAGS[tag] + ("[]" if isinstance(text, list) else ""), text])
+            _check_temporal(name, text)
+        else:
+            raise ValueError(f"{name}: unknown typed value {tag}")
+    return plain, temporal
+
+
+def _floats(name: str, text: Any) -> list[float]:
+    if not isinstance(text, str):
+        raise ValueError(f"{name}: $f64 needs a string")
+    packed = base64.b64decode(text, validate=True)
+    if len(packed) % 8:
+        raise ValueError(f"{name}: $f64 is not a whole number of float64 values")
+    return list(struct.unpack(f"<{len(packed) // 8}d", packed))
+
+
+def _check_temporal(name: str, text: Any) -> None:
+    texts = text if isinstance(text, list) else [text]
+    if not all(isinstance(item, str) and _TEMPORAL_TEXT.match(item) for item in texts):
+        raise ValueError(f"{name}: not a temporal value")

@@ -29,7 +29,6 @@ from graphmem.core.errors import Conflict, GraphmemError
 from graphmem.history.chain import GENESIS_HASH, SCHEME, event_hash
 from graphmem.search.lexical import tenant_prefix
 from graphmem.store import Store
-from graphmem.store.portable import native_properties
 from graphmem.transfer.format import (
     BODY,
     FORMAT,
@@ -39,6 +38,7 @@ from graphmem.transfer.format import (
     NodeLine,
     RelationshipLine,
     Trailer,
+    split_properties,
 )
 
 BATCH = 1000
@@ -138,7 +138,7 @@ def _parsed(model: type[M], number: int, document: dict[str, Any]) -> M:
 def _body(number: int, document: dict[str, Any]) -> NodeLine | RelationshipLine:
     try:
         line = BODY.validate_python(document)
-        native_properties(line.properties)
+        split_properties(line.properties)
     except ValidationError as error:
         raise BadExportFile(number, _first_problem(error)) from None
     except (ValueError, TypeError) as error:
@@ -208,11 +208,11 @@ class _Loader:
         self.last: tuple[int | None, str] = (None, GENESIS_HASH)
 
     async def add(self, line: NodeLine | RelationshipLine) -> None:
-        properties = native_properties(line.properties)
+        properties, temporal = split_properties(line.properties)
         if isinstance(line, RelationshipLine):
             await self._flush_nodes()  # relationships follow every node in the file
             row = {"from_ref": line.from_ref, "to_ref": line.to_ref, "type": line.type}
-            self.relationships.append({**row, "properties": properties})
+            self.relationships.append({**row, "properties": properties, "temporal": temporal})
             if len(self.relationships) >= BATCH:
                 await self._flush_relationships()
             return
@@ -222,7 +222,8 @@ class _Loader:
         # each SET, and the source's own node holds the same (tenant, id) in this database
         properties = {name: self._retokened(value) for name, value in properties.items()}
         properties["tenant"] = self.tenant
-        self.nodes.append({"ref": line.ref, "labels": line.labels, "properties": properties})
+        row = {"ref": line.ref, "labels": line.labels, "properties": properties}
+        self.nodes.append({**row, "temporal": temporal})
         if len(self.nodes) >= BATCH:
             await self._flush_nodes()
 

@@ -250,3 +250,30 @@ async def test_the_commands_round_trip_a_tenant(
     assert "verified" in imported.stderr and "NOT" not in imported.stderr
     assert json.loads(path.read_text().splitlines()[-1])["line"] == "trailer"
     assert _differences(await _reads(client, seeds), await _reads(copy, seeds)) == []
+
+
+async def test_every_value_type_round_trips_exactly(
+    store: Store, tenant: str, raw_driver: Any, tmp_path: Path
+) -> None:
+    copy_tenant = f"test-{uuid.uuid4().hex[:12]}"
+    values = (
+        "{id: 'v1', tenant: $tenant,"
+        " zoned: datetime('2026-03-29T01:30:00.123456789[Europe/Paris]'),"
+        " offset: datetime('2026-01-01T00:00:00-05:00'), utc: datetime('2026-01-01T00:00:00Z'),"
+        " local: localdatetime('2026-01-01T01:02:03'), day: date('2026-02-03'),"
+        " span: duration('P1DT2H3.5S'), clock: time('10:11:12+01:00'), wall: localtime('10:11'),"
+        " days: [date('2026-01-01'), date('2026-01-02')], vector: [x IN range(1, 12) | x / 7.0],"
+        " words: ['a', 'b'], n: 9007199254740993, flag: true}"
+    )
+    read = "MATCH (n:TransferProbe {tenant: $tenant}) RETURN properties(n) AS p"
+    try:
+        await raw_driver.execute_query(f"CREATE (:TransferProbe {values})", tenant=tenant)
+        path = tmp_path / "export.jsonl"
+        await _export(store, tenant, path)
+        await _import(store, copy_tenant, path)
+        [source] = (await raw_driver.execute_query(read, tenant=tenant)).records
+        [copy] = (await raw_driver.execute_query(read, tenant=copy_tenant)).records
+        assert {**source["p"], "tenant": copy_tenant} == copy["p"]
+        assert str(copy["p"]["zoned"]) == str(source["p"]["zoned"])  # the zone, not an offset
+    finally:
+        await store.purge_tenant(copy_tenant)
