@@ -1,4 +1,5 @@
-// The caller's tenant in numbers: facts per owner and status, key slots, history revision.
+// The caller's tenant in numbers: facts per owner and status, key slots, and its history head
+// (revision 0 and no hash before its first write).
 CALL () {
   MATCH (f:Fact)
   USING INDEX f:Fact(tenant, slot_id, recorded_at)
@@ -14,6 +15,6 @@ CALL () {
 }
 CALL () {
   OPTIONAL MATCH (h:History {tenant: $tenant})
-  RETURN coalesce(h.revision, 0) AS revision
+  RETURN coalesce(h.revision, 0) AS revision, h.last_hash AS last_hash, h.last_at AS last_at
 }
-RETURN facts, fact_keys, revision
+RETURN facts, fact_keys, revision, last_hash, last_at

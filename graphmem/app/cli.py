@@ -1,4 +1,5 @@
-"""Command line: ``serve``, ``browse``, ``neo4j start|stop|status|lock``, ``token``, ``verifier``.
+"""Command line: ``serve``, ``browse``, ``neo4j start|stop|status|lock|backup|restore``,
+``doctor``, ``stats``, ``export``, ``import``, ``token``, ``history``, ``verifier``.
 
 Every failure graphmem expects ends as one line on stderr saying what to do, exit code 1.
 """
@@ -30,6 +31,7 @@ from graphmem.app.session_aliases import SessionAliases
 from graphmem.app.settings import Settings
 from graphmem.core.errors import ConfigurationError, GraphmemError, StoreUnavailable
 from graphmem.history.keys import ChainKey, load, load_or_create
+from graphmem.transfer import commands as transfer_commands
 
 if TYPE_CHECKING:  # the web stack is imported only by the commands that serve
     from fastmcp import FastMCP
@@ -254,6 +256,22 @@ def neo4j_command(settings: Settings, action: str) -> int:
     return 0
 
 
+def backup_command(settings: Settings, args: argparse.Namespace) -> int:
+    from graphmem.localdb import backup
+
+    path = args.to if args.action == "backup" else args.source
+    print(backup.command(settings, args.action, path, force=args.force, say=_say))
+    return 0
+
+
+def doctor_command(settings: Settings) -> int:
+    from graphmem.app.doctor import run_doctor
+
+    report = run_doctor(settings)
+    print(report.describe())
+    return 1 if report.failed else 0
+
+
 def browse_command(settings: Settings, *, open_browser: bool) -> int:
     from graphmem.browser.browse import browser_login, open_in_system_browser
 
@@ -312,6 +330,16 @@ def _anchor(text: str) -> Anchor:
             "--anchor takes REVISION:HASH, as `graphmem history anchor` prints"
         )
     return Anchor(int(revision), digest)
+
+
+def stats_command(settings: Settings, args: argparse.Namespace) -> int:
+    """One tenant's numbers (default GRAPHMEM_TENANT) and the database-wide index states."""
+    from graphmem.app.stats_command import render, run_stats
+
+    tenant = args.tenant or settings.tenant
+    report = asyncio.run(run_stats(resolve_connection(settings), settings.neo4j_database, tenant))
+    print(report.model_dump_json(indent=1) if args.json else render(report))
+    return 0
 
 
 def token_command(settings: Settings, args: argparse.Namespace) -> int:
@@ -387,6 +415,25 @@ def _read_fact(source: str) -> dict[str, object]:
 
 
 # --- entry ------------------------------------------------------------------------------------
+def _add_neo4j_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    neo4j_parser = commands.add_parser("neo4j", help="the managed local Neo4j")
+    neo4j_parser.add_argument(
+        "action", choices=["start", "stop", "status", "fetch", "lock", "backup", "restore"]
+    )
+    neo4j_parser.add_argument(
+        "--to", type=Path, metavar="FOLDER", help="backup: the folder to write it to"
+    )
+    neo4j_parser.add_argument(
+        "--from", dest="source", type=Path, metavar="PATH", help="restore: a backup folder or .dump"
+    )
+    neo4j_parser.add_argument(
+        "--force",
+        action="store_true",
+        help="backup/restore: stop a running server for it and start it again; replace an "
+        "existing dump or database",
+    )
+
+
 def build_parser() -> argparse.ArgumentParser:
     # no abbreviated options: the front doors read the same options before this parser runs
     parser = argparse.ArgumentParser(prog="graphmem", description=__doc__, allow_abbrev=False)
@@ -404,8 +451,8 @@ def build_parser() -> argparse.ArgumentParser:
     browse = commands.add_parser("browse", help="open Neo4j Browser on graphmem's graph")
     browse.add_argument("--no-open", action="store_true", help="print the URL only")
 
-    neo4j_parser = commands.add_parser("neo4j", help="the managed local Neo4j")
-    neo4j_parser.add_argument("action", choices=["start", "stop", "status", "fetch", "lock"])
+    _add_neo4j_parser(commands)
+    commands.add_parser("doctor", help="check the setup: one line per check, exit 1 on a fail")
 
     token = commands.add_parser("token", help="bearer tokens for the HTTP transport")
     token_actions = token.add_subparsers(dest="action", required=True)
@@ -426,6 +473,10 @@ def build_parser() -> argparse.ArgumentParser:
     for action in (anchor, verify):
         action.add_argument("--tenant", help="default GRAPHMEM_TENANT")
 
+    stats = commands.add_parser("stats", help="a tenant's numbers and the index states")
+    stats.add_argument("--tenant", help="default GRAPHMEM_TENANT")
+    stats.add_argument("--json", action="store_true", help="print JSON")
+
     verifier = commands.add_parser("verifier", help="keys and attestations for verify_fact")
     verifier_actions = verifier.add_subparsers(dest="action", required=True)
     keygen = verifier_actions.add_parser("keygen", help="create an Ed25519 key pair")
@@ -436,6 +487,7 @@ def build_parser() -> argparse.ArgumentParser:
     attest.add_argument("--identity", required=True, help="the verifier's configured name")
     attest.add_argument("--evidence", required=True, help="what was checked (ticket, URL)")
     attest.add_argument("--fact", default="-", help="the fact's JSON file; - reads stdin")
+    transfer_commands.add_commands(commands)
     return parser
 
 
@@ -456,8 +508,16 @@ def main(argv: Sequence[str] | None = None) -> int:
             return browse_command(settings, open_browser=not args.no_open)
         if args.command == "token":
             return token_command(settings, args)
+        if args.command in ("export", "import"):
+            return transfer_commands.run(settings, args)
         if args.command == "history":
             return history_command(settings, args)
+        if args.command == "stats":
+            return stats_command(settings, args)
+        if args.command == "doctor":
+            return doctor_command(settings)
+        if args.action in ("backup", "restore"):
+            return backup_command(settings, args)
         return neo4j_command(settings, args.action)
     except GraphmemError as error:
         _say(f"graphmem: {error.message}")

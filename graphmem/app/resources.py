@@ -45,8 +45,8 @@ def register_resources(server: FastMCP, services: Services) -> None:
     @json_resource(
         "graphmem://stats",
         title="Tenant statistics",
-        description="Counts for the caller's tenant only: facts per owner and status, key "
-        "slots, and the latest history revision.",
+        description="Counts for the caller's tenant only: nodes per label and per project, "
+        "facts per owner and status, key slots, and the history head (revision, hash, time).",
     )
     async def stats() -> str:
         return await _json(lambda: tenant_stats(services.store, services.tenant()))

@@ -12,6 +12,7 @@ from graphmem.app.auth import GraphmemTokenVerifier, JWTSettings
 from graphmem.app.boundary import ArgumentErrorMiddleware
 from graphmem.app.catalogue import tools_for
 from graphmem.app.completion import complete
+from graphmem.app.metrics import CallObserver, ToolMetrics, register_metrics_route
 from graphmem.app.prompts import register_prompts
 from graphmem.app.resources import STATIC_RESOURCES, register_resources
 from graphmem.app.services import Services, attach
@@ -89,6 +90,13 @@ def create_server(store: Store | StoreGate, settings: Settings) -> FastMCP:
     gate = store if isinstance(store, StoreGate) else StoreGate(store)
     auth = _auth(settings)
     specs = tools_for(settings.toolset)
+    services = Services(
+        gate=gate,
+        settings=settings,
+        trusted_verifiers=load_trusted_verifiers(settings),
+        embedder=load_embedder(settings),
+    )
+    metrics = ToolMetrics()
     server = FastMCP(
         name="graphmem",
         instructions=INSTRUCTIONS,
@@ -98,16 +106,12 @@ def create_server(store: Store | StoreGate, settings: Settings) -> FastMCP:
         strict_input_validation=True,  # no silent "7" -> 7 coercion
         dereference_schemas=False,  # input schemas come inlined, output schemas keep $defs
         middleware=[
+            # outermost: times and counts every call, refused ones included
+            CallObserver(metrics, (spec.name for spec in specs), services.tenant),
             ScopeMiddleware(specs),
             ReadinessMiddleware(gate, settings.start_wait, STATIC_RESOURCES),
             ArgumentErrorMiddleware(),
         ],
-    )
-    services = Services(
-        gate=gate,
-        settings=settings,
-        trusted_verifiers=load_trusted_verifiers(settings),
-        embedder=load_embedder(settings),
     )
     attach(server, services)
     for spec in specs:
@@ -117,4 +121,5 @@ def create_server(store: Store | StoreGate, settings: Settings) -> FastMCP:
     register_prompts(server, services)
     server.add_completion_handler(complete)
     register_browser_files(server, settings.tenant)
+    register_metrics_route(server, metrics, credentials=auth is not None)
     return server

@@ -36,10 +36,12 @@ async def test_stats_count_only_the_callers_tenant(client: Client[Any], store: S
         {"owner": "project:a", "status": "active", "count": 1},
         {"owner": "project:a", "status": "superseded", "count": 1},
     ]
+    assert stats["head"]["revision"] == 3 and len(stats["head"]["hash"]) == 64
+    assert stats["labels"]["Fact"] == 3 and stats["labels"]["FactKey"] == 2
+    assert stats["projects"] == {"a": {"FactKey": 1, "Fact": 2}}  # origin facts name none
     outsider = Settings().model_copy(update={"tenant": "test-nobody-here", "toolset": "full"})
     async with Client(create_server(store, outsider)) as other:
-        assert await _read(other, "graphmem://stats") == {
-            "revision": 0,
-            "fact_keys": 0,
-            "facts": [],
-        }
+        nothing = await _read(other, "graphmem://stats")
+    assert nothing["head"] == {"revision": 0, "hash": None, "last_at": None}
+    assert (nothing["revision"], nothing["fact_keys"], nothing["facts"]) == (0, 0, [])
+    assert set(nothing["labels"].values()) == {0} and nothing["projects"] == {}

@@ -1,0 +1,107 @@
+// The caller's tenant in numbers: its nodes per label, and per project for the labels whose
+// nodes carry one (project null otherwise). Each count seeks an index that starts with the
+// tenant (equality, then every further property IS NOT NULL, as a composite seek needs), so it
+// reads the tenant's own entries only; labels without such an index are counted as the degree
+// of the edge that hangs them off an indexed owner (FactState, Outcome, Annotation, Answer,
+// AuditState). One row per (label, project).
+CALL () {
+  MATCH (n:FactKey) USING INDEX n:FactKey(tenant, owner, key)
+  WHERE n.tenant = $tenant AND n.owner IS NOT NULL AND n.key IS NOT NULL
+  RETURN 'FactKey' AS label, n.project AS project, count(*) AS count
+  UNION ALL
+  MATCH (n:Fact) USING INDEX n:Fact(tenant, slot_id, recorded_at)
+  WHERE n.tenant = $tenant AND n.slot_id IS NOT NULL AND n.recorded_at IS NOT NULL
+  WITH n.project AS project, count(*) AS facts, sum(COUNT { (n)-[:HAS_STATE]->() }) AS states
+  UNWIND [['Fact', project, facts], ['FactState', null, states]] AS row
+  RETURN row[0] AS label, row[1] AS project, sum(row[2]) AS count
+  UNION ALL
+  MATCH (n:Decision) USING INDEX n:Decision(tenant, id)
+  WHERE n.tenant = $tenant AND n.id IS NOT NULL
+  RETURN 'Decision' AS label, n.project AS project, count(*) AS count
+  UNION ALL
+  MATCH (n:Alternative) USING INDEX n:Alternative(tenant, id)
+  WHERE n.tenant = $tenant AND n.id IS NOT NULL
+  RETURN 'Alternative' AS label, null AS project, count(*) AS count
+  UNION ALL
+  MATCH (n:ReviewSignal) USING INDEX n:ReviewSignal(tenant, id)
+  WHERE n.tenant = $tenant AND n.id IS NOT NULL
+  RETURN 'ReviewSignal' AS label, null AS project, count(*) AS count
+  UNION ALL
+  MATCH (n:Attempt) USING INDEX n:Attempt(tenant, id)
+  WHERE n.tenant = $tenant AND n.id IS NOT NULL
+  WITH count(*) AS attempts, sum(COUNT { (n)-[:HAS_OUTCOME]->() }) AS outcomes
+  UNWIND [['Attempt', attempts], ['Outcome', outcomes]] AS row
+  RETURN row[0] AS label, null AS project, row[1] AS count
+  UNION ALL
+  MATCH (n:ImpactTarget) USING INDEX n:ImpactTarget(tenant, kind, ref)
+  WHERE n.tenant = $tenant AND n.kind IS NOT NULL AND n.ref IS NOT NULL
+  RETURN 'ImpactTarget' AS label, null AS project, count(*) AS count
+  UNION ALL
+  MATCH (n:Chunk) USING INDEX n:Chunk(tenant, project, body_hash)
+  WHERE n.tenant = $tenant AND n.project IS NOT NULL AND n.body_hash IS NOT NULL
+  WITH n.project AS project, count(*) AS chunks,
+       sum(COUNT { (n)-[:HAS_ANNOTATION]->() }) AS annotations,
+       sum(COUNT { (n)-[:HAS_ANSWER]->() }) AS answers
+  UNWIND [['Chunk', project, chunks], ['Annotation', null, annotations],
+          ['Answer', null, answers]] AS row
+  RETURN row[0] AS label, row[1] AS project, sum(row[2]) AS count
+  UNION ALL
+  MATCH (n:Claim) USING INDEX n:Claim(tenant, project, triple_key)
+  WHERE n.tenant = $tenant AND n.project IS NOT NULL AND n.triple_key IS NOT NULL
+  RETURN 'Claim' AS label, n.project AS project, count(*) AS count
+  UNION ALL
+  MATCH (n:Question) USING INDEX n:Question(tenant, id)
+  WHERE n.tenant = $tenant AND n.id IS NOT NULL
+  RETURN 'Question' AS label, n.project AS project, count(*) AS count
+  UNION ALL
+  MATCH (n:Pack) USING INDEX n:Pack(tenant, status, id)
+  WHERE n.tenant = $tenant AND n.status IS NOT NULL AND n.id IS NOT NULL
+  RETURN 'Pack' AS label, null AS project, count(*) AS count
+  UNION ALL
+  MATCH (n:Issue) USING INDEX n:Issue(tenant, issue_type, subject_kind, subject_ref)
+  WHERE n.tenant = $tenant AND n.issue_type IS NOT NULL AND n.subject_kind IS NOT NULL
+    AND n.subject_ref IS NOT NULL
+  RETURN 'Issue' AS label, null AS project, count(*) AS count
+  UNION ALL
+  MATCH (n:Run) USING INDEX n:Run(tenant, at)
+  WHERE n.tenant = $tenant AND n.at IS NOT NULL
+  RETURN 'Run' AS label, null AS project, count(*) AS count
+  UNION ALL
+  MATCH (n:Workstream) USING INDEX n:Workstream(tenant, id)
+  WHERE n.tenant = $tenant AND n.id IS NOT NULL
+  RETURN 'Workstream' AS label, n.project AS project, count(*) AS count
+  UNION ALL
+  MATCH (n:Commit) USING INDEX n:Commit(tenant, project, sha)
+  WHERE n.tenant = $tenant AND n.project IS NOT NULL AND n.sha IS NOT NULL
+  RETURN 'Commit' AS label, n.project AS project, count(*) AS count
+  UNION ALL
+  MATCH (n:Session) USING INDEX n:Session(tenant, id)
+  WHERE n.tenant = $tenant AND n.id IS NOT NULL
+  RETURN 'Session' AS label, n.project AS project, count(*) AS count
+  UNION ALL
+  MATCH (n:Turn) USING INDEX n:Turn(tenant, id)
+  WHERE n.tenant = $tenant AND n.id IS NOT NULL
+  RETURN 'Turn' AS label, n.project AS project, count(*) AS count
+  UNION ALL
+  MATCH (n:Memory) USING INDEX n:Memory(tenant, id)
+  WHERE n.tenant = $tenant AND n.id IS NOT NULL
+  RETURN 'Memory' AS label, n.project AS project, count(*) AS count
+  UNION ALL
+  MATCH (n:IdempotencyRecord) USING INDEX n:IdempotencyRecord(tenant, scope, key)
+  WHERE n.tenant = $tenant AND n.scope IS NOT NULL AND n.key IS NOT NULL
+  RETURN 'IdempotencyRecord' AS label, null AS project, count(*) AS count
+  UNION ALL
+  MATCH (n:History {tenant: $tenant})
+  WITH count(*) AS heads, sum(COUNT { (n)-[:HAS_AUDIT_STATE]->() }) AS audit_states
+  UNWIND [['History', heads], ['AuditState', audit_states]] AS row
+  RETURN row[0] AS label, null AS project, row[1] AS count
+  UNION ALL
+  MATCH (n:Event) USING INDEX n:Event(tenant, revision)
+  WHERE n.tenant = $tenant AND n.revision IS NOT NULL
+  RETURN 'Event' AS label, null AS project, count(*) AS count
+  UNION ALL
+  MATCH (n:EventSubject) USING INDEX n:EventSubject(tenant, subject_id, revision)
+  WHERE n.tenant = $tenant AND n.subject_id IS NOT NULL AND n.revision IS NOT NULL
+  RETURN 'EventSubject' AS label, null AS project, count(*) AS count
+}
+RETURN label, project, count
