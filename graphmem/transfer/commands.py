@@ -25,6 +25,12 @@ def add_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) 
     load = commands.add_parser("import", help="load an export into an empty tenant")
     load.add_argument("--tenant", required=True, help="the tenant to create (must be empty)")
     load.add_argument("file", type=Path)
+    load.add_argument(
+        "--merge",
+        action="store_true",
+        help="into a tenant holding data: the file's ids must be new there, its history is "
+        "appended after the tenant's",
+    )
 
 
 def run(settings: Settings, args: argparse.Namespace) -> int:
@@ -75,7 +81,7 @@ async def _import(settings: Settings, args: argparse.Namespace) -> int:
         trailer = checked.trailer
         total = trailer.nodes + trailer.events + trailer.relationships
         with progress_bar("importing", total) as bar:
-            imported = await import_file(store, args.tenant, path, checked, bar)
+            imported = await import_file(store, args.tenant, path, checked, bar, merge=args.merge)
         verdict, _ = await verify_and_checkpoint(store.of(args.tenant), limit=10**12, full=True)
     finally:
         await store.close()

@@ -176,13 +176,19 @@ def _expect_totals(number: int, trailer: Trailer, counts: dict[str, int], digest
 
 # --- pass 2: load ----------------------------------------------------------------------------
 async def import_file(
-    store: Store, tenant: str, path: Path, checked: Checked, bar: Bar
+    store: Store, tenant: str, path: Path, checked: Checked, bar: Bar, *, merge: bool = False
 ) -> Imported:
-    """Load a checked file into ``tenant``, which must hold nothing."""
-    [row] = await store.read("transfer/find_any_tenant_node", tenant)
-    if row["found"]:
-        raise Conflict(f"tenant {tenant!r} already holds data: import into an empty tenant")
-    loader = _Loader(store, tenant, checked.header.source_tenant_digest, bar)
+    """Load a checked file into ``tenant``: an empty one, or with ``merge`` one holding data
+    (the file's history is then appended after the tenant's own)."""
+    [found] = await store.read("transfer/find_any_tenant_node", tenant)
+    [head] = await store.read("transfer/get_transfer_head", tenant)
+    if found["found"] and not merge:
+        raise Conflict(
+            f"tenant {tenant!r} already holds data: import into an empty tenant "
+            "(or merge with --merge)"
+        )
+    base = (head["revision"] or 0, head["hash"] or GENESIS_HASH) if found["found"] else None
+    loader = _Loader(store, tenant, checked.header.source_tenant_digest, bar, base)
     try:
         with path.open("rb") as source:
             for _, _, document in _numbered(source):
@@ -190,14 +196,25 @@ async def import_file(
                     await loader.add(BODY.validate_python(document))
         await loader.finish(checked)
     except BaseException:
-        await store.purge_tenant(tenant)
+        await store.bulk_write("transfer/delete_pending_import", tenant)  # only what it wrote
         raise
     return loader.imported(checked)
 
 
+# A merge keeps the target's own chain head and audit cursors; the file's are not loaded.
+HEAD_LABELS = frozenset({"History", "AuditState"})
+# What records a revision besides events: shifted by the target's head in a merge.
+REVISIONED = frozenset({"Event", "EventSubject", "IdempotencyRecord"})
+
+
 class _Loader:
-    def __init__(self, store: Store, tenant: str, source_digest: str, bar: Bar) -> None:
+    def __init__(
+        self, store: Store, tenant: str, source_digest: str, bar: Bar, base: tuple[int, str] | None
+    ) -> None:
         self.store, self.tenant, self.bar = store, tenant, bar
+        self.merging = base is not None
+        self.offset = base[0] if base else 0  # the file's revision r becomes offset + r
+        self.skipped: set[str] = set()  # refs of the file's head nodes, in a merge
         self.source_prefix = "t" + source_digest[:12] + "_"
         self.target_prefix = tenant_prefix(tenant)
         self.tokens = re.compile(r"(?<!\S)" + re.escape(self.source_prefix))
@@ -205,17 +222,25 @@ class _Loader:
         self.nodes: list[dict[str, Any]] = []
         self.relationships: list[dict[str, Any]] = []
         self.created = {"nodes": 0, "relationships": 0}
-        self.last: tuple[int | None, str] = (None, GENESIS_HASH)
+        self.last: tuple[int | None, str] = base or (None, GENESIS_HASH)
+        self.last_at: str | None = None
 
     async def add(self, line: NodeLine | RelationshipLine) -> None:
         properties, temporal = split_properties(line.properties)
         if isinstance(line, RelationshipLine):
             await self._flush_nodes()  # relationships follow every node in the file
+            if {line.from_ref, line.to_ref} & self.skipped:
+                return
             row = {"from_ref": line.from_ref, "to_ref": line.to_ref, "type": line.type}
             self.relationships.append({**row, "properties": properties, "temporal": temporal})
             if len(self.relationships) >= BATCH:
                 await self._flush_relationships()
             return
+        if self.merging and HEAD_LABELS & set(line.labels):
+            self.skipped.add(line.ref)
+            return
+        if REVISIONED & set(line.labels) and isinstance(properties.get("revision"), int):
+            properties["revision"] += self.offset
         if line.line == "event":
             properties = self._rechained(properties)
         # the target tenant before the node exists: Neo4j checks a uniqueness constraint at
@@ -238,7 +263,7 @@ class _Loader:
 
     def _rechained(self, event: dict[str, Any]) -> dict[str, Any]:
         revision, prev = int(event["revision"]), self.last[1]
-        at = str(event["at_text"])
+        at = self.last_at = str(event["at_text"])
         digest = event_hash(
             self.tenant, revision, event["op"], at, event["payload_json"], prev, self.key
         )
@@ -249,9 +274,14 @@ class _Loader:
 
     async def _flush_nodes(self) -> None:
         if self.nodes:
-            rows = await self.store.bulk_write(
-                "transfer/create_imported_nodes", self.tenant, nodes=self.nodes
-            )
+            try:
+                rows = await self.store.bulk_write(
+                    "transfer/create_imported_nodes", self.tenant, nodes=self.nodes
+                )
+            except Conflict:  # a uniqueness constraint: only a merge can meet one
+                raise Conflict(
+                    "the file holds ids or keys the tenant already has: nothing was imported"
+                ) from None
             self._count("nodes", rows[0]["created"], len(self.nodes))
             self.nodes = []
 
@@ -276,13 +306,14 @@ class _Loader:
         await self._flush_nodes()
         await self._flush_relationships()
         revision, digest = self.last
-        if revision is not None:
+        if revision is not None and self.last_at is not None:
             source = checked.header.head
             await self.store.bulk_write(
-                "transfer/set_imported_head",
+                "transfer/set_merged_head" if self.merging else "transfer/set_imported_head",
                 self.tenant,
                 revision=revision,
                 hash=digest,
+                last_at=self.last_at,
                 key_id=self.key.key_id if self.key else None,
                 source_revision=source.revision,
                 source_hash=source.hash,
@@ -293,7 +324,7 @@ class _Loader:
     def imported(self, checked: Checked) -> Imported:
         revision, digest = self.last
         return Imported(
-            nodes=checked.trailer.nodes,
+            nodes=self.created["nodes"] - checked.trailer.events,
             events=checked.trailer.events,
             relationships=self.created["relationships"],
             revision=revision,

@@ -101,10 +101,10 @@ async def _export(store: Store, tenant: str, path: Path) -> None:
         await export_tenant(store, tenant, path, bar)
 
 
-async def _import(store: Store, tenant: str, path: Path) -> None:
+async def _import(store: Store, tenant: str, path: Path, *, merge: bool = False) -> None:
     checked = check_file(path)
     with progress_bar("importing", None) as bar:
-        await import_file(store, tenant, path, checked, bar)
+        await import_file(store, tenant, path, checked, bar, merge=merge)
 
 
 async def test_a_copy_answers_every_read_as_the_source(
@@ -144,6 +144,47 @@ async def test_a_copy_keeps_writing_its_own_history(
     chain = (await call(copy, "replay_memory", limit=1))["chain"]
     assert chain["verified"], chain
     assert (await call(client, "current_state", project="p", state_key="db.pool")) == source
+
+
+async def _head(client: Client[Any]) -> int:
+    chain = (await call(client, "replay_memory", limit=1))["chain"]
+    assert chain["verified"] and chain["complete"], chain
+    return chain["head_revision"]
+
+
+async def test_a_merge_appends_another_tenants_data_and_history(
+    client: Client[Any], store: Store, tenant: str, target: tuple[str, Client[Any]], tmp_path: Path
+) -> None:
+    seeds = await _populate(client)
+    source_reads, source_head = await _reads(client, seeds), await _head(client)
+    path = tmp_path / "export.jsonl"
+    await _export(store, tenant, path)
+    copy_tenant, copy = target
+    await call(copy, "record_fact", project="q", key="own.key", value=1)
+    own = await call(copy, "current_state", project="q", state_key="own.key")
+    own_head = await _head(copy)
+    await _import(store, copy_tenant, path, merge=True)
+    assert _differences(source_reads, await _reads(copy, seeds)) == []
+    mine = await call(copy, "current_state", project="q", state_key="own.key")
+    assert _differences(own, mine) == []
+    assert await _head(copy) == own_head + source_head  # appended, and the chain verifies
+    await call(copy, "record_fact", project="q", key="own.key", value=2)  # writes go on
+    assert await _head(copy) == own_head + source_head + 1
+
+
+async def test_a_merge_that_collides_is_refused_and_changes_nothing(
+    client: Client[Any], store: Store, tenant: str, target: tuple[str, Client[Any]], tmp_path: Path
+) -> None:
+    seeds = await _populate(client)
+    path = tmp_path / "export.jsonl"
+    await _export(store, tenant, path)
+    copy_tenant, copy = target
+    await _import(store, copy_tenant, path)
+    before, head = await _reads(copy, seeds), await _head(copy)
+    with pytest.raises(Conflict, match="ids or keys the tenant already has"):
+        await _import(store, copy_tenant, path, merge=True)
+    assert _differences(before, await _reads(copy, seeds)) == []
+    assert await _head(copy) == head
 
 
 def _differences(source: Any, copy: Any, at: str = "") -> list[str]:
