@@ -22,6 +22,7 @@ def add_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) 
     export = commands.add_parser("export", help="write a tenant, history included, as JSON Lines")
     export.add_argument("--tenant", required=True)
     export.add_argument("--out", required=True, type=Path, help="the file to write")
+    export.add_argument("--project", help="one project of the tenant (its history stays)")
     load = commands.add_parser("import", help="load an export into an empty tenant")
     load.add_argument("--tenant", required=True, help="the tenant to create (must be empty)")
     load.add_argument("file", type=Path)
@@ -57,8 +58,9 @@ async def _export(settings: Settings, args: argparse.Namespace) -> None:
     store = await _connect(settings)
     try:
         began = time.perf_counter()
-        with progress_bar("exporting", await total_nodes(store, args.tenant)) as bar:
-            trailer = await export_tenant(store, args.tenant, out, bar)
+        total = None if args.project else await total_nodes(store, args.tenant)
+        with progress_bar("exporting", total) as bar:
+            trailer = await export_tenant(store, args.tenant, out, bar, project=args.project)
     finally:
         await store.close()
     seconds = time.perf_counter() - began

@@ -43,15 +43,18 @@ class _Writer:
             self.bar.advance()
 
 
-async def export_tenant(store: Store, tenant: str, path: Path, bar: Bar) -> Trailer:
-    """Write ``tenant`` to ``path`` (replaced only when the export is whole)."""
+async def export_tenant(
+    store: Store, tenant: str, path: Path, bar: Bar, project: str | None = None
+) -> Trailer:
+    """Write ``tenant`` (or one ``project`` of it) to ``path``, replaced only when whole."""
     for _ in range(ATTEMPTS):
         head = await _head(store, tenant)
         handle, name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
         temporary = Path(name)
         try:
             with os.fdopen(handle, "wb") as out:
-                trailer = await _write(store, tenant, head, _Writer(out, bar))
+                writer = _Writer(out, bar)
+                trailer = await _write(store, tenant, head, project, writer)
             if await _head(store, tenant) == head:
                 os.replace(temporary, path)
                 return trailer
@@ -71,15 +74,39 @@ async def _head(store: Store, tenant: str) -> Head:
     return Head(revision=row["revision"], hash=row["hash"], key_id=row["key_id"])
 
 
-async def _write(store: Store, tenant: str, head: Head, writer: _Writer) -> Trailer:
+async def _write(
+    store: Store, tenant: str, head: Head, project: str | None, writer: _Writer
+) -> Trailer:
     digest = hashlib.sha256(tenant.encode()).hexdigest()
     now = datetime.now(UTC)
     header = Header(
-        graphmem_version=__version__, source_tenant_digest=digest, exported_at=now, head=head
+        graphmem_version=__version__,
+        source_tenant_digest=digest,
+        exported_at=now,
+        head=head,
+        project=project,
     )
     writer.line(header.model_dump(mode="json"))
     labels = [row["label"] for row in await store.read("transfer/list_tenant_labels", tenant)]
-    revision = head.revision or 0
+    if project is None:
+        await _tenant_lines(store, tenant, labels, head.revision or 0, writer)
+    else:
+        await _project_lines(store, tenant, labels, project, writer)
+    counts = writer.counts
+    trailer = Trailer(
+        nodes=counts["node"],
+        events=counts["event"],
+        relationships=counts["relationship"],
+        sha256=writer.digest.hexdigest(),
+    )
+    writer.line(trailer.model_dump(mode="json"))
+    return trailer
+
+
+async def _tenant_lines(
+    store: Store, tenant: str, labels: list[str], revision: int, writer: _Writer
+) -> None:
+    """Every node, the events up to the head read first, every relationship."""
     for label in labels:
         async for row in store.stream("transfer/list_tenant_nodes", tenant, label=label):
             writer.line({"line": "node", **row, "properties": properties_of(row["properties"])})
@@ -92,12 +119,20 @@ async def _write(store: Store, tenant: str, head: Head, writer: _Writer) -> Trai
         async for row in rows:
             properties = properties_of(row["properties"])
             writer.line({"line": "relationship", **row, "properties": properties})
-    counts = writer.counts
-    trailer = Trailer(
-        nodes=counts["node"],
-        events=counts["event"],
-        relationships=counts["relationship"],
-        sha256=writer.digest.hexdigest(),
-    )
-    writer.line(trailer.model_dump(mode="json"))
-    return trailer
+
+
+async def _project_lines(
+    store: Store, tenant: str, labels: list[str], project: str, writer: _Writer
+) -> None:
+    """The project's slice (see cypher/transfer/list_project_nodes) and the relationships
+    inside it; no history. Its references are kept to drop relationships leaving the slice:
+    memory grows with the project, one short string a node."""
+    inside: set[str] = set()
+    slice_of = {"labels": labels, "project": project}
+    async for row in store.stream("transfer/list_project_nodes", tenant, **slice_of):
+        inside.add(row["ref"])
+        writer.line({"line": "node", **row, "properties": properties_of(row["properties"])})
+    async for row in store.stream("transfer/list_project_relationships", tenant, **slice_of):
+        if row["to_ref"] in inside:
+            properties = properties_of(row["properties"])
+            writer.line({"line": "relationship", **row, "properties": properties})

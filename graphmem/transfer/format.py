@@ -50,6 +50,9 @@ class Header(_Line):
     )
     exported_at: datetime
     head: Head
+    project: str | None = Field(
+        default=None, description="Set when one project was exported: no history then."
+    )
 
 
 class NodeLine(_Line):

@@ -96,9 +96,9 @@ async def target(store: Store, settings: Settings) -> AsyncIterator[tuple[str, C
     await store.purge_tenant(name)
 
 
-async def _export(store: Store, tenant: str, path: Path) -> None:
+async def _export(store: Store, tenant: str, path: Path, project: str | None = None) -> None:
     with progress_bar("exporting", None) as bar:
-        await export_tenant(store, tenant, path, bar)
+        await export_tenant(store, tenant, path, bar, project=project)
 
 
 async def _import(store: Store, tenant: str, path: Path, *, merge: bool = False) -> None:
@@ -144,6 +144,26 @@ async def test_a_copy_keeps_writing_its_own_history(
     chain = (await call(copy, "replay_memory", limit=1))["chain"]
     assert chain["verified"], chain
     assert (await call(client, "current_state", project="p", state_key="db.pool")) == source
+
+
+async def test_one_project_travels_without_the_rest_of_the_tenant(
+    client: Client[Any], store: Store, tenant: str, target: tuple[str, Client[Any]], tmp_path: Path
+) -> None:
+    seeds = await _populate(client)
+    await call(client, "record_fact", project="other", key="db.pool", value=99)
+    await call(client, "save_memory", project="other", title="pool", content="another pool")
+    source_reads = await _reads(client, seeds)
+    path = tmp_path / "export.jsonl"
+    await _export(store, tenant, path, project="p")
+    copy_tenant, copy = target
+    await _import(store, copy_tenant, path)
+    assert _differences(source_reads, await _reads(copy, seeds)) == []
+    elsewhere = await call(copy, "current_state", project="other", state_key="db.pool")
+    assert elsewhere["status"] == "not_found"
+    assert '"other"' not in path.read_text()
+    assert await _head(copy) == 0  # a project travels without the tenant's history
+    await call(copy, "record_fact", project="p", key="db.pool", value=30)  # a new history
+    assert await _head(copy) == 1
 
 
 async def _head(client: Client[Any]) -> int:
