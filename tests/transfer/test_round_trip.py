@@ -32,6 +32,9 @@ SECRET = "AKIA" + "ABCDEFGHIJKLMNOP"  # an AWS-style key: save_memory redacts it
 async def _populate(client: Client[Any]) -> dict[str, Any]:
     past = (datetime.now(UTC) - timedelta(days=3)).isoformat()
     await call(client, "record_fact", project="p", key="db.pool", value=10, valid_from=past)
+    await asyncio.sleep(0.01)
+    between = datetime.now(UTC).isoformat()  # known then: 10; known now: 25
+    await asyncio.sleep(0.01)
     fact = await call(client, "record_fact", project="p", key="db.pool", value=25)
     await call(client, "record_fact", project="p", key="api.latency_ms", value=120)
     rule = {"key": "api.latency_ms", "operator": "greater_than", "value": 100}
@@ -66,25 +69,21 @@ async def _populate(client: Client[Any]) -> dict[str, Any]:
         source_root="/r",
         turns=turns,
     )
-    return {"fact": fact, "memory": memory, "as_of": past}
+    return {"fact": fact, "memory": memory, "as_of": past, "known_at": between}
 
 
 async def _reads(client: Client[Any], seeds: dict[str, Any]) -> dict[str, Any]:
-    before = seeds["fact"].get("recorded_at")
+    state = {"project": "p", "state_key": "db.pool"}
     reads = {
-        "now": await call(client, "current_state", project="p", state_key="db.pool"),
-        "as_of": await call(
-            client, "current_state", project="p", state_key="db.pool", as_of=seeds["as_of"]
-        ),
+        "now": await call(client, "current_state", **state),
+        "as_of": await call(client, "current_state", **state, as_of=seeds["as_of"]),
+        "known_at": await call(client, "current_state", **state, known_at=seeds["known_at"]),
         "search": await call(client, "search", query="connection pool", project="p"),
         "impact": await call(client, "explain_impact", source_ref=seeds["fact"]["id"]),
         "review": await call(client, "review_decisions"),
         "raw": await call(client, "search_raw", query="pool", project="p"),
     }
-    if before is not None:
-        reads["known_at"] = await call(
-            client, "current_state", project="p", state_key="db.pool", known_at=before
-        )
+    assert reads["known_at"] != reads["now"]  # the reads can tell the two times apart
     return reads
 
 
