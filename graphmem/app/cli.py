@@ -29,6 +29,7 @@ from graphmem.app import http_front_door
 from graphmem.app.http_limits import BodySizeLimit
 from graphmem.app.session_aliases import SessionAliases
 from graphmem.app.settings import Settings
+from graphmem.app.terminal import progress_bar
 from graphmem.core.errors import ConfigurationError, GraphmemError, StoreUnavailable
 from graphmem.history.keys import ChainKey, load, load_or_create
 from graphmem.transfer import commands as transfer_commands
@@ -301,9 +302,10 @@ async def _history(settings: Settings, args: argparse.Namespace) -> int:
     try:
         given = _anchor(args.anchor) if getattr(args, "anchor", None) else None
         began = time.perf_counter()
-        verdict, head_hash = await verify_and_checkpoint(
-            store.of(tenant), limit=10**12, full=True, anchor=given
-        )
+        with progress_bar("verifying the history", None):  # a spinner: the length is unknown
+            verdict, head_hash = await verify_and_checkpoint(
+                store.of(tenant), limit=10**12, full=True, anchor=given
+            )
         seconds = time.perf_counter() - began
     finally:
         await store.close()

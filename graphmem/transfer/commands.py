@@ -76,7 +76,8 @@ async def _import(settings: Settings, args: argparse.Namespace) -> int:
 
     path: Path = args.file
     began = time.perf_counter()
-    checked = check_file(path)  # the whole file, before anything is written
+    with progress_bar("checking", path.stat().st_size) as bar:  # noqa: ASYNC240 (one stat)
+        checked = check_file(path, bar)  # the whole file, before anything is written
     store = await _connect(settings)
     store.chain_key = load_or_create(settings.history_key_path)  # the server's key
     try:

@@ -67,7 +67,8 @@ class Imported:
 
 
 # --- pass 1: check ---------------------------------------------------------------------------
-def check_file(path: Path) -> Checked:
+def check_file(path: Path, bar: Bar | None = None) -> Checked:
+    """The whole file checked (``bar`` advances by the bytes read); nothing is written."""
     with path.open("rb") as source:
         lines = _numbered(source)
         header = _header(lines)
@@ -76,6 +77,8 @@ def check_file(path: Path) -> Checked:
         previous: tuple[int, str] = (0, GENESIS_HASH)
         number = 1
         for number, raw, document in lines:
+            if bar is not None:
+                bar.advance(len(raw))
             if document.get("line") == "trailer":
                 trailer = _parsed(Trailer, number, document)
                 _expect_end(lines, number)
