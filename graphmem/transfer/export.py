@@ -4,7 +4,8 @@ Consistency: the head is read before and after; the export is taken again (into 
 temporary file) while the head moved meanwhile, up to ATTEMPTS times. A head that does not
 move means no write committed in between (every write of the tenant appends an event), so
 the file is the tenant at that revision. Events are bounded by the head read first.
-Memory: rows stream from the database and lines go straight to the file.
+Memory: rows stream from the database and lines go straight to the file; each node comes with
+its outgoing relationships, whose lines wait in a side file until every node is written.
 """
 
 from __future__ import annotations
@@ -26,21 +27,48 @@ from graphmem.transfer.format import Head, Header, Trailer, properties_of
 ATTEMPTS = 3
 
 
-class _Writer:
-    """Lines to a file, counted and digested as written."""
+def _encoded(document: dict[str, Any]) -> bytes:
+    return (json.dumps(document, ensure_ascii=False, separators=(",", ":")) + "\n").encode()
 
-    def __init__(self, out: IO[bytes], bar: Bar) -> None:
-        self.out, self.bar = out, bar
+
+class _Writer:
+    """Lines to a file, counted and digested as written; relationship lines wait in a side
+    file (``later``) until ``flush_later``, after every node."""
+
+    def __init__(self, out: IO[bytes], later: IO[bytes], bar: Bar) -> None:
+        self.out, self.later, self.bar = out, later, bar
         self.digest = hashlib.sha256()
         self.counts = {"node": 0, "event": 0, "relationship": 0}
 
     def line(self, document: dict[str, Any]) -> None:
-        data = (json.dumps(document, ensure_ascii=False, separators=(",", ":")) + "\n").encode()
-        self.out.write(data)
-        self.digest.update(data)
+        self._write(_encoded(document))
         if document["line"] in self.counts:
             self.counts[document["line"]] += 1
             self.bar.advance()
+
+    def node(self, kind: str, row: dict[str, Any]) -> None:
+        """A node line and, for later, its relationships' lines."""
+        properties = properties_of(row["properties"])
+        self.line(
+            {"line": kind, "ref": row["ref"], "labels": row["labels"], "properties": properties}
+        )
+        for to_ref, type_, pairs in row.get("relationships", []):
+            relationship = {"line": "relationship", "from_ref": row["ref"], "to_ref": to_ref}
+            self.later.write(
+                _encoded({**relationship, "type": type_, "properties": properties_of(pairs)})
+            )
+
+    def flush_later(self, keep: set[str] | None = None) -> None:
+        """The waiting relationship lines (only those ending in ``keep``, if given)."""
+        self.later.seek(0)
+        for data in self.later:
+            if keep is None or json.loads(data)["to_ref"] in keep:
+                self._write(data)
+                self.counts["relationship"] += 1
+
+    def _write(self, data: bytes) -> None:
+        self.out.write(data)
+        self.digest.update(data)
 
 
 async def export_tenant(
@@ -52,8 +80,8 @@ async def export_tenant(
         handle, name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
         temporary = Path(name)
         try:
-            with os.fdopen(handle, "wb") as out:
-                writer = _Writer(out, bar)
+            with os.fdopen(handle, "wb") as out, tempfile.TemporaryFile(dir=path.parent) as later:
+                writer = _Writer(out, later, bar)
                 trailer = await _write(store, tenant, head, project, writer)
             if await _head(store, tenant) == head:
                 os.replace(temporary, path)
@@ -65,8 +93,7 @@ async def export_tenant(
 
 async def total_nodes(store: Store, tenant: str) -> int:
     """For the progress bar: how many nodes the tenant holds now."""
-    [row] = await store.read("transfer/count_tenant_nodes", tenant)
-    return row["count"]
+    return sum(row["count"] for row in await store.read("store/count_tenant_labels", tenant))
 
 
 async def _head(store: Store, tenant: str) -> Head:
@@ -87,11 +114,10 @@ async def _write(
         project=project,
     )
     writer.line(header.model_dump(mode="json"))
-    labels = [row["label"] for row in await store.read("transfer/list_tenant_labels", tenant)]
     if project is None:
-        await _tenant_lines(store, tenant, labels, head.revision or 0, writer)
+        await _tenant_lines(store, tenant, head.revision or 0, writer)
     else:
-        await _project_lines(store, tenant, labels, project, writer)
+        await _project_lines(store, tenant, project, writer)
     counts = writer.counts
     trailer = Trailer(
         nodes=counts["node"],
@@ -103,36 +129,21 @@ async def _write(
     return trailer
 
 
-async def _tenant_lines(
-    store: Store, tenant: str, labels: list[str], revision: int, writer: _Writer
-) -> None:
+async def _tenant_lines(store: Store, tenant: str, revision: int, writer: _Writer) -> None:
     """Every node, the events up to the head read first, every relationship."""
-    for label in labels:
-        async for row in store.stream("transfer/list_tenant_nodes", tenant, label=label):
-            writer.line({"line": "node", **row, "properties": properties_of(row["properties"])})
+    async for row in store.stream("transfer/list_tenant_nodes", tenant):
+        writer.node("node", row)
     async for row in store.stream("transfer/list_tenant_events", tenant, revision=revision):
-        writer.line({"line": "event", **row, "properties": properties_of(row["properties"])})
-    for label in labels:
-        rows = store.stream(
-            "transfer/list_tenant_relationships", tenant, label=label, revision=revision
-        )
-        async for row in rows:
-            properties = properties_of(row["properties"])
-            writer.line({"line": "relationship", **row, "properties": properties})
+        writer.node("event", row)
+    writer.flush_later()
 
 
-async def _project_lines(
-    store: Store, tenant: str, labels: list[str], project: str, writer: _Writer
-) -> None:
-    """The project's slice (see cypher/transfer/list_project_nodes) and the relationships
-    inside it; no history. Its references are kept to drop relationships leaving the slice:
-    memory grows with the project, one short string a node."""
+async def _project_lines(store: Store, tenant: str, project: str, writer: _Writer) -> None:
+    """The project's slice (cypher/transfer/list_project_nodes) and the relationships inside
+    it; no history. The slice's references are kept to drop relationships leaving it: memory
+    grows with the project, one short string a node."""
     inside: set[str] = set()
-    slice_of = {"labels": labels, "project": project}
-    async for row in store.stream("transfer/list_project_nodes", tenant, **slice_of):
+    async for row in store.stream("transfer/list_project_nodes", tenant, project=project):
         inside.add(row["ref"])
-        writer.line({"line": "node", **row, "properties": properties_of(row["properties"])})
-    async for row in store.stream("transfer/list_project_relationships", tenant, **slice_of):
-        if row["to_ref"] in inside:
-            properties = properties_of(row["properties"])
-            writer.line({"line": "relationship", **row, "properties": properties})
+        writer.node("node", row)
+    writer.flush_later(keep=inside)

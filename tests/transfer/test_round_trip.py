@@ -337,9 +337,9 @@ async def test_every_value_type_round_trips_exactly(
         " days: [date('2026-01-01'), date('2026-01-02')], vector: [x IN range(1, 12) | x / 7.0],"
         " words: ['a', 'b'], n: 9007199254740993, flag: true}"
     )
-    read = "MATCH (n:TransferProbe {tenant: $tenant}) RETURN properties(n) AS p"
+    read = "MATCH (n:Annotation {tenant: $tenant}) RETURN properties(n) AS p"
     try:
-        await raw_driver.execute_query(f"CREATE (:TransferProbe {values})", tenant=tenant)
+        await raw_driver.execute_query(f"CREATE (:Annotation {values})", tenant=tenant)
         path = tmp_path / "export.jsonl"
         await _export(store, tenant, path)
         await _import(store, copy_tenant, path)
