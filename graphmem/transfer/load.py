@@ -72,7 +72,7 @@ def check_file(path: Path, bar: Bar | None = None) -> Checked:
     with path.open("rb") as source:
         lines = _numbered(source)
         header = _header(lines)
-        digest = hashlib.sha256(_raw(header))
+        digest = hashlib.sha256(header.raw)
         counts = {"node": 0, "event": 0, "relationship": 0}
         previous: tuple[int, str] = (0, GENESIS_HASH)
         number = 1
@@ -94,12 +94,8 @@ def check_file(path: Path, bar: Bar | None = None) -> Checked:
 
 @dataclass(frozen=True)
 class _HeaderLine:
-    raw: bytes
+    raw: bytes  # as read: the trailer's digest covers it
     document: Header
-
-
-def _raw(header: _HeaderLine) -> bytes:
-    return header.raw
 
 
 def _numbered(source: IO[bytes]) -> Iterator[tuple[int, bytes, dict[str, Any]]]:
