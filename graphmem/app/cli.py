@@ -261,7 +261,9 @@ def backup_command(settings: Settings, args: argparse.Namespace) -> int:
     from graphmem.localdb import backup
 
     path = args.to if args.action == "backup" else args.source
-    print(backup.command(settings, args.action, path, force=args.force, say=_say))
+    with progress_bar(f"{args.action} of the managed Neo4j", None):  # the admin tool's steps
+        done = backup.command(settings, args.action, path, force=args.force, say=_say)
+    print(done)
     return 0
 
 
