@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import contextlib
 import http.client
 import json
 import os
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -78,11 +80,20 @@ def wait_for_port(port: int, process: subprocess.Popen[Any], timeout: float = 12
 
 
 @contextmanager
-def serving_http(env: dict[str, str], stderr: Any = subprocess.PIPE) -> Iterator[HttpServer]:
-    """`graphmem serve --transport http` on a free port, stopped (or killed) afterwards."""
+def serving_http(env: dict[str, str], stderr: Any = None) -> Iterator[HttpServer]:
+    """`graphmem serve --transport http` on a free port, stopped (or killed) afterwards. Its
+    stderr goes to ``stderr``, by default a temporary file: never an unread pipe, which fills
+    with the server's per-call log lines and then blocks it."""
     from tests.neo4j_endpoint import free_port
 
-    port = free_port()
+    with contextlib.ExitStack() as files:
+        sink = stderr if stderr is not None else files.enter_context(tempfile.TemporaryFile())
+        with _serving(env, free_port(), sink) as server:
+            yield server
+
+
+@contextmanager
+def _serving(env: dict[str, str], port: int, stderr: Any) -> Iterator[HttpServer]:
     process = subprocess.Popen(
         [*GRAPHMEM, "serve", "--transport", "http", "--port", str(port)],
         env=env,
