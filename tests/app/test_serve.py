@@ -6,6 +6,7 @@ import json
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 import uuid
 from collections.abc import Iterator
@@ -25,7 +26,9 @@ def tenant_env(neo4j_endpoint: Endpoint) -> dict[str, str]:
 
 @pytest.fixture
 def http_server(tenant_env: dict[str, str]) -> Iterator[HttpServer]:
-    with serving_http(tenant_env) as server:
+    # a pipe read at the end (communicate): these tests make a handful of calls, far from
+    # filling it with log lines
+    with serving_http(tenant_env, stderr=subprocess.PIPE) as server:
         yield server
 
 
@@ -105,12 +108,14 @@ async def test_without_neo4j_uri_serve_uses_the_managed_local_server(
         GRAPHMEM_LOCAL_HTTP_PORT=str(local.local_http_port),
         GRAPHMEM_TENANT=f"e2e-{uuid.uuid4().hex[:10]}",
     )
-    with serving_http(env) as server:
+    with tempfile.TemporaryFile("w+") as log, serving_http(env, stderr=log) as server:
         async with mcp.Client(server.url) as client:
             state = await client.call_tool("current_state", {"state_key": "anything"})
             assert state.structured_content is not None
             assert state.structured_content["status"] == "not_found"
         server.process.send_signal(signal.SIGTERM)
-        _, stderr = server.process.communicate(timeout=30)
+        server.process.wait(timeout=30)
+        log.seek(0)
+        stderr = log.read()
     assert f"using running local Neo4j at {neo4j_endpoint.uri}" in stderr
     assert server.process.returncode == 0
