@@ -223,6 +223,9 @@ class Writer:
         assert not result.get("isError"), result
         return time.perf_counter() - began
 
+    def reset(self) -> None:
+        self.waits = []
+
     def run(self, stop: threading.Event) -> None:
         while not stop.is_set():
             self.waits.append(self.write())
@@ -240,6 +243,9 @@ class LockProbe:
         self.statement: LiteralString = QueryCatalog(BENCH_CATALOG)["scale/probe_history_lock"].text
         self.waits: list[float] = []
         self.spans: list[tuple[float, float]] = []  # perf_counter at the start and end of each
+
+    def reset(self) -> None:
+        self.waits, self.spans = [], []
 
     def run(self, stop: threading.Event) -> None:
         auth = (self.endpoint.user, self.endpoint.password)
@@ -260,6 +266,8 @@ class LockProbe:
 class Worker(Protocol):
     waits: list[float]
 
+    def reset(self) -> None: ...
+
     def run(self, stop: threading.Event) -> None: ...
 
 
@@ -269,9 +277,7 @@ async def alongside(*workers: Worker) -> AsyncIterator[None]:
     stop = threading.Event()
     threads = [threading.Thread(target=worker.run, args=(stop,)) for worker in workers]
     for worker, thread in zip(workers, threads, strict=True):
-        worker.waits = []
-        if isinstance(worker, LockProbe):
-            worker.spans = []
+        worker.reset()
         thread.start()
     try:
         yield

@@ -1,9 +1,8 @@
 // The caller's tenant in numbers: its nodes per label, and per project for the labels whose
 // nodes carry one (project null otherwise). Each count seeks an index that starts with the
 // tenant (equality, then every further property IS NOT NULL, as a composite seek needs), so it
-// reads the tenant's own entries only; labels without such an index are counted as the degree
-// of the edge that hangs them off an indexed owner (FactState, Outcome, Annotation, Answer,
-// AuditState). One row per (label, project).
+// reads the tenant's own entries only (every label has one: schema 131-135 gave FactState,
+// Outcome, Annotation, Answer and AuditState theirs). One row per (label, project).
 CALL () {
   MATCH (n:FactKey) USING INDEX n:FactKey(tenant, owner, key)
   WHERE n.tenant = $tenant AND n.owner IS NOT NULL AND n.key IS NOT NULL
@@ -11,9 +10,11 @@ CALL () {
   UNION ALL
   MATCH (n:Fact) USING INDEX n:Fact(tenant, slot_id, recorded_at)
   WHERE n.tenant = $tenant AND n.slot_id IS NOT NULL AND n.recorded_at IS NOT NULL
-  WITH n.project AS project, count(*) AS facts, sum(COUNT { (n)-[:HAS_STATE]->() }) AS states
-  UNWIND [['Fact', project, facts], ['FactState', null, states]] AS row
-  RETURN row[0] AS label, row[1] AS project, sum(row[2]) AS count
+  RETURN 'Fact' AS label, n.project AS project, count(*) AS count
+  UNION ALL
+  MATCH (n:FactState) USING INDEX n:FactState(tenant)
+  WHERE n.tenant = $tenant
+  RETURN 'FactState' AS label, null AS project, count(*) AS count
   UNION ALL
   MATCH (n:Decision) USING INDEX n:Decision(tenant, id)
   WHERE n.tenant = $tenant AND n.id IS NOT NULL
@@ -29,9 +30,11 @@ CALL () {
   UNION ALL
   MATCH (n:Attempt) USING INDEX n:Attempt(tenant, id)
   WHERE n.tenant = $tenant AND n.id IS NOT NULL
-  WITH count(*) AS attempts, sum(COUNT { (n)-[:HAS_OUTCOME]->() }) AS outcomes
-  UNWIND [['Attempt', attempts], ['Outcome', outcomes]] AS row
-  RETURN row[0] AS label, null AS project, row[1] AS count
+  RETURN 'Attempt' AS label, null AS project, count(*) AS count
+  UNION ALL
+  MATCH (n:Outcome) USING INDEX n:Outcome(tenant)
+  WHERE n.tenant = $tenant
+  RETURN 'Outcome' AS label, null AS project, count(*) AS count
   UNION ALL
   MATCH (n:ImpactTarget) USING INDEX n:ImpactTarget(tenant, kind, ref)
   WHERE n.tenant = $tenant AND n.kind IS NOT NULL AND n.ref IS NOT NULL
@@ -39,12 +42,15 @@ CALL () {
   UNION ALL
   MATCH (n:Chunk) USING INDEX n:Chunk(tenant, project, body_hash)
   WHERE n.tenant = $tenant AND n.project IS NOT NULL AND n.body_hash IS NOT NULL
-  WITH n.project AS project, count(*) AS chunks,
-       sum(COUNT { (n)-[:HAS_ANNOTATION]->() }) AS annotations,
-       sum(COUNT { (n)-[:HAS_ANSWER]->() }) AS answers
-  UNWIND [['Chunk', project, chunks], ['Annotation', null, annotations],
-          ['Answer', null, answers]] AS row
-  RETURN row[0] AS label, row[1] AS project, sum(row[2]) AS count
+  RETURN 'Chunk' AS label, n.project AS project, count(*) AS count
+  UNION ALL
+  MATCH (n:Annotation) USING INDEX n:Annotation(tenant)
+  WHERE n.tenant = $tenant
+  RETURN 'Annotation' AS label, null AS project, count(*) AS count
+  UNION ALL
+  MATCH (n:Answer) USING INDEX n:Answer(tenant)
+  WHERE n.tenant = $tenant
+  RETURN 'Answer' AS label, null AS project, count(*) AS count
   UNION ALL
   MATCH (n:Claim) USING INDEX n:Claim(tenant, project, triple_key)
   WHERE n.tenant = $tenant AND n.project IS NOT NULL AND n.triple_key IS NOT NULL
@@ -92,9 +98,11 @@ CALL () {
   RETURN 'IdempotencyRecord' AS label, null AS project, count(*) AS count
   UNION ALL
   MATCH (n:History {tenant: $tenant})
-  WITH count(*) AS heads, sum(COUNT { (n)-[:HAS_AUDIT_STATE]->() }) AS audit_states
-  UNWIND [['History', heads], ['AuditState', audit_states]] AS row
-  RETURN row[0] AS label, null AS project, row[1] AS count
+  RETURN 'History' AS label, null AS project, count(*) AS count
+  UNION ALL
+  MATCH (n:AuditState) USING INDEX n:AuditState(tenant)
+  WHERE n.tenant = $tenant
+  RETURN 'AuditState' AS label, null AS project, count(*) AS count
   UNION ALL
   MATCH (n:Event) USING INDEX n:Event(tenant, revision)
   WHERE n.tenant = $tenant AND n.revision IS NOT NULL

@@ -9,7 +9,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import ipaddress
 import json
 import logging
 import os
@@ -49,15 +48,6 @@ def _say(message: str) -> None:
     print(message, file=sys.stderr, flush=True)
 
 
-def _is_loopback(host: str) -> bool:
-    if host == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
-
-
 def _load_settings(**overrides: object) -> Settings:
     try:
         base = Settings()
@@ -94,7 +84,7 @@ def resolve_connection(
 
 # --- serve ------------------------------------------------------------------------------------
 def serve(settings: Settings, transport: str) -> int:
-    if transport == "http" and not _is_loopback(settings.host) and not settings.has_credentials:
+    if transport == "http" and not settings.binds_loopback and not settings.has_credentials:
         raise ConfigurationError(
             f"refusing to serve HTTP on {settings.host} without credentials: issue tokens "
             "(`graphmem token issue`, GRAPHMEM_TOKENS_FILE) or set GRAPHMEM_HTTP_TOKEN_SHA256, "

@@ -9,7 +9,6 @@ model, or signing in to Neo4j).
 from __future__ import annotations
 
 import asyncio
-import ipaddress
 import re
 import socket
 import time
@@ -422,18 +421,9 @@ def check_history_key(settings: Settings) -> Check:
     return ok("history key", f"{path}: key id {key.key_id}, mode 600")
 
 
-def _is_loopback(host: str) -> bool:
-    if host == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
-
-
 def check_http_bind(settings: Settings) -> Check:
     bind = f"{settings.host}:{settings.port}"
-    if _is_loopback(settings.host):
+    if settings.binds_loopback:
         return ok("http bind", f"{bind}: loopback only")
     if not settings.has_credentials:
         return fail(

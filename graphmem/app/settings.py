@@ -7,6 +7,7 @@ With no ``NEO4J_URI`` graphmem runs against its managed local Neo4j (``graphmem.
 
 from __future__ import annotations
 
+import ipaddress
 import os
 from pathlib import Path
 from typing import Annotated, Literal
@@ -196,6 +197,16 @@ class Settings(BaseSettings):
     @property
     def uses_local_database(self) -> bool:
         return not self.neo4j_uri
+
+    @property
+    def binds_loopback(self) -> bool:
+        """The HTTP server listens on loopback only (no credentials needed then)."""
+        if self.host == "localhost":
+            return True
+        try:
+            return ipaddress.ip_address(self.host).is_loopback
+        except ValueError:
+            return False
 
     @property
     def has_credentials(self) -> bool:

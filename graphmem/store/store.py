@@ -24,7 +24,6 @@ from graphmem.core.errors import Conflict, StoreAuthFailed, StoreUnavailable, Ti
 from graphmem.history.keys import ChainKey
 from graphmem.store import continuations
 from graphmem.store.catalog import QueryCatalog, default_catalog
-from graphmem.store.portable import portable
 
 Row = dict[str, Any]
 T = TypeVar("T")
@@ -245,8 +244,8 @@ class Store:
         return [_row(record) for record in result.records]
 
     async def stream(self, name: str, tenant: str, **params: Any) -> AsyncIterator[Row]:
-        """One read statement's rows as they arrive (bounded memory, no timeout), with
-        values in their portable form (store/portable.py): for exports."""
+        """One read statement's rows as they arrive (bounded memory, no timeout): for
+        exports."""
         _require_tenant(tenant)
         named = self.catalog[name]
         query = Query(named.text, metadata={"graphmem_query": name})
@@ -254,7 +253,7 @@ class Store:
             async with self._session(default_access_mode=neo4j.READ_ACCESS) as session:
                 result = await session.run(query, {**params, "tenant": tenant})
                 async for record in result:
-                    yield {key: portable(value) for key, value in record.items()}
+                    yield _row(record)
 
     async def bulk_write(self, name: str, tenant: str, **params: Any) -> list[Row]:
         """One bulk statement into a tenant nothing else writes (graphmem import, which

@@ -95,12 +95,15 @@ _TAGS = {f"${kind}": kind for kind in _KINDS.values()}
 _TEMPORAL_TEXT = re.compile(r"^[0-9PTYMWDHS:+\-.Z\[\]/_A-Za-z]{1,64}$")
 
 
+MIN_PACKED = 8  # float lists at least this long (embeddings) are packed as $f64
+
+
 def properties_of(pairs: list[list[Any]]) -> dict[str, Any]:
     """A statement's [name, value] / [name, text, Cypher type] pairs as the file's properties."""
     properties = {}
     for pair in pairs:
         if len(pair) == 2:
-            properties[pair[0]] = pair[1]
+            properties[pair[0]] = _packed(pair[1])
             continue
         name, text, cypher_type = pair
         kind = _KINDS[cypher_type.removeprefix("LIST<").split(" NOT NULL")[0].rstrip(">")]
@@ -128,6 +131,13 @@ def split_properties(properties: dict[str, Any]) -> tuple[dict[str, Any], list[l
         else:
             raise ValueError(f"{name}: unknown typed value {tag}")
     return plain, temporal
+
+
+def _packed(value: Any) -> Any:
+    floats = isinstance(value, list) and all(type(item) is float for item in value)
+    if floats and len(value) >= MIN_PACKED:
+        return {"$f64": base64.b64encode(struct.pack(f"<{len(value)}d", *value)).decode()}
+    return value
 
 
 def _floats(name: str, text: Any) -> list[float]:
