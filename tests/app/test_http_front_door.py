@@ -3,6 +3,7 @@ it, and sessions that carry on in the server (no database: none is reachable).""
 
 from __future__ import annotations
 
+import asyncio
 import http.client
 import json
 import socket
@@ -17,7 +18,7 @@ import mcp
 import pytest
 
 from graphmem.app.frontdoor import FIRST_CONTACT, FirstContact
-from graphmem.app.http_front_door import HttpFrontDoor
+from graphmem.app.http_front_door import HttpFrontDoor, open_listener
 from graphmem.app.tokens import issue_token
 from tests.app.helpers import (
     GRAPHMEM,
@@ -265,3 +266,23 @@ def test_what_the_door_does_not_answer_waits_and_is_relayed_whole() -> None:
         assert outcomes[name].startswith(b"HTTP/1.1 418"), name
         assert outcomes[name].endswith(request), name
     listening.close()
+
+
+async def test_the_server_answers_at_once_on_connections_from_the_doors_socket() -> None:
+    """asyncio turns Nagle off only on sockets whose protocol is TCP by number; the door's
+    listener names it, so no answer waits for the client's delayed ACK (that cost ~40 ms a
+    call when the listener came from socket.create_server)."""
+    listener = open_listener("127.0.0.1", 0)
+    nodelay: asyncio.Future[int] = asyncio.get_running_loop().create_future()
+
+    async def accepted(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        nodelay.set_result(
+            writer.get_extra_info("socket").getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY)
+        )
+        writer.close()
+
+    server = await asyncio.start_server(accepted, sock=listener)
+    async with server:
+        _, writer = await asyncio.open_connection(*listener.getsockname()[:2])
+        assert await asyncio.wait_for(nodelay, 10) != 0
+        writer.close()
