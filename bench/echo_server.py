@@ -1,0 +1,69 @@
+"""An echo tool over streamable HTTP, bare or inside graphmem's server, for bench.speed.
+
+    python -m bench.echo_server bare --port 8101       # FastMCP's defaults, nothing else
+    python -m bench.echo_server graphmem --port 8102   # graphmem's server and HTTP stack
+
+``graphmem`` builds the real server (``create_server``: auth, scopes, readiness, argument
+errors, metrics, strict validation, masked errors) on the store the environment names
+(NEO4J_URI, NEO4J_USER, NEO4J_PASSWORD), adds the echo tool to it and serves it through the
+product's own HTTP path (``cli._serve_http``: body limit, host and origin checks). The echo
+tool touches no database, so the difference between the two is graphmem's own layers.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+
+from fastmcp import FastMCP
+
+from graphmem.app import cli
+from graphmem.app.server import create_server
+from graphmem.app.settings import Settings
+from graphmem.store import Store
+
+
+def echo(text: str) -> str:
+    """Return the text."""
+    return text
+
+
+async def serve_bare(port: int) -> None:
+    server = FastMCP(name="echo")
+    server.tool(echo)
+    await server.run_http_async(
+        show_banner=False,
+        host="127.0.0.1",
+        port=port,
+        path="/mcp",
+        log_level="warning",
+        uvicorn_config={"access_log": False},
+    )
+
+
+async def serve_graphmem(port: int) -> None:
+    settings = Settings().model_copy(update={"port": port, "host": "127.0.0.1"})
+    store = await Store.connect(
+        os.environ["NEO4J_URI"], os.environ["NEO4J_USER"], os.environ["NEO4J_PASSWORD"]
+    )
+    try:
+        await store.apply_schema()
+        server = create_server(store, settings)
+        server.tool(echo)
+        await cli._serve_http(server, settings)
+    finally:
+        await store.close()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("kind", choices=("bare", "graphmem"))
+    parser.add_argument("--port", type=int, required=True)
+    args = parser.parse_args()
+    run = serve_bare if args.kind == "bare" else serve_graphmem
+    asyncio.run(run(args.port))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,216 @@
+"""Each call against the transport floor, over streamable HTTP, interleaved in one run.
+
+    python -m bench.speed                  # 300 rounds
+    python -m bench.speed --rounds 100
+
+On a real Neo4j (NEO4J_URI if set, else a managed local Neo4j in a temporary folder). Three
+processes, one fastmcp HTTP client each, all on loopback:
+
+- ``graphmem serve --transport http`` with the default toolset and settings, in a scratch
+  tenant (purged afterwards);
+- a bare FastMCP server with one echo tool (FastMCP's defaults, nothing of graphmem);
+- graphmem's own server and HTTP stack with the same echo tool added (bench/echo_server.py).
+
+Each round calls every figure once, in a rotating order, so the machine's noise falls on all
+of them alike. The floor is a graphmem call refused by validation (an unknown argument):
+transport, parsing and graphmem's layers, no database. Printed: p50/p95 per figure, each p50
+as a multiple of the floor, and graphmem's middleware cost: its echo's p50 minus the bare
+echo's p50 (the target: at most 0.5 ms).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import fastmcp
+import neo4j
+
+import graphmem
+from bench.facts import quantile_ms, say, scratch_tenant
+from graphmem.app.settings import Settings
+from graphmem.store import Store
+from tests.app.helpers import clean_env, serving_http, wait_for_port
+from tests.neo4j_endpoint import Endpoint, find_endpoint, free_port
+
+PROJECT = "bench"
+KEYS = 200
+Call = Callable[[int], Awaitable[object]]
+
+
+# --- servers -----------------------------------------------------------------------------------
+@contextlib.contextmanager
+def echo_server(kind: str, env: dict[str, str], log: Path) -> Iterator[str]:
+    port = free_port()
+    with log.open("w") as stderr:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "bench.echo_server", kind, "--port", str(port)],
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=stderr,
+        )
+        try:
+            wait_for_port(port, process)
+            yield f"http://127.0.0.1:{port}/mcp"
+        finally:
+            process.terminate()
+            process.wait(timeout=30)
+
+
+@contextlib.contextmanager
+def database(scratch: Path) -> Iterator[Endpoint]:
+    """NEO4J_URI if set, else a managed local Neo4j in ``scratch`` (stopped afterwards)."""
+    if os.environ.get("NEO4J_URI"):
+        env = os.environ
+        yield Endpoint(
+            env["NEO4J_URI"], env.get("NEO4J_USER", "neo4j"), env["NEO4J_PASSWORD"], "env"
+        )
+    else:
+        with find_endpoint(scratch) as endpoint:
+            yield endpoint
+
+
+@contextlib.asynccontextmanager
+async def clients(endpoint: Endpoint, tenant: str, scratch: Path) -> AsyncIterator[dict[str, Any]]:
+    env = clean_env(**endpoint.env())
+    with contextlib.ExitStack() as stack:
+        graphmem_log = stack.enter_context((scratch / "serve.log").open("w"))
+        served = stack.enter_context(serving_http({**env, "GRAPHMEM_TENANT": tenant}, graphmem_log))
+        bare = stack.enter_context(echo_server("bare", env, scratch / "bare.log"))
+        wrapped = stack.enter_context(
+            echo_server("graphmem", {**env, "GRAPHMEM_TENANT": tenant}, scratch / "echo.log")
+        )
+        async with contextlib.AsyncExitStack() as opened:
+            yield {
+                name: await opened.enter_async_context(fastmcp.Client(url))
+                for name, url in (("graphmem", served.url), ("bare", bare), ("echo", wrapped))
+            }
+
+
+# --- the figures ---------------------------------------------------------------------------------
+def figures(client: dict[str, Any], fact_ids: list[str]) -> dict[str, Call]:
+    graphmem_client, bare, wrapped = client["graphmem"], client["bare"], client["echo"]
+
+    async def call(target: Any, tool: str, arguments: dict[str, Any], refused: bool = False) -> Any:
+        result = await target.call_tool(tool, arguments, raise_on_error=False)
+        if result.is_error != refused:
+            raise RuntimeError(f"{tool}: unexpected answer {result.content}")
+        return result
+
+    def key(i: int) -> str:  # as seed_facts names them
+        return f"svc{i % KEYS}.latency_ms"
+
+    return {
+        "bare FastMCP echo": lambda i: call(bare, "echo", {"text": "x"}),
+        "graphmem echo": lambda i: call(wrapped, "echo", {"text": "x"}),
+        "floor (refused call)": lambda i: call(
+            graphmem_client, "current_state", {"state_key": key(i), "bogus": 1}, refused=True
+        ),
+        "current_state": lambda i: call(
+            graphmem_client, "current_state", {"state_key": key(i), "project": PROJECT}
+        ),
+        "record_fact": lambda i: call(
+            graphmem_client, "record_fact", {"project": PROJECT, "key": key(i), "value": i}
+        ),
+        "explain_impact": lambda i: call(
+            graphmem_client,
+            "explain_impact",
+            {"source_kind": "fact", "source_ref": fact_ids[i % len(fact_ids)]},
+        ),
+        "save_memory": lambda i: call(
+            graphmem_client,
+            "save_memory",
+            {"project": PROJECT, "title": f"note {i}", "content": f"service {i} latency note"},
+        ),
+        "search": lambda i: call(
+            graphmem_client, "search", {"query": f"service {i % 50} latency", "project": PROJECT}
+        ),
+    }
+
+
+async def seed_facts(client: Any) -> list[str]:
+    """A fact on every key current_state asks for; their ids, for explain_impact."""
+    ids = []
+    for i in range(KEYS):
+        arguments = {"project": PROJECT, "key": f"svc{i}.latency_ms", "value": i}
+        result = await client.call_tool("record_fact", arguments)
+        ids.append(result.structured_content["id"])
+    return ids
+
+
+async def rounds(calls: dict[str, Call], count: int, warmup: int) -> dict[str, list[float]]:
+    """Every call once per round, the order rotating; ``warmup`` rounds are not timed."""
+    names = list(calls)
+    seconds: dict[str, list[float]] = {name: [] for name in names}
+    for i in range(warmup + count):
+        shift = i % len(names)
+        for name in names[shift:] + names[:shift]:
+            began = time.perf_counter()
+            await calls[name](i)
+            if i >= warmup:
+                seconds[name].append(time.perf_counter() - began)
+    return seconds
+
+
+def report(seconds: dict[str, list[float]]) -> None:
+    floor = quantile_ms(seconds["floor (refused call)"], 50)
+    width = max(map(len, seconds)) + 2
+    say(f"\n{'figure':<{width}}{'p50 ms':>9}{'p95 ms':>9}{'x floor':>9}")
+    for name, samples in seconds.items():
+        p50 = quantile_ms(samples, 50)
+        say(f"{name:<{width}}{p50:>9.2f}{quantile_ms(samples, 95):>9.2f}{p50 / floor:>9.2f}")
+    overhead = quantile_ms(seconds["graphmem echo"], 50) - quantile_ms(
+        seconds["bare FastMCP echo"], 50
+    )
+    say(f"\ngraphmem's middleware over a bare FastMCP echo: {overhead:+.2f} ms at p50")
+
+
+async def configuration(endpoint: Endpoint) -> str:
+    auth = (endpoint.user, endpoint.password)
+    async with neo4j.AsyncGraphDatabase.driver(endpoint.uri, auth=auth) as driver:
+        server = await driver.get_server_info()
+    settings = Settings()
+    return (
+        f"graphmem {graphmem.__version__}, toolset {settings.toolset}, embeddings "
+        f"{settings.embeddings}, {server.agent}, fastmcp {fastmcp.__version__}, "
+        f"neo4j driver {neo4j.__version__}, Python {sys.version.split()[0]}, "
+        f"{os.cpu_count()} cores"
+    )
+
+
+async def main(count: int, warmup: int) -> None:
+    with tempfile.TemporaryDirectory() as folder, database(Path(folder)) as endpoint:
+        say(await configuration(endpoint))
+        store = await Store.connect(endpoint.uri, endpoint.user, endpoint.password)
+        try:
+            await store.apply_schema()
+            async with (
+                scratch_tenant(store, "speed") as tenant,
+                clients(endpoint, tenant, Path(folder)) as client,
+            ):
+                calls = figures(client, await seed_facts(client["graphmem"]))
+                say(f"{len(calls)} figures, {count} rounds after {warmup} untimed")
+                report(await rounds(calls, count, warmup))
+        finally:
+            await store.close()
+
+
+def cli() -> None:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=300)
+    parser.add_argument("--warmup", type=int, default=30)
+    args = parser.parse_args()
+    asyncio.run(main(args.rounds, args.warmup))
+
+
+if __name__ == "__main__":
+    cli()
