@@ -23,6 +23,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import json
 import os
 import subprocess
 import sys
@@ -161,13 +162,29 @@ async def rounds(calls: dict[str, Call], count: int, warmup: int) -> dict[str, l
     return seconds
 
 
-def report(seconds: dict[str, list[float]]) -> None:
+def server_side(log: Path, count: int) -> dict[str, float]:
+    """Per figure, the p50 of the durations graphmem's server logged for its last ``count``
+    calls (one JSON line per call, timed by its outermost middleware)."""
+    durations: dict[str, list[float]] = {}
+    for line in log.read_text().splitlines():
+        with contextlib.suppress(ValueError):
+            entry = json.loads(line[line.index("{") :])
+            if entry.get("event") == "tool_call":
+                refused = entry["outcome"] == "invalid_argument"
+                name = "floor (refused call)" if refused else entry["tool"]
+                durations.setdefault(name, []).append(entry["duration_ms"] / 1000)
+    return {name: quantile_ms(found[-count:], 50) for name, found in durations.items()}
+
+
+def report(seconds: dict[str, list[float]], server: dict[str, float]) -> None:
     floor = quantile_ms(seconds["floor (refused call)"], 50)
     width = max(map(len, seconds)) + 2
-    say(f"\n{'figure':<{width}}{'p50 ms':>9}{'p95 ms':>9}{'x floor':>9}")
+    say(f"\n{'figure':<{width}}{'p50 ms':>9}{'p95 ms':>9}{'x floor':>9}{'server p50':>12}")
     for name, samples in seconds.items():
         p50 = quantile_ms(samples, 50)
-        say(f"{name:<{width}}{p50:>9.2f}{quantile_ms(samples, 95):>9.2f}{p50 / floor:>9.2f}")
+        inside = f"{server[name]:.2f}" if name in server else "-"
+        line = f"{name:<{width}}{p50:>9.2f}{quantile_ms(samples, 95):>9.2f}{p50 / floor:>9.2f}"
+        say(f"{line}{inside:>12}")
     overhead = quantile_ms(seconds["graphmem echo"], 50) - quantile_ms(
         seconds["bare FastMCP echo"], 50
     )
@@ -199,7 +216,8 @@ async def main(count: int, warmup: int) -> None:
             ):
                 calls = figures(client, await seed_facts(client["graphmem"]))
                 say(f"{len(calls)} figures, {count} rounds after {warmup} untimed")
-                report(await rounds(calls, count, warmup))
+                timed = await rounds(calls, count, warmup)
+            report(timed, server_side(Path(folder) / "serve.log", count))
         finally:
             await store.close()
 

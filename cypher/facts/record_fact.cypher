@@ -3,6 +3,8 @@
 // fact becomes history: status 'superseded', linked by SUPERSEDES, its stint as current kept
 // as WAS_CURRENT {since, until}. Each fact's transaction-time states are FactState nodes.
 // value_projection: typed views of the value that reopen rules compare (graphmem/decisions/reopen_rules.py).
+// watching: the live decisions with a reopen rule on this key, which the write re-evaluates
+// (found here rather than by decisions/list_decisions_watching_facts: one round trip less).
 MERGE (k:FactKey {tenant: $tenant, owner: $owner, key: $key})
   ON CREATE SET k.id = $key_id, k.project = $project, k.origin_id = $origin_id,
                 k.created_at = datetime($now)
@@ -34,7 +36,7 @@ FOREACH (old IN CASE WHEN previous IS NULL THEN [] ELSE [previous] END |
   CREATE (k)-[:WAS_CURRENT {since: current.since, until: datetime($now)}]->(old)
 )
 DELETE current
-WITH f, previous
+WITH f, previous, k
 CALL (previous) {
   MATCH (previous)-[:HAS_STATE]->(open:FactState)
   WHERE open.tx_to IS NULL
@@ -44,4 +46,9 @@ CALL (previous) {
     valid_to: previous.valid_to, expires_at: previous.expires_at
   })
 }
-RETURN f AS fact, previous.id AS superseded_id
+CALL (k) {
+  OPTIONAL MATCH (k)<-[:REOPEN_WHEN]-(:Alternative)<-[:HAS_ALTERNATIVE]-(d:Decision)
+  WHERE d.status IN ['active', 'review_required', 'stale']
+  RETURN collect(DISTINCT d.id) AS watching
+}
+RETURN f AS fact, previous.id AS superseded_id, watching

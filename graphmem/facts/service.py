@@ -122,7 +122,7 @@ async def record_in_transaction(w: Write, request: RecordFactRequest, fact_id: s
     and by the areas that create facts from other things (promoted claims)."""
     rows = await w.run("facts/record_fact", **_record_params(request, fact_id, w.now))
     superseded_id = rows[0]["superseded_id"]
-    pushed = await decisions.push_signals(w, [fact_id])
+    pushed = await decisions.evaluate(w, sorted(rows[0]["watching"]))  # push_signals' work
     return Recorded(fact_from_node(rows[0]["fact"]), superseded_id, pushed)
 
 

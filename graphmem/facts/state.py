@@ -17,6 +17,7 @@ Rules:
 
 from __future__ import annotations
 
+import asyncio
 from datetime import UTC, datetime
 from typing import Any
 
@@ -31,10 +32,12 @@ MAX_PROJECTS = 20
 
 
 async def current_state(db: TenantStore, request: CurrentStateRequest) -> CurrentState:
-    fact_side = await facts.current_state(db, request)
     if request.origin_id is not None:
-        return fact_side  # memories belong to projects, not origins
-    topic = await resolve_topic(db, request)
+        return await facts.current_state(db, request)  # memories belong to projects
+    # Two independent reads: one round trip's wait.
+    fact_side, topic = await asyncio.gather(
+        facts.current_state(db, request), resolve_topic(db, request)
+    )
     update: dict[str, Any] = {"memory": topic}
     if fact_side.status == "not_found" and topic.status != "not_found":
         update.update(status=topic.status, project=topic.project, candidates=topic.candidates)
