@@ -34,11 +34,12 @@ Rules:
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import math
 import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Awaitable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -223,15 +224,9 @@ async def _rank(
     query: str | None = None,
     vector: list[float] | None = None,
 ) -> _Ranking:
-    lists: dict[str, list[str]] = {}
     types: dict[str, str | None] = {}
-    if "fulltext" in context.channels:
-        rows = await _fulltext_rows(context, sources, query or context.request.query or "")
-        lists["fulltext"] = _collect(rows, types)
-    query_vector = vector if vector is not None else context.vector
-    if "vector" in context.channels and query_vector is not None:
-        rows = await _vector_rows(context, sources, query_vector)
-        lists["vector"] = _collect(rows, types)
+    names, found = await _first_channels(context, sources, query, vector)
+    lists = {name: _collect(rows, types) for name, rows in zip(names, found, strict=True)}
     fused = fuse(lists, context.weights, _boosts(types, boosts))
     if "graph" in context.channels and fused:
         seeds = fused[:GRAPH_SEEDS]
@@ -242,6 +237,19 @@ async def _rank(
         lists["graph"] = graph_ranking(seeds, neighbours)
         fused = fuse(lists, context.weights, _boosts(types, boosts))
     return _Ranking(fused, types, list(lists))
+
+
+async def _first_channels(
+    context: _Context, sources: _Sources, query: str | None, vector: list[float] | None
+) -> tuple[list[str], list[list[dict[str, Any]]]]:
+    """The full-text and vector channels' rows, read at once (two reads at most: the bound)."""
+    reads: dict[str, Awaitable[list[dict[str, Any]]]] = {}
+    if "fulltext" in context.channels:
+        reads["fulltext"] = _fulltext_rows(context, sources, query or context.request.query or "")
+    query_vector = vector if vector is not None else context.vector
+    if "vector" in context.channels and query_vector is not None:
+        reads["vector"] = _vector_rows(context, sources, query_vector)
+    return list(reads), list(await asyncio.gather(*reads.values()))
 
 
 def _collect(rows: Sequence[dict[str, Any]], types: dict[str, str | None]) -> list[str]:
