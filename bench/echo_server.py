@@ -1,7 +1,11 @@
 """An echo tool over streamable HTTP, bare or inside graphmem's server, for bench.speed.
 
     python -m bench.echo_server bare --port 8101       # FastMCP's defaults, nothing else
+    python -m bench.echo_server bare --port 8101 --http h11 --loop asyncio
     python -m bench.echo_server graphmem --port 8102   # graphmem's server and HTTP stack
+
+``--http`` and ``--loop`` choose uvicorn's HTTP parser and the event loop of a bare server
+(default: what uvicorn and the product pick, httptools and uvloop where installed).
 
 ``graphmem`` builds the real server (``create_server``: auth, scopes, readiness, argument
 errors, metrics, strict validation, masked errors) on the store the environment names
@@ -15,6 +19,8 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
+from collections.abc import Coroutine
+from typing import Any
 
 from fastmcp import FastMCP
 
@@ -29,7 +35,7 @@ def echo(text: str) -> str:
     return text
 
 
-async def serve_bare(port: int) -> None:
+async def serve_bare(port: int, http: str) -> None:
     server = FastMCP(name="echo")
     server.tool(echo)
     await server.run_http_async(
@@ -38,7 +44,7 @@ async def serve_bare(port: int) -> None:
         port=port,
         path="/mcp",
         log_level="warning",
-        uvicorn_config={"access_log": False},
+        uvicorn_config={"access_log": False, "http": http},
     )
 
 
@@ -60,9 +66,21 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("kind", choices=("bare", "graphmem"))
     parser.add_argument("--port", type=int, required=True)
+    parser.add_argument("--http", choices=("auto", "h11", "httptools"), default="auto")
+    parser.add_argument("--loop", choices=("auto", "asyncio", "uvloop"), default="auto")
     args = parser.parse_args()
-    run = serve_bare if args.kind == "bare" else serve_graphmem
-    asyncio.run(run(args.port))
+    if args.kind == "bare":
+        serving = serve_bare(args.port, args.http)
+        run(serving, args.loop)
+    else:
+        cli.run_event_loop(serve_graphmem(args.port))
+
+
+def run(serving: Coroutine[Any, Any, None], loop: str) -> None:
+    if loop == "asyncio":
+        asyncio.run(serving)
+    else:
+        cli.run_event_loop(serving)  # uvloop where installed, as the product runs
 
 
 if __name__ == "__main__":

@@ -8,7 +8,8 @@ processes, one fastmcp HTTP client each, all on loopback:
 
 - ``graphmem serve --transport http`` with the default toolset and settings, in a scratch
   tenant (purged afterwards);
-- a bare FastMCP server with one echo tool (FastMCP's defaults, nothing of graphmem);
+- a bare FastMCP server with one echo tool (nothing of graphmem), on the HTTP parser and event
+  loop graphmem runs on (httptools, uvloop), and one on pure-Python h11 and asyncio's loop;
 - graphmem's own server and HTTP stack with the same echo tool added (bench/echo_server.py).
 
 Each round calls every figure once, in a rotating order, so the machine's noise falls on all
@@ -50,11 +51,11 @@ Call = Callable[[int], Awaitable[object]]
 
 # --- servers -----------------------------------------------------------------------------------
 @contextlib.contextmanager
-def echo_server(kind: str, env: dict[str, str], log: Path) -> Iterator[str]:
+def echo_server(kind: str, env: dict[str, str], log: Path, *options: str) -> Iterator[str]:
     port = free_port()
     with log.open("w") as stderr:
         process = subprocess.Popen(
-            [sys.executable, "-m", "bench.echo_server", kind, "--port", str(port)],
+            [sys.executable, "-m", "bench.echo_server", kind, "--port", str(port), *options],
             env=env,
             stdout=subprocess.DEVNULL,
             stderr=stderr,
@@ -87,13 +88,21 @@ async def clients(endpoint: Endpoint, tenant: str, scratch: Path) -> AsyncIterat
         graphmem_log = stack.enter_context((scratch / "serve.log").open("w"))
         served = stack.enter_context(serving_http({**env, "GRAPHMEM_TENANT": tenant}, graphmem_log))
         bare = stack.enter_context(echo_server("bare", env, scratch / "bare.log"))
+        plain = stack.enter_context(
+            echo_server("bare", env, scratch / "plain.log", "--http", "h11", "--loop", "asyncio")
+        )
         wrapped = stack.enter_context(
             echo_server("graphmem", {**env, "GRAPHMEM_TENANT": tenant}, scratch / "echo.log")
         )
         async with contextlib.AsyncExitStack() as opened:
             yield {
                 name: await opened.enter_async_context(fastmcp.Client(url))
-                for name, url in (("graphmem", served.url), ("bare", bare), ("echo", wrapped))
+                for name, url in (
+                    ("graphmem", served.url),
+                    ("bare", bare),
+                    ("plain", plain),
+                    ("echo", wrapped),
+                )
             }
 
 
@@ -111,6 +120,7 @@ def figures(client: dict[str, Any], fact_ids: list[str]) -> dict[str, Call]:
         return f"svc{i % KEYS}.latency_ms"
 
     return {
+        "bare echo, h11 + asyncio": lambda i: call(client["plain"], "echo", {"text": "x"}),
         "bare FastMCP echo": lambda i: call(bare, "echo", {"text": "x"}),
         "graphmem echo": lambda i: call(wrapped, "echo", {"text": "x"}),
         "floor (refused call)": lambda i: call(
