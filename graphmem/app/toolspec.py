@@ -15,9 +15,10 @@ from dataclasses import dataclass, replace
 from enum import Enum
 from typing import Annotated, Any, Literal, TypeVar, get_type_hints
 
+import pydantic_core
 from fastmcp.server.dependencies import get_context
-from fastmcp.tools import Tool
-from mcp_types import ToolAnnotations
+from fastmcp.tools import Tool, ToolResult
+from mcp_types import TextContent, ToolAnnotations
 from pydantic import BaseModel, Field
 from pydantic.fields import FieldInfo
 
@@ -168,6 +169,15 @@ def _client_progress() -> Reporter | None:
     return context.report_progress
 
 
+def serialized(result: BaseModel) -> ToolResult:
+    """The answer as MCP carries it, serialised once: its JSON data as structured content and
+    that data's JSON text as text content (FastMCP's conversion would serialise the model
+    three times: to text, to data, and the data to text again)."""
+    data = result.model_dump(mode="json")
+    text = pydantic_core.to_json(data).decode()
+    return ToolResult(content=[TextContent(type="text", text=text)], structured_content=data)
+
+
 def flat_tool(handler: Handler, answer: CompactAnswer | None = None) -> ToolFunction:
     """The MCP tool function of a handler: flat arguments in, the handler's result out (or
     its compact ``answer``, with a ``detail`` argument); the services are those of the server
@@ -176,13 +186,13 @@ def flat_tool(handler: Handler, answer: CompactAnswer | None = None) -> ToolFunc
     result = get_type_hints(handler)["return"]
     parameters = [] if model is None else [_argument(n, f) for n, f in model.model_fields.items()]
 
-    async def tool(detail: Detail = "compact", **arguments: Any) -> Any:
+    async def tool(detail: Detail = "compact", **arguments: Any) -> ToolResult:
         with reporting_to(_client_progress()):
             if model is None:
                 whole = await handler(current_services())
             else:
                 whole = await handler(current_services(), model(**arguments))
-        return whole if answer is None else answer.of(whole, detail)
+        return serialized(whole if answer is None else answer.of(whole, detail))
 
     if answer is not None:
         result = answer_model(result, answer)
