@@ -118,6 +118,13 @@ class Tx:
         return [_row(record) async for record in result]
 
 
+def pipelined_begin(session: neo4j.AsyncSession) -> contextlib.AbstractContextManager[Any]:
+    """The session's BEGIN sent with its first statement instead of alone: one round trip
+    less per write transaction. The driver does this for ``execute_query`` only, through a
+    private switch (neo4j is pinned, and without the switch every write would fail)."""
+    return session._pipelined_begin
+
+
 class Store:
     def __init__(
         self,
@@ -281,7 +288,8 @@ class Store:
 
         with _translated(self.uri, self.user):
             async with self._session() as session:
-                return await session.execute_write(unit)
+                with pipelined_begin(session):
+                    return await session.execute_write(unit)
 
     # --- schema and maintenance -----------------------------------------------------------
     async def apply_schema(self) -> list[str]:
