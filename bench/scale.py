@@ -10,7 +10,9 @@ one reopen rule each on a loaded key (about 2% breach) and N/10 enrichable chunk
 10^4). The loader is shared with the speed issue: ``load`` bulk-creates through UNWIND
 statements in bench/cypher (``scale/``, ``history/``), shaped like the tools' own writes
 (decision rules are built by the domain's ``_alternatives_and_rules``, fact values carry the
-projections rules compare, events are hashed with the history key).
+projections rules compare, events are hashed with the history key). For bench.sizes it also
+grows archived sessions with their turns and curated memories (``grow_memories``: the
+lexical tokens the full-text indexes read are the product's own).
 
 Then, through FastMCP's in-memory client, per tool: p50/p95 per call, and meanwhile the worst
 wait of a concurrent record_fact on the same tenant, sent over HTTP to a graphmem process of
@@ -33,6 +35,7 @@ import asyncio
 import contextlib
 import copy
 import hashlib
+import itertools
 import json
 import os
 import random
@@ -52,11 +55,13 @@ from fastmcp.client.progress import ProgressHandler
 
 from bench.chain import load_events
 from bench.facts import in_memory_client, quantile_ms, say, scratch_tenant
+from graphmem.archive.service import EMPTY_HASH, fold_hash, sha256, turn_digest, turn_lexical
 from graphmem.core.ids import new_id
 from graphmem.decisions.models import RecordDecisionRequest
 from graphmem.decisions.service import _alternatives_and_rules
 from graphmem.history.chain import GENESIS_HASH
 from graphmem.history.keys import ChainKey
+from graphmem.memories.service import memory_lexical
 from graphmem.store import QueryCatalog, Store
 from tests.app.helpers import INITIALIZE_MESSAGE, clean_env, post, serving_http
 from tests.neo4j_endpoint import Endpoint, find_endpoint
@@ -66,6 +71,9 @@ PROJECT = "scale"
 BATCH = 5_000
 MAX_DECISIONS = 10**5
 MAX_CHUNKS = 10**4
+TURNS_PER_SESSION = 20  # one archive_turns call's worth
+SESSION_EVERY = 4  # every 4th memory was saved in an archived session (IN_SESSION)
+MEMORY_TYPES = ("decision", "bugfix", "discovery", "preference", "procedure", "note")
 BREACHING = 0.02  # share of rules whose watched value breaches
 SAMPLES = {"light": 20, "heavy": 5}
 TOOLS: list[tuple[str, dict[str, Any], str]] = [
@@ -89,6 +97,10 @@ class Loader:
         self.tenant, self.key = tenant, key
         self.facts = self.decisions = self.chunks = self.events = 0
         self.rng = random.Random(7)
+        self.watched: list[int] = []  # the key index each loaded reopen rule watches
+        self.memory_ids: list[str] = []  # memory i is memory_ids[i]
+        self.turn_ids: list[str] = []
+        self.session_ids: list[str] = []
 
     async def grow(self, facts: int, decisions: int, chunks: int) -> None:
         await self._facts(facts)
@@ -152,6 +164,7 @@ class Loader:
     def _decision(self, i: int) -> dict[str, Any]:
         # values are i % 1000 on key i: "greater_than 980" breaches for ~2% of the keys
         key = self.rng.randrange(self.facts)
+        self.watched.append(key)
         bound = 1000 * (1 - BREACHING)
         rule = {"key": key_name(key), "operator": "greater_than", "value": bound}
         request = RecordDecisionRequest(
@@ -190,9 +203,120 @@ class Loader:
             )
         self.chunks = max(self.chunks, target)
 
+    # --- memories and the raw archive (what save_memory and archive_turns write) ---------
+    async def grow_memories(self, target: int) -> None:
+        """Grow to ``target`` archived turns (in sessions of TURNS_PER_SESSION), ``target``
+        curated memories (each the first version of its own topic) and ``target`` events."""
+        await self._sessions(target)
+        await self._memories(target)
+        await self._events(target)
+
+    async def _sessions(self, target: int) -> None:
+        assert target % TURNS_PER_SESSION == 0, "turns come in whole sessions"
+        per_batch = BATCH // TURNS_PER_SESSION
+        first, last = len(self.session_ids), target // TURNS_PER_SESSION
+        for offset in range(first, last, per_batch):
+            rows = [self._session(n) for n in range(offset, min(offset + per_batch, last))]
+            await self.seeder.write(
+                "scale/create_scale_sessions", self.tenant, sessions=rows, project=PROJECT
+            )
+
+    def _session(self, n: int) -> dict[str, Any]:
+        """Session n and its turns, as archive_turns stores one call of them (turn i is
+        said at SCALE_START + i seconds, the session's turns at seq 0, 1, ...)."""
+        turns = [self._turn(n * TURNS_PER_SESSION + seq, seq) for seq in range(TURNS_PER_SESSION)]
+        digests = [turn_digest(t["role"], t["ts"], t["content_hash"]) for t in turns]
+        session_id = new_id()
+        self.session_ids.append(session_id)
+        return {
+            "id": session_id,
+            "session_ref": f"scale-session-{n}",
+            "first_ts": turns[0]["ts"],
+            "last_ts": turns[-1]["ts"],
+            "content_hash": fold_hash(EMPTY_HASH, digests),
+            "turns": turns,
+        }
+
+    def _turn(self, i: int, seq: int) -> dict[str, Any]:
+        at = SCALE_START + timedelta(seconds=i)
+        content = turn_text(i)
+        turn_id = new_id()
+        self.turn_ids.append(turn_id)
+        return {
+            "id": turn_id,
+            "role": "user" if seq % 2 == 0 else "assistant",
+            "content": content,
+            "lexical": turn_lexical(self.tenant, at, content),
+            "embedding": None,
+            "ts": at.isoformat(),
+            "seq": seq,
+            "content_hash": sha256(content),
+        }
+
+    async def _memories(self, target: int) -> None:
+        for offset in range(len(self.memory_ids), target, BATCH):
+            rows = [self._memory(i) for i in range(offset, min(offset + BATCH, target))]
+            await self.seeder.write(
+                "scale/create_scale_memories", self.tenant, memories=rows, project=PROJECT
+            )
+
+    def _memory(self, i: int) -> dict[str, Any]:
+        fields: dict[str, Any] = {
+            "type": MEMORY_TYPES[i % len(MEMORY_TYPES)],
+            "title": memory_title(i),
+            "content": memory_text(i),
+            "topic_key": topic_key(i),
+            "tags": [],
+        }
+        in_session = i % SESSION_EVERY == 0 and i // TURNS_PER_SESSION < len(self.session_ids)
+        memory_id = new_id()
+        self.memory_ids.append(memory_id)
+        return {
+            **fields,
+            "id": memory_id,
+            "lexical": memory_lexical(self.tenant, fields),
+            "embedding": None,
+            "session_id": self.session_ids[i // TURNS_PER_SESSION] if in_session else None,
+            "revision": i + 1,  # nominal: the bulk events are not the memories' own
+            "at": (SCALE_START + timedelta(seconds=i)).isoformat(),
+        }
+
 
 def key_name(i: int) -> str:
     return f"svc{i:07d}.latency_ms"
+
+
+# --- bulk text: words drawn from a fixed Zipf vocabulary, reproducible from the index ------
+SCALE_START = datetime(2026, 1, 1, tzinfo=UTC)
+_SYLLABLES = "ka lo mi ne ru ta vo shi zen bar tor qui pel dra gon fi".split()  # noqa: SIM905
+_COMMON = "the a of to and in is for on with that it as was at by".split()  # noqa: SIM905
+VOCABULARY = (
+    _COMMON
+    + [a + b for a in _SYLLABLES for b in _SYLLABLES]
+    + [a + b + c for a in _SYLLABLES for b in _SYLLABLES for c in _SYLLABLES]
+)
+_ZIPF = list(itertools.accumulate(1 / rank for rank in range(1, len(VOCABULARY) + 1)))
+
+
+def words_of(seed: int, count: int) -> list[str]:
+    return random.Random(seed).choices(VOCABULARY, cum_weights=_ZIPF, k=count)
+
+
+def memory_title(i: int) -> str:
+    return " ".join(words_of(2 * i, 5)).capitalize()
+
+
+def memory_text(i: int) -> str:
+    """Memory i's content: 40 words (its title is the first five, capitalised)."""
+    return " ".join(words_of(2 * i, 40)) + "."
+
+
+def topic_key(i: int) -> str:
+    return f"topic/{i:07d}"
+
+
+def turn_text(i: int) -> str:
+    return " ".join(words_of(2 * i + 1, 30)) + "."
 
 
 # --- the measurements ------------------------------------------------------------------------
