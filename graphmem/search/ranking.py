@@ -37,8 +37,10 @@ def fuse(
     channels: Mapping[str, Sequence[str]],
     weights: Mapping[str, float],
     boosts: Mapping[str, float] | None = None,
+    k: int = RRF_K,
 ) -> list[Fused]:
-    """Weighted RRF of ranked id lists; ``boosts`` multiply an id's fused score."""
+    """Weighted RRF of ranked id lists; ``boosts`` multiply an id's fused score. (``k`` is
+    a parameter for the benchmark that chooses it: bench/locomo_folds.py.)"""
     fused: dict[str, Fused] = {}
     for channel, ids in channels.items():
         weight = weights.get(channel, 0.0)
@@ -46,7 +48,7 @@ def fuse(
             continue
         for rank, item in enumerate(dict.fromkeys(ids), start=1):
             entry = fused.setdefault(item, Fused(item))
-            share = weight / (RRF_K + rank)
+            share = weight / (k + rank)
             entry.contributions[channel] = share
             entry.ranks[channel] = rank
             entry.score += share
@@ -56,7 +58,9 @@ def fuse(
     return sorted(fused.values(), key=lambda e: (-e.score, e.id))
 
 
-def graph_ranking(seeds: Sequence[Fused], neighbours: Sequence[tuple[str, str, int]]) -> list[str]:
+def graph_ranking(
+    seeds: Sequence[Fused], neighbours: Sequence[tuple[str, str, int]], decay: float = GRAPH_DECAY
+) -> list[str]:
     """Neighbours ranked by the fused score they inherit from the seeds that reach them.
 
     ``neighbours`` are (seed id, neighbour id, distance in steps) rows.
@@ -65,5 +69,5 @@ def graph_ranking(seeds: Sequence[Fused], neighbours: Sequence[tuple[str, str, i
     inherited: dict[str, float] = defaultdict(float, seed_score)  # a seed is its own context
     for seed, neighbour, distance in neighbours:
         if seed in seed_score and distance >= 1:
-            inherited[neighbour] += seed_score[seed] * GRAPH_DECAY**distance
+            inherited[neighbour] += seed_score[seed] * decay**distance
     return [item for item, _ in sorted(inherited.items(), key=lambda kv: (-kv[1], kv[0]))]

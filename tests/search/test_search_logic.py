@@ -79,6 +79,16 @@ def test_fusion_is_weighted_reciprocal_rank() -> None:
     assert fused[0].ranks == {"fulltext": 2, "vector": 1}
 
 
+def test_fusion_and_graph_take_their_constants_as_arguments() -> None:
+    """bench/locomo_folds.py varies them; the defaults are the module's constants."""
+    lists = {"fulltext": ["a", "b"], "vector": ["b", "c"]}
+    steep = {e.id: e.score for e in fuse(lists, {"fulltext": 1.0, "vector": 0.5}, k=1)}
+    assert steep["b"] == pytest.approx(1 / 3 + 0.5 / 2)
+    seeds = [Fused("s", score=1.0)]
+    assert graph_ranking(seeds, [("s", "n", 1), ("s", "m", 2)], decay=0.1) == ["s", "n", "m"]
+    assert fuse(lists, {"fulltext": 1.0}) == fuse(lists, {"fulltext": 1.0}, k=ranking.RRF_K)
+
+
 def test_fusion_boosts_ties_and_zero_weights() -> None:
     fused = fuse({"fulltext": ["a", "b"]}, {"fulltext": 1.0}, {"b": 2.0})
     assert [entry.id for entry in fused] == ["b", "a"] and fused[0].boost == 2.0

@@ -1,0 +1,279 @@
+"""Fusion constants chosen honestly: leave one LoCoMo conversation out, fit on the other six.
+
+    GRAPHMEM_EMBEDDINGS=minilm python -m bench.locomo_folds --data ../shared/data/locomo \\
+        --cache /tmp/locomo-rankings.json      # rankings through search, then the folds
+    python -m bench.locomo_folds --cache /tmp/locomo-rankings.json   # the folds from the cache
+
+1. **Rankings** (once; cached as JSON). As bench.locomo does: each conversation archived as
+   its own project through the real server (in-memory client, scratch tenant, purged), then
+   every question with evidence asked through ``search`` once per channel alone (full-text;
+   vector when embeddings are on), limit 100: the ranked turns each channel gives the fusion.
+2. **Offline fusion** with the product's own functions (graphmem.search.ranking ``fuse`` and
+   ``graph_ranking``), as search ranks raw turns: the channels fused, the best GRAPH_SEEDS
+   seeding the graph channel (the turns up to TURN_GRAPH_DEPTH steps before and after in the
+   same session, which is what search/expand_turn_graph reads), everything fused again.
+   A grid over the constants the product fixes: RRF k, the vector and graph weights (full-text
+   is 1.0) and the graph's decay per step.
+3. **Folds.** For each conversation, the grid point with the best mean recall@10 on the other
+   six (ties: nearest the product's defaults) is measured on it. Printed: every fold's
+   constants and its held-out recall@1/5/10/25/50; the held-out figures overall, per category
+   and per conversation (the estimate); the product's defaults on the same questions (fitted
+   on all seven in an earlier issue, so optimistic); and the median of the folds' constants
+   (what would ship). Only the constants are fitted: the rankings do not change between folds.
+
+Each channel's list holds its best 100 turns, the fusion's pool in the product holds at least
+that many, so fused ranks within the top 50 match the product's up to an item a channel ranked
+below 100 (the defaults' line shows the offline fusion's figures against bench.locomo's).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import itertools
+import json
+import statistics
+from collections import defaultdict
+from collections.abc import Callable, Sequence
+from dataclasses import astuple, dataclass
+from pathlib import Path
+from typing import Any
+
+from fastmcp import Client
+
+from bench.facts import bench_store, say, scratch_tenant
+from bench.locomo import CATEGORIES, DRAGON, KS, evidence_ids, ingest, sessions
+from graphmem.app.server import create_server
+from graphmem.app.settings import Settings
+from graphmem.search.plans import DEFAULT_WEIGHTS
+from graphmem.search.ranking import GRAPH_DECAY, RRF_K, fuse, graph_ranking
+from graphmem.search.service import GRAPH_SEEDS, TURN_GRAPH_DEPTH
+
+DEPTH = 100  # each channel's list: search's largest page
+TARGET_K = 10  # what the folds maximise: recall@10
+GRID_K = (2, 5, 10, 20, 60)
+GRID_VECTOR = (0.25, 0.5, 0.75, 1.0, 1.5)
+GRID_GRAPH = (0.0, 0.35, 0.7, 1.0)
+GRID_DECAY = (0.25, 0.5, 0.75)
+
+
+@dataclass(frozen=True)
+class Constants:
+    k: int
+    vector: float
+    graph: float
+    decay: float
+
+    def __str__(self) -> str:
+        return f"k={self.k} vector={self.vector} graph={self.graph} decay={self.decay}"
+
+    def distance(self, other: Constants) -> float:
+        return sum(
+            abs(a - b) / (abs(b) or 1) for a, b in zip(astuple(self), astuple(other), strict=True)
+        )
+
+
+DEFAULTS = Constants(RRF_K, DEFAULT_WEIGHTS["vector"], DEFAULT_WEIGHTS["graph"], GRAPH_DECAY)
+
+
+@dataclass(frozen=True)
+class Question:
+    conversation: str
+    category: int
+    evidence: list[str]
+    rankings: dict[str, list[str]]  # channel -> dia ids, best first
+
+
+# --- 1. rankings through search ----------------------------------------------------------------
+async def collect(files: list[Path]) -> dict[str, Any]:
+    """Sessions (dia ids in order) and, per question, each channel's ranking alone."""
+    cache: dict[str, Any] = {"embeddings": Settings().embeddings, "conversations": {}}
+    channels = ["fulltext"] + (["vector"] if cache["embeddings"] != "none" else [])
+    async with bench_store() as store, scratch_tenant(store, "folds") as tenant:
+        settings = Settings().model_copy(update={"tenant": tenant, "toolset": "full"})
+        async with Client(create_server(store, settings)) as client:
+            for path in files:
+                say(f"{path.stem}: archiving and asking ({', '.join(channels)})")
+                cache["conversations"][path.stem] = await conversation(client, path, channels)
+    return cache
+
+
+async def conversation(client: Client[Any], path: Path, channels: list[str]) -> dict[str, Any]:
+    project, dia_of = await ingest(client, path)
+    data = json.loads(path.read_text())  # noqa: ASYNC240 - a benchmark reads its data up front
+    known = set(dia_of.values())
+    questions = []
+    for qa in data["qa"]:
+        evidence, _ = evidence_ids(qa.get("evidence", []), known)
+        if evidence:
+            rankings = {
+                c: await ranking(client, project, qa["question"], c, dia_of) for c in channels
+            }
+            questions.append(
+                {"category": qa["category"], "evidence": evidence, "rankings": rankings}
+            )
+    turns = [[item["dia_id"] for item in items] for _, _, items in sessions(data)]
+    return {"sessions": turns, "questions": questions}
+
+
+async def ranking(
+    client: Client[Any], project: str, question: str, channel: str, dia_of: dict[Any, str]
+) -> list[str]:
+    arguments = {"query": question[:1000], "project": project, "limit": DEPTH}
+    result = await client.call_tool("search", {**arguments, "channels": [channel]})
+    hits = (result.structured_content or {}).get("raw_hits", [])
+    return [dia_of[(hit["session_ref"], hit["seq"])] for hit in hits]
+
+
+# --- 2. offline fusion ---------------------------------------------------------------------------
+def neighbourhood(turns: list[list[str]]) -> dict[str, list[tuple[str, int]]]:
+    """Per turn, the turns up to TURN_GRAPH_DEPTH steps before and after it in its session."""
+    near: dict[str, list[tuple[str, int]]] = {}
+    for session in turns:
+        for i, turn in enumerate(session):
+            near[turn] = [
+                (session[j], abs(j - i))
+                for j in range(
+                    max(0, i - TURN_GRAPH_DEPTH), min(len(session), i + TURN_GRAPH_DEPTH + 1)
+                )
+                if j != i
+            ]
+    return near
+
+
+def fused(q: Question, c: Constants, near: dict[str, list[tuple[str, int]]]) -> list[str]:
+    """The product's ranking of raw turns under constants ``c``."""
+    weights = {"fulltext": 1.0, "vector": c.vector, "graph": c.graph}
+    lists = dict(q.rankings)
+    ranked = fuse(lists, weights, k=c.k)
+    if c.graph > 0 and ranked:
+        seeds = ranked[:GRAPH_SEEDS]
+        rows = [(seed.id, n, d) for seed in seeds for n, d in near.get(seed.id, [])]
+        lists["graph"] = graph_ranking(seeds, rows, c.decay)
+        ranked = fuse(lists, weights, k=c.k)
+    return [entry.id for entry in ranked[: max(KS)]]
+
+
+def recalls(ranked: Sequence[str], evidence: Sequence[str]) -> tuple[float, ...]:
+    return tuple(len(set(ranked[:k]) & set(evidence)) / len(evidence) for k in KS)
+
+
+def grid(vector: bool) -> list[Constants]:
+    points = set()
+    for k, graph in itertools.product(GRID_K, GRID_GRAPH):
+        for v in GRID_VECTOR if vector else (0.0,):
+            for decay in GRID_DECAY if graph > 0 else (GRAPH_DECAY,):
+                points.add(Constants(k, v, graph, decay))
+    points.add(DEFAULTS if vector else Constants(RRF_K, 0.0, DEFAULTS.graph, GRAPH_DECAY))
+    return sorted(points, key=astuple)
+
+
+def score_grid(
+    questions: list[Question], near: dict[str, dict[str, list[tuple[str, int]]]], vector: bool
+) -> dict[Constants, list[tuple[float, ...]]]:
+    """Per grid point, every question's recall@KS (in the questions' order)."""
+    return {
+        c: [recalls(fused(q, c, near[q.conversation]), q.evidence) for q in questions]
+        for c in grid(vector)
+    }
+
+
+# --- 3. folds -----------------------------------------------------------------------------------
+def mean_at(rows: Sequence[tuple[float, ...]], k: int) -> float:
+    return 100 * statistics.mean(row[KS.index(k)] for row in rows)
+
+
+def best(scores: dict[Constants, list[tuple[float, ...]]], train: list[int]) -> Constants:
+    def value(c: Constants) -> tuple[float, float]:
+        return (mean_at([scores[c][i] for i in train], TARGET_K), -c.distance(DEFAULTS))
+
+    return max(scores, key=value)
+
+
+def table_row(label: str, rows: Sequence[tuple[float, ...]]) -> str:
+    cells = " ".join(f"{mean_at(rows, k):6.1f}" for k in KS)
+    return f"{label:>16} {len(rows):>5} {cells}"
+
+
+def header() -> str:
+    return f"{'':>16} {'n':>5} " + " ".join(f"{'@' + str(k):>6}" for k in KS)
+
+
+def folds(cache: dict[str, Any]) -> None:
+    questions = [
+        Question(name, q["category"], q["evidence"], q["rankings"])
+        for name, conv in cache["conversations"].items()
+        for q in conv["questions"]
+    ]
+    near = {name: neighbourhood(c["sessions"]) for name, c in cache["conversations"].items()}
+    vector = cache["embeddings"] != "none"
+    say(
+        f"embeddings {cache['embeddings']}; {len(questions)} questions in {len(near)} conversations"
+    )
+    scores = score_grid(questions, near, vector)
+    say(
+        f"grid: {len(scores)} points (k {GRID_K}, vector {GRID_VECTOR if vector else '-'}, "
+        f"graph {GRID_GRAPH}, decay {GRID_DECAY}), chosen by mean recall@{TARGET_K}"
+    )
+    held_out: list[tuple[float, ...]] = [()] * len(questions)
+    chosen = []
+    for name in near:
+        test = [i for i, q in enumerate(questions) if q.conversation == name]
+        train = [i for i, q in enumerate(questions) if q.conversation != name]
+        c = best(scores, train)
+        chosen.append(c)
+        for i in test:
+            held_out[i] = scores[c][i]
+        say(f"fold {name}: {c}; held out " + table_row("", [scores[c][i] for i in test]).strip())
+    report("held out (the estimate)", questions, held_out)
+    defaults = DEFAULTS if vector else Constants(RRF_K, 0.0, DEFAULTS.graph, GRAPH_DECAY)
+    report(f"the product's defaults ({defaults}; fitted on all seven)", questions, scores[defaults])
+    median = Constants(
+        int(statistics.median(c.k for c in chosen)),
+        statistics.median(c.vector for c in chosen),
+        statistics.median(c.graph for c in chosen),
+        statistics.median(c.decay for c in chosen),
+    )
+    say(f"\nmedian of the folds' constants (what would ship): {median}")
+
+
+def report(title: str, questions: list[Question], rows: Sequence[tuple[float, ...]]) -> None:
+    say(f"\n== {title}: recall@k, % ==\n{header()}")
+
+    def by(key: Callable[[Question], Any]) -> dict[Any, list[tuple[float, ...]]]:
+        grouped: dict[Any, list[tuple[float, ...]]] = defaultdict(list)
+        for q, row in zip(questions, rows, strict=True):
+            grouped[key(q)].append(row)
+        return grouped
+
+    for category, found in sorted(by(lambda q: q.category).items()):
+        say(table_row(CATEGORIES.get(category, str(category)), found))
+    for name, found in sorted(by(lambda q: q.conversation).items()):
+        say(table_row(f"conv {name}", found))
+    say(table_row("overall", rows))
+    say(
+        f"{'vs DRAGON':>16}       "
+        + " ".join(f"@{k} {mean_at(rows, k) - DRAGON[k]:+.1f}" for k in DRAGON)
+    )
+
+
+def main(arguments: argparse.Namespace) -> None:
+    cache_file = Path(arguments.cache) if arguments.cache else None
+    if cache_file is not None and cache_file.is_file() and not arguments.refresh:
+        cache = json.loads(cache_file.read_text())
+        say(f"rankings from {cache_file}")
+    else:
+        cache = asyncio.run(collect(sorted(Path(arguments.data).glob("*.json"))))
+        if cache_file is not None:
+            cache_file.write_text(json.dumps(cache))
+    folds(cache)
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description="LoCoMo recall with leave-one-out constants.")
+    parser.add_argument("--data", default="../shared/data/locomo")
+    parser.add_argument(
+        "--cache", help="a JSON file of the rankings: read if present, else written"
+    )
+    parser.add_argument("--refresh", action="store_true", help="ask again even if --cache exists")
+    main(parser.parse_args())
