@@ -15,15 +15,16 @@
    A grid over the constants the product fixes: RRF k, the vector and graph weights (full-text
    is 1.0) and the graph's decay per step.
 3. **Folds.** For each conversation, the grid point with the best mean recall@10 on the other
-   six (ties: nearest the product's defaults) is measured on it. Printed: every fold's
+   six (ties: nearest the product's constants) is measured on it. Printed: every fold's
    constants and its held-out recall@1/5/10/25/50; the held-out figures overall, per category
-   and per conversation (the estimate); the product's defaults on the same questions (fitted
-   on all seven in an earlier issue, so optimistic); and the median of the folds' constants
-   (what would ship). Only the constants are fitted: the rankings do not change between folds.
+   and per conversation (the estimate); the product's constants for turns on the same
+   questions (graphmem.search.ranking.TURN_FUSION, the median of the folds' choices: in-sample,
+   so optimistic); and the median of the folds' constants (what ships). Only the constants
+   are fitted: the rankings do not change between folds.
 
 Each channel's list holds its best 100 turns, the fusion's pool in the product holds at least
 that many, so fused ranks within the top 50 match the product's up to an item a channel ranked
-below 100 (the defaults' line shows the offline fusion's figures against bench.locomo's).
+below 100 (bench.locomo, through the product, gives the constants' line within rounding).
 """
 
 from __future__ import annotations
@@ -45,16 +46,15 @@ from bench.facts import bench_store, say, scratch_tenant
 from bench.locomo import CATEGORIES, DRAGON, KS, evidence_ids, ingest, sessions
 from graphmem.app.server import create_server
 from graphmem.app.settings import Settings
-from graphmem.search.plans import DEFAULT_WEIGHTS
-from graphmem.search.ranking import GRAPH_DECAY, RRF_K, fuse, graph_ranking
+from graphmem.search.ranking import TURN_FUSION, fuse, graph_ranking
 from graphmem.search.service import GRAPH_SEEDS, TURN_GRAPH_DEPTH
 
 DEPTH = 100  # each channel's list: search's largest page
 TARGET_K = 10  # what the folds maximise: recall@10
-GRID_K = (2, 5, 10, 20, 60)
-GRID_VECTOR = (0.25, 0.5, 0.75, 1.0, 1.5)
-GRID_GRAPH = (0.0, 0.35, 0.7, 1.0)
-GRID_DECAY = (0.25, 0.5, 0.75)
+GRID_K = (1, 2, 3, 5, 10)
+GRID_VECTOR = (0.5, 0.75, 1.0)
+GRID_GRAPH = (0.0, 0.7, 1.5, 2.0, 3.0, 4.0)
+GRID_DECAY = (0.5, 0.75, 1.0)
 
 
 @dataclass(frozen=True)
@@ -73,7 +73,8 @@ class Constants:
         )
 
 
-DEFAULTS = Constants(RRF_K, DEFAULT_WEIGHTS["vector"], DEFAULT_WEIGHTS["graph"], GRAPH_DECAY)
+TURNS = TURN_FUSION.weights or {}
+DEFAULTS = Constants(TURN_FUSION.k, TURNS["vector"], TURNS["graph"], TURN_FUSION.decay)
 
 
 @dataclass(frozen=True)
@@ -82,6 +83,10 @@ class Question:
     category: int
     evidence: list[str]
     rankings: dict[str, list[str]]  # channel -> dia ids, best first
+
+
+def without_vectors(c: Constants) -> Constants:
+    return Constants(c.k, 0.0, c.graph, c.decay)
 
 
 # --- 1. rankings through search ----------------------------------------------------------------
@@ -162,9 +167,9 @@ def grid(vector: bool) -> list[Constants]:
     points = set()
     for k, graph in itertools.product(GRID_K, GRID_GRAPH):
         for v in GRID_VECTOR if vector else (0.0,):
-            for decay in GRID_DECAY if graph > 0 else (GRAPH_DECAY,):
+            for decay in GRID_DECAY if graph > 0 else (DEFAULTS.decay,):
                 points.add(Constants(k, v, graph, decay))
-    points.add(DEFAULTS if vector else Constants(RRF_K, 0.0, DEFAULTS.graph, GRAPH_DECAY))
+    points.add(without_vectors(DEFAULTS) if not vector else DEFAULTS)
     return sorted(points, key=astuple)
 
 
@@ -226,8 +231,9 @@ def folds(cache: dict[str, Any]) -> None:
             held_out[i] = scores[c][i]
         say(f"fold {name}: {c}; held out " + table_row("", [scores[c][i] for i in test]).strip())
     report("held out (the estimate)", questions, held_out)
-    defaults = DEFAULTS if vector else Constants(RRF_K, 0.0, DEFAULTS.graph, GRAPH_DECAY)
-    report(f"the product's defaults ({defaults}; fitted on all seven)", questions, scores[defaults])
+    defaults = DEFAULTS if vector else without_vectors(DEFAULTS)
+    title = f"the product's constants for turns ({defaults}; the folds' median: in-sample)"
+    report(title, questions, scores[defaults])
     median = Constants(
         int(statistics.median(c.k for c in chosen)),
         statistics.median(c.vector for c in chosen),

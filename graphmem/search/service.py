@@ -70,11 +70,13 @@ from graphmem.search.models import (
     SearchResult,
 )
 from graphmem.search.plans import DEFAULT_TOKEN_BUDGET, DEFAULT_WEIGHTS, compile_plan
-from graphmem.search.ranking import Fused, fuse, graph_ranking
+from graphmem.search.ranking import TURN_FUSION, Fused, Fusion, fuse, graph_ranking
 from graphmem.search.vectors import embed_texts
 from graphmem.store import TenantStore
 
 log = logging.getLogger(__name__)
+
+MEMORY_FUSION = Fusion()  # the retrieval plan's weights, RRF_K, GRAPH_DECAY
 
 MAX_POOL = 1_000
 MIN_POOL = 100
@@ -195,6 +197,7 @@ class _Sources:
     scan: str
     expand: str
     params: dict[str, Any]
+    fusion: Fusion = MEMORY_FUSION
 
 
 def _memory_sources(context: _Context, scope: dict[str, Any]) -> _Sources:
@@ -214,6 +217,7 @@ def _turn_sources(context: _Context) -> _Sources:
         "search/scan_turns_vector",
         "search/expand_turn_graph",
         {"project": context.request.project, "depth": TURN_GRAPH_DEPTH},
+        TURN_FUSION,
     )
 
 
@@ -227,15 +231,17 @@ async def _rank(
     types: dict[str, str | None] = {}
     names, found = await _first_channels(context, sources, query, vector)
     lists = {name: _collect(rows, types) for name, rows in zip(names, found, strict=True)}
-    fused = fuse(lists, context.weights, _boosts(types, boosts))
+    fusion = sources.fusion
+    weights = fusion.weights or context.weights
+    fused = fuse(lists, weights, _boosts(types, boosts), k=fusion.k)
     if "graph" in context.channels and fused:
         seeds = fused[:GRAPH_SEEDS]
         rows = await context.db.read(sources.expand, seeds=[s.id for s in seeds], **sources.params)
         for row in rows:
             types.setdefault(row["id"], row["type"])
         neighbours = [(row["seed"], row["id"], row["distance"]) for row in rows]
-        lists["graph"] = graph_ranking(seeds, neighbours)
-        fused = fuse(lists, context.weights, _boosts(types, boosts))
+        lists["graph"] = graph_ranking(seeds, neighbours, fusion.decay)
+        fused = fuse(lists, weights, _boosts(types, boosts), k=fusion.k)
     return _Ranking(fused, types, list(lists))
 
 
