@@ -48,7 +48,6 @@ import asyncio
 import contextlib
 import json
 import os
-import socket
 import statistics
 import subprocess
 import sys
@@ -71,10 +70,9 @@ import graphmem
 from bench.facts import quantile_ms, say, scratch_tenant
 from bench.locomo import evidence_ids, sessions, turn_text
 from graphmem.app.settings import Settings
-from graphmem.localdb import LocalNeo4j
-from graphmem.store import Store, ping_sync
-from tests.app.helpers import clean_env, serving_http
-from tests.neo4j_endpoint import Endpoint, find_endpoint, free_port, local_test_settings
+from graphmem.store import Store
+from tests.app.helpers import clean_env, listening_process, serving_http
+from tests.neo4j_endpoint import Endpoint, find_endpoint, free_port, managed_local
 
 K = 10
 PASSED_ON = ("GRAPHMEM_EMBEDDINGS", "GRAPHMEM_EMBEDDING_MODEL_DIR", "GRAPHMEM_TOOLSET")
@@ -357,52 +355,16 @@ LEFT_OUT = (
 
 # --- servers and databases -------------------------------------------------------------------
 @contextlib.contextmanager
-def own_neo4j(folder: Path) -> Iterator[Endpoint]:
-    """A managed local Neo4j in ``folder`` on free ports, with the tests' settings."""
-    settings = local_test_settings(folder)
-    local = LocalNeo4j(settings, progress=lambda line: print(line, file=sys.stderr))
-    status, _ = local.start(ready_check=ping_sync)
-    try:
-        yield Endpoint(status.bolt_uri, local.user, local.password(), "local", settings)
-    finally:
-        local.stop()
-
-
-@contextlib.contextmanager
 def peer_server(peer: Peer, venv: Path, db: Endpoint, log: Path) -> Iterator[str]:
     port = free_port()
     command, env, url = peer.serve(venv, db, port)
-    with log.open("w") as sink, running(command, env, sink, port):
+    with (
+        log.open("w") as sink,
+        listening_process(
+            command, env, port, stderr=sink, stdout=sink, timeout=180, name=peer.name
+        ),
+    ):
         yield url
-
-
-@contextlib.contextmanager
-def running(
-    command: list[str], env: dict[str, str], sink: Any, port: int
-) -> Iterator[subprocess.Popen[bytes]]:
-    process = subprocess.Popen(command, env=env, stdout=sink, stderr=sink)
-    try:
-        listening(process, port, command[0])
-        yield process
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
-
-
-def listening(process: subprocess.Popen[bytes], port: int, name: str) -> None:
-    deadline = time.monotonic() + 180
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise RuntimeError(f"{name} exited early (code {process.returncode})")
-        with socket.socket() as probe:
-            if probe.connect_ex(("127.0.0.1", port)) == 0:
-                return
-        time.sleep(0.1)
-    raise RuntimeError(f"{name} did not listen on port {port} within 180 s")
 
 
 @contextlib.contextmanager
@@ -627,7 +589,7 @@ def main() -> None:
         scratch = Path(folder)
         ours = databases.enter_context(find_endpoint(scratch))
         theirs = [
-            (peer, venv, databases.enter_context(own_neo4j(scratch / f"{peer.name}-neo4j")))
+            (peer, venv, databases.enter_context(managed_local(scratch / f"{peer.name}-neo4j")))
             for peer, venv in zip(peers, venvs, strict=True)
         ]
         configuration(corpus, ours, theirs)

@@ -208,29 +208,6 @@ async def grow_facts(store: Store, loader: Loader, exponent: int, whose: str) ->
     await load(store, steps, f"{whose} up to 10^{exponent} facts")
 
 
-async def facts_axis(store: Store, key: ChainKey, exponents: list[int], samples: int) -> Axis:
-    axis = Axis("facts")
-    async with (
-        purged_tenant(store, "sizes-facts") as tenant,
-        purged_tenant(store, "sizes-facts-ref") as ref_tenant,
-    ):
-        grown, reference = Loader(store, tenant, key), Loader(store, ref_tenant, key)
-        await grow_facts(store, reference, exponents[0], "the reference tenant")
-        async with (
-            in_memory_client(store, tenant) as client,
-            in_memory_client(store, ref_tenant) as ref_client,
-        ):
-            pairs = paired(
-                FactPicks(client, grown).timers(), FactPicks(ref_client, reference).timers(), store
-            )
-            for exponent in exponents:
-                say("")
-                await grow_facts(store, grown, exponent, "the grown tenant")
-                await measure(axis, exponent, pairs, samples)
-                say(progress(axis, exponent))
-    return axis
-
-
 # --- the memories axis -----------------------------------------------------------------------
 class MemoryPicks:
     """Arguments of the measured memory tools, on random loaded memories and turns."""
@@ -287,26 +264,38 @@ async def grow_memories(store: Store, loader: Loader, exponent: int, whose: str)
     await load(store, steps, f"{whose} up to 10^{exponent} memories and turns")
 
 
-async def memories_axis(store: Store, key: ChainKey, exponents: list[int], samples: int) -> Axis:
-    axis = Axis("memories")
+# --- one axis ---------------------------------------------------------------------------------
+Grow = Callable[[Store, Loader, int, str], Awaitable[None]]
+
+
+async def run_axis(
+    store: Store,
+    key: ChainKey,
+    name: str,
+    grow: Grow,
+    picks: Callable[[fastmcp.Client[Any], Loader], FactPicks | MemoryPicks],
+    exponents: list[int],
+    samples: int,
+) -> Axis:
+    """One tenant grown through the sizes, each call paired with the same on a reference
+    tenant kept at the smallest size."""
+    axis = Axis(name)
     async with (
-        purged_tenant(store, "sizes-memories") as tenant,
-        purged_tenant(store, "sizes-memories-ref") as ref_tenant,
+        purged_tenant(store, f"sizes-{name}") as tenant,
+        purged_tenant(store, f"sizes-{name}-ref") as ref_tenant,
     ):
         grown, reference = Loader(store, tenant, key), Loader(store, ref_tenant, key)
-        await grow_memories(store, reference, exponents[0], "the reference tenant")
+        await grow(store, reference, exponents[0], "the reference tenant")
         async with (
             in_memory_client(store, tenant) as client,
             in_memory_client(store, ref_tenant) as ref_client,
         ):
             pairs = paired(
-                MemoryPicks(client, grown).timers(),
-                MemoryPicks(ref_client, reference).timers(),
-                store,
+                picks(client, grown).timers(), picks(ref_client, reference).timers(), store
             )
             for exponent in exponents:
                 say("")
-                await grow_memories(store, grown, exponent, "the grown tenant")
+                await grow(store, grown, exponent, "the grown tenant")
                 await measure(axis, exponent, pairs, samples)
                 say(progress(axis, exponent))
     return axis
@@ -317,7 +306,6 @@ async def memories_axis(store: Store, key: ChainKey, exponents: list[int], sampl
 async def purged_tenant(store: Store, label: str) -> AsyncIterator[str]:
     """A scratch tenant (bench.facts.scratch_tenant: purged on exit by store.purge_tenant, an
     auto-commit ``CALL { DETACH DELETE } IN TRANSACTIONS``), the purge timed and checked."""
-    began = time.perf_counter()
     async with scratch_tenant(store, label) as tenant:
         try:
             yield tenant
@@ -409,9 +397,13 @@ async def main(endpoint: Endpoint, facts: list[int], memories: list[int], sample
         await configuration(store, endpoint, samples)
         axes = []
         if facts:
-            axes.append(await facts_axis(store, key, facts, samples))
+            axes.append(await run_axis(store, key, "facts", grow_facts, FactPicks, facts, samples))
         if memories:
-            axes.append(await memories_axis(store, key, memories, samples))
+            axes.append(
+                await run_axis(
+                    store, key, "memories", grow_memories, MemoryPicks, memories, samples
+                )
+            )
         for axis in axes:
             table(axis)
     finally:

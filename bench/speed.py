@@ -28,7 +28,6 @@ import asyncio
 import contextlib
 import json
 import os
-import subprocess
 import sys
 import tempfile
 import time
@@ -43,7 +42,7 @@ import graphmem
 from bench.facts import quantile_ms, say, scratch_tenant
 from graphmem.app.settings import Settings
 from graphmem.store import Store
-from tests.app.helpers import clean_env, serving_http, wait_for_port
+from tests.app.helpers import clean_env, listening_process, serving_http
 from tests.neo4j_endpoint import Endpoint, find_endpoint, free_port
 
 PROJECT = "bench"
@@ -55,32 +54,9 @@ Call = Callable[[int], Awaitable[object]]
 @contextlib.contextmanager
 def echo_server(kind: str, env: dict[str, str], log: Path, *options: str) -> Iterator[str]:
     port = free_port()
-    with log.open("w") as stderr:
-        process = subprocess.Popen(
-            [sys.executable, "-m", "bench.echo_server", kind, "--port", str(port), *options],
-            env=env,
-            stdout=subprocess.DEVNULL,
-            stderr=stderr,
-        )
-        try:
-            wait_for_port(port, process)
-            yield f"http://127.0.0.1:{port}/mcp"
-        finally:
-            process.terminate()
-            process.wait(timeout=30)
-
-
-@contextlib.contextmanager
-def database(scratch: Path) -> Iterator[Endpoint]:
-    """NEO4J_URI if set, else a managed local Neo4j in ``scratch`` (stopped afterwards)."""
-    if os.environ.get("NEO4J_URI"):
-        env = os.environ
-        yield Endpoint(
-            env["NEO4J_URI"], env.get("NEO4J_USER", "neo4j"), env["NEO4J_PASSWORD"], "env"
-        )
-    else:
-        with find_endpoint(scratch) as endpoint:
-            yield endpoint
+    command = [sys.executable, "-m", "bench.echo_server", kind, "--port", str(port), *options]
+    with log.open("w") as stderr, listening_process(command, env, port, stderr, name=kind):
+        yield f"http://127.0.0.1:{port}/mcp"
 
 
 @contextlib.asynccontextmanager
@@ -221,7 +197,7 @@ async def configuration(endpoint: Endpoint) -> str:
 
 
 async def main(count: int, warmup: int) -> None:
-    with tempfile.TemporaryDirectory() as folder, database(Path(folder)) as endpoint:
+    with tempfile.TemporaryDirectory() as folder, find_endpoint(Path(folder)) as endpoint:
         say(await configuration(endpoint))
         store = await Store.connect(endpoint.uri, endpoint.user, endpoint.password)
         try:

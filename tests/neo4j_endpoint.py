@@ -137,7 +137,8 @@ def local_test_settings(data_dir: Path) -> Settings:
 
 
 @contextmanager
-def _from_local(data_dir: Path) -> Iterator[Endpoint]:
+def managed_local(data_dir: Path) -> Iterator[Endpoint]:
+    """A managed local Neo4j in ``data_dir`` on free ports, with the tests' settings."""
     from graphmem.localdb import LocalNeo4j
     from graphmem.store import ping_sync
 
@@ -177,8 +178,8 @@ def find_endpoint(scratch: Path) -> Iterator[Endpoint]:
                 raise
             fallback = f"{why}; fell back to the managed local Neo4j"
             _say(fallback)
-            with _from_local(scratch / "neo4j") as endpoint:
+            with managed_local(scratch / "neo4j") as endpoint:
                 yield replace(endpoint, origin=f"local ({fallback})")
             return
-    with _from_local(scratch / "neo4j") as endpoint:
+    with managed_local(scratch / "neo4j") as endpoint:
         yield endpoint

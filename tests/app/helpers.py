@@ -66,17 +66,45 @@ def assert_one_clear_line(result: subprocess.CompletedProcess[str], *fragments: 
         assert fragment in messages[0], (fragment, messages[0])
 
 
-def wait_for_port(port: int, process: subprocess.Popen[Any], timeout: float = 120) -> None:
+def wait_for_port(
+    port: int, process: subprocess.Popen[Any], timeout: float = 120, name: str = "graphmem serve"
+) -> None:
     """Until ``process`` listens on ``port``; fails early if it exits."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if process.poll() is not None:
-            raise AssertionError(f"graphmem serve exited early (code {process.returncode})")
+            raise AssertionError(f"{name} exited early (code {process.returncode})")
         with socket.socket() as probe:
             if probe.connect_ex(("127.0.0.1", port)) == 0:
                 return
         time.sleep(0.05)
-    raise AssertionError("graphmem serve did not listen in time")
+    raise AssertionError(f"{name} did not listen on port {port} within {timeout:.0f} s")
+
+
+@contextmanager
+def listening_process(
+    command: list[str],
+    env: dict[str, str],
+    port: int,
+    stderr: Any,
+    stdout: Any = subprocess.DEVNULL,
+    timeout: float = 120,
+    name: str = "graphmem serve",
+) -> Iterator[subprocess.Popen[str]]:
+    """``command`` started and listening on ``port`` (see wait_for_port); terminated (killed
+    after 30 s) afterwards."""
+    process = subprocess.Popen(command, env=env, stdout=stdout, stderr=stderr, text=True)
+    try:
+        wait_for_port(port, process, timeout, name)
+        yield process
+    finally:
+        if process.poll() is None:
+            process.terminate()
+            try:
+                process.communicate(timeout=30)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.communicate()
 
 
 @contextmanager
@@ -94,24 +122,9 @@ def serving_http(env: dict[str, str], stderr: Any = None) -> Iterator[HttpServer
 
 @contextmanager
 def _serving(env: dict[str, str], port: int, stderr: Any) -> Iterator[HttpServer]:
-    process = subprocess.Popen(
-        [*GRAPHMEM, "serve", "--transport", "http", "--port", str(port)],
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=stderr,
-        text=True,
-    )
-    try:
-        wait_for_port(port, process)
+    command = [*GRAPHMEM, "serve", "--transport", "http", "--port", str(port)]
+    with listening_process(command, env, port, stderr) as process:
         yield HttpServer(f"http://127.0.0.1:{port}/mcp", process)
-    finally:
-        if process.poll() is None:
-            process.terminate()
-            try:
-                process.communicate(timeout=30)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.communicate()
 
 
 @dataclass(frozen=True)
