@@ -4,7 +4,7 @@
 // before these existed notes the first revision that has them.
 MATCH (h:History {tenant: $tenant})
 CREATE (e:Event {
-  id: $id, tenant: $tenant, revision: $revision, op: $op, at: datetime($at), at_text: $at,
+  id: $event_id, tenant: $tenant, revision: $revision, op: $op, at: datetime($at), at_text: $at,
   aggregate_kind: $aggregate_kind, aggregate_id: $aggregate_id, subject_ids: $subject_ids,
   payload_json: $payload_json, session_id: $session_id, actor: $actor, client: $client,
   prev_hash: $prev_hash, hash: $hash, hash_scheme: $hash_scheme, key_id: $key_id

@@ -33,6 +33,12 @@ class Head:
     revision: int
     last_hash: str
     now: datetime  # the transaction time of this write, taken after the lock
+    last_at: str | None = None  # the time of the tenant's last event, as the head stores it
+
+    @classmethod
+    def at(cls, revision: int, last_hash: str, last_at: str | None) -> Head:
+        """The head as stored, with this write's transaction time."""
+        return cls(revision, last_hash, _transaction_time(last_at), last_at)
 
 
 @dataclass(frozen=True)
@@ -61,7 +67,7 @@ async def lock_head(tx: Tx) -> Head:
         rows = await tx.run("history/lock_head", lock_token=new_id())
     row = rows[0]
     _refuse_another_key(tx, row["key_id"])  # before the write does any work
-    return Head(row["revision"], row["last_hash"], _transaction_time(row["last_at"]))
+    return Head.at(row["revision"], row["last_hash"], row["last_at"])
 
 
 def _refuse_another_key(tx: Tx, chain_key_id: str | None) -> None:
@@ -128,7 +134,16 @@ class Change:
 
 async def append_event(tx: Tx, head: Head, change: Change, audit: Audit) -> int:
     """Append the event of this write; returns the revision it committed."""
-    key = tx.chain_key
+    params = event_params(tx.tenant, tx.chain_key, head, change, audit)
+    await tx.run("history/append_event", **params)
+    return head.revision
+
+
+def event_params(
+    tenant: str, key: ChainKey | None, head: Head, change: Change, audit: Audit
+) -> dict[str, Any]:
+    """The parameters of the event that records ``change`` after ``head`` (which it advances):
+    ``history/append_event``'s, and those of a one-statement write's event."""
     revision = head.revision + 1
     at = head.now.isoformat()
     payload_json = canonical_json(
@@ -139,23 +154,22 @@ async def append_event(tx: Tx, head: Head, change: Change, audit: Audit) -> int:
             "payload": change.payload,
         }
     )
-    digest = event_hash(tx.tenant, revision, change.op, at, payload_json, head.last_hash, key)
-    await tx.run(
-        "history/append_event",
-        id=new_id(),
-        revision=revision,
-        op=change.op,
-        at=at,
+    digest = event_hash(tenant, revision, change.op, at, payload_json, head.last_hash, key)
+    params = {
+        "event_id": new_id(),
+        "revision": revision,
+        "op": change.op,
+        "at": at,
         **pick(change, "aggregate_kind aggregate_id subject_ids"),
-        payload_json=payload_json,
+        "payload_json": payload_json,
         **pick(audit, "session_id actor client"),
-        prev_hash=head.last_hash,
-        hash=digest,
-        hash_scheme=SCHEME if key else None,
-        key_id=key.key_id if key else None,
-    )
-    head.revision, head.last_hash = revision, digest
-    return revision
+        "prev_hash": head.last_hash,
+        "hash": digest,
+        "hash_scheme": SCHEME if key else None,
+        "key_id": key.key_id if key else None,
+    }
+    head.revision, head.last_hash, head.last_at = revision, digest, at
+    return params
 
 
 async def list_events(db: TenantStore, request: ReplayRequest) -> list[EventRecord]:

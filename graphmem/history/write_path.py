@@ -10,7 +10,14 @@
   first write's result (rebuilt by ``replay``) and writes nothing; the same key with other
   arguments is a conflict.
 
-``bookkeeping`` is the one exception: usage counters, with no lock and no event. A test
+``write_at_head`` is the same write in one statement, for a change known before it is made
+(a new memory): the lock, the change and its event go in one round trip, against the head this
+process saw last. The statement checks that head under the lock; when another writer moved it,
+nothing is written and the caller runs ``write`` instead. The remembered head is a guess that
+saves a round trip, never an answer: no data is read from it.
+
+``bookkeeping`` is the one exception: what is derived, not told (usage counters, the search
+fields written behind a save), with no lock and no event. A test
 (tests/history/test_write_path.py) fails when code outside this module takes the lock,
 appends an event, opens a write transaction or runs an unlocked write.
 """
@@ -24,13 +31,15 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Generic, Protocol, TypeVar
+from weakref import WeakKeyDictionary
 
 from graphmem.core.clock import utc_now_iso
 from graphmem.core.errors import Conflict
+from graphmem.core.ids import new_id
 from graphmem.core.models import canonical_json, pick
 from graphmem.core.progress import step
-from graphmem.history.chain import Audit, Change, Head, append_event, lock_head
-from graphmem.store import TenantStore, Tx
+from graphmem.history.chain import Audit, Change, Head, append_event, event_params, lock_head
+from graphmem.store import Store, TenantStore, Tx
 from graphmem.store.store import Row
 
 T = TypeVar("T")
@@ -161,8 +170,11 @@ async def write(
     """Run ``work`` as the tenant's one write transaction (it may run more than once on a
     transient error, so it must not act outside the transaction)."""
 
+    heads: list[Head] = []  # the attempt's head (a transient error runs ``unit`` again)
+
     async def unit(tx: Tx) -> T:
         current = Write(tx, await lock_head(tx), audit or Audit(), label)
+        heads[:] = [current._head]
         if idempotency is not None:
             earlier = await _find(current, idempotency)
             if earlier is not None:
@@ -172,7 +184,47 @@ async def write(
             await _remember(current, idempotency, idempotency.remember(result))
         return result
 
-    return await db.write_transaction(label, unit)
+    result = await db.write_transaction(label, unit)
+    _seen(db.store)[db.tenant] = heads[0]
+    return result
+
+
+# The chain head each store's last write of a tenant left (what write_at_head expects).
+_HEADS: WeakKeyDictionary[Store, dict[str, Head]] = WeakKeyDictionary()
+
+
+def _seen(store: Store) -> dict[str, Head]:
+    return _HEADS.setdefault(store, {})
+
+
+async def write_at_head(
+    db: TenantStore, label: str, name: str, change: Change, *, audit: Audit, **params: Any
+) -> Row | None:
+    """Statement ``name`` as a whole write: it claims the head this process saw last, makes
+    ``change`` and appends its event (with the parameters of ``event_params``, plus ``$now``,
+    ``$lock_token`` and ``$expected_hash``). Its row; None when there was no head to expect or
+    another writer had moved it: then nothing was written and the caller runs ``write``."""
+    seen = _seen(db.store).pop(db.tenant, None)  # one write per expected head
+    if seen is None:
+        return None
+    head = Head.at(seen.revision, seen.last_hash, seen.last_at)
+    event = event_params(db.tenant, db.store.chain_key, head, change, audit)
+    statement = {
+        **params,
+        **event,
+        "now": event["at"],
+        "lock_token": new_id(),
+        "expected_hash": seen.last_hash,
+    }
+
+    async def unit(tx: Tx) -> list[Row]:
+        return await tx.run(name, **statement)
+
+    rows = await db.write_transaction(label, unit)
+    if not rows:
+        return None
+    _seen(db.store)[db.tenant] = head
+    return rows[0]
 
 
 class Batch(Protocol):
