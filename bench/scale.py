@@ -61,7 +61,7 @@ from graphmem.decisions.models import RecordDecisionRequest
 from graphmem.decisions.service import _alternatives_and_rules
 from graphmem.history.chain import GENESIS_HASH
 from graphmem.history.keys import ChainKey
-from graphmem.memories.service import memory_lexical
+from graphmem.search.indexing import memory_lexical
 from graphmem.store import QueryCatalog, Store
 from tests.app.helpers import INITIALIZE_MESSAGE, clean_env, post, serving_http
 from tests.neo4j_endpoint import Endpoint, find_endpoint

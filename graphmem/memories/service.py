@@ -58,7 +58,7 @@ from graphmem.core.gate import screen
 from graphmem.core.ids import new_id
 from graphmem.core.models import pick
 from graphmem.history.chain import Audit, Change
-from graphmem.history.write_path import Write, bookkeeping, write
+from graphmem.history.write_path import Write, bookkeeping, write, write_at_head
 from graphmem.memories.models.memories import (
     PREVIEW_CHARS,
     BackupResult,
@@ -76,8 +76,8 @@ from graphmem.memories.models.memories import (
 )
 from graphmem.memories.rows import memory_from_node
 from graphmem.search.embeddings import Embedder
-from graphmem.search.lexical import lexical_text, tenant_prefix
-from graphmem.search.vectors import embed_texts
+from graphmem.search.indexing import Pending, indexer_of
+from graphmem.search.lexical import tenant_prefix
 from graphmem.store import TenantStore
 
 # Allowed moves of govern_memory: action -> statuses it may start from, and where it leads.
@@ -91,17 +91,6 @@ GOVERN_MOVES: dict[str, tuple[frozenset[str], str]] = {
 
 def preview(content: str, size: int = PREVIEW_CHARS) -> str:
     return content if len(content) <= size else content[: size - 1].rstrip() + "…"
-
-
-def memory_lexical(tenant: str, memory: dict[str, Any]) -> str:
-    """Indexed form of a memory: the title counts twice, then type, topic, tags and content."""
-    title = memory["title"]
-    parts = [title, title, memory["type"], memory.get("topic_key") or ""]
-    return lexical_text(tenant, [*parts, *memory.get("tags", []), memory["content"]])
-
-
-def memory_embedding_text(memory: dict[str, Any]) -> str:
-    return f"{memory['type']}: {memory['title']}\n{memory['content']}"
 
 
 def _normalised(text: str) -> str:
@@ -150,9 +139,7 @@ async def save_memory(
     backup_dir: Path | None = None,
 ) -> SaveMemoryResult:
     screened = _screen(request)
-    fields = _memory_fields(db.tenant, request, screened)
-    vectors = await embed_texts(embedder, [memory_embedding_text(fields)])
-    fields["embedding"] = vectors[0] if vectors else None
+    fields = _memory_fields(request, screened)
     memory_id = new_id()
 
     async def work(w: Write) -> SaveMemoryResult:
@@ -181,15 +168,47 @@ async def save_memory(
             memory_from_node(row["memory"]), operation, superseded_id, screened, committed
         )
 
-    result = await write(db, "save_memory", work, audit=Audit.of(request))
+    result = await _save_at_head(db, request, memory_id, fields, screened)
+    if result is None:
+        result = await write(db, "save_memory", work, audit=Audit.of(request))
     if result.revision is None:
         return result
+    pending = Pending.of(db.tenant, {**fields, "id": memory_id})
+    indexer_of(db.store).submit(db.tenant, pending, embedder)
     backup = write_backup(backup_dir, db.tenant, result.memory) if request.backup else None
     return result.model_copy(update={"backup": backup or BackupResult(status="skipped")})
 
 
-def _memory_fields(tenant: str, request: SaveMemoryRequest, screened: _Screened) -> dict[str, Any]:
-    """The new version's stored fields, as the gate left them (the embedding comes next)."""
+async def _save_at_head(
+    db: TenantStore,
+    request: SaveMemoryRequest,
+    memory_id: str,
+    fields: dict[str, Any],
+    screened: _Screened,
+) -> SaveMemoryResult | None:
+    """The common save in one statement: a new memory, no topic to read first and no
+    quarantine issue to open. None when it was not written (run the full write)."""
+    if request.topic_key is not None or fields["status"] != "active":
+        return None
+    change = _save_change(request, memory_id, 1, fields, None)
+    row = await write_at_head(
+        db,
+        "save_memory",
+        "memories/create_memory_at_head",
+        change,
+        audit=Audit.of(request),
+        id=memory_id,
+        topic_version=1,
+        **fields,
+    )
+    if row is None:
+        return None
+    revision = row["memory"]["revision"]
+    return _result(memory_from_node(row["memory"]), "created", None, screened, revision)
+
+
+def _memory_fields(request: SaveMemoryRequest, screened: _Screened) -> dict[str, Any]:
+    """The new version's stored fields, as the gate left them (search fields follow)."""
     fields: dict[str, Any] = {
         "project": request.project,
         "type": request.type,
@@ -204,7 +223,6 @@ def _memory_fields(tenant: str, request: SaveMemoryRequest, screened: _Screened)
         "quarantine_reasons": screened.quarantine_reasons,
         "redactions": [r.kind for r in screened.redactions],
     }
-    fields["lexical"] = memory_lexical(tenant, fields)
     return fields
 
 

@@ -48,6 +48,7 @@ from graphmem.core.models import from_node
 from graphmem.memories.models.memories import NextStep
 from graphmem.memories.service import preview
 from graphmem.search.embeddings import Embedder
+from graphmem.search.indexing import indexer_of
 from graphmem.search.lexical import (
     FETCH_GROWTH,
     MAX_QUERY_TERMS,
@@ -151,6 +152,7 @@ async def search(
     }
     if not request.has_query:
         return await _listing(db, request, scope)
+    await indexer_of(db.store).settle(db.tenant, embedder)  # this process's saves: searchable
     vectors = await embed_texts(embedder if "vector" in channels else None, [request.query or ""])
     context = _Context(
         db=db,

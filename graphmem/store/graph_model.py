@@ -179,7 +179,10 @@ GRAPH_MODEL = GraphModel(
         ),
         node(
             "Memory",
-            "a curated memory (one version of its topic when it has a topic_key)",
+            (
+                "a curated memory (one version of its topic when it has a topic_key); "
+                "labelled Unindexed until its lexical and embedding are set, just after its save"
+            ),
             (
                 "id tenant project type title content topic_key topic_version branch tags files "
                 "status version created_at updated_at active_from retired_at superseded_by "

@@ -148,6 +148,7 @@ class Store:
         # One bookmark manager for every session and execute_query of this store: a read
         # after a write sees it, also on a routed (neo4j://) cluster.
         self.bookmarks = neo4j.AsyncGraphDatabase.bookmark_manager()
+        self._closers: list[Callable[[], Awaitable[None]]] = []
 
     def _session(self, **config: Any) -> neo4j.AsyncSession:
         return self._driver.session(
@@ -216,7 +217,14 @@ class Store:
         _require_tenant(tenant)
         return TenantStore(self, tenant)
 
+    def on_close(self, closer: Callable[[], Awaitable[None]]) -> None:
+        """Run ``closer`` when the store closes, before its driver does (write-behind work)."""
+        self._closers.append(closer)
+
     async def close(self) -> None:
+        for closer in self._closers:
+            await closer()
+        self._closers.clear()
         if self._owns_driver:
             await self._driver.close()
 

@@ -4,6 +4,7 @@ transaction; and what it owns (revisions, atomicity, idempotency) holds on a rea
 from __future__ import annotations
 
 import ast
+import asyncio
 import re
 from pathlib import Path
 
@@ -11,8 +12,13 @@ import pytest
 
 from graphmem.core.errors import Conflict
 from graphmem.history.chain import Audit, Change
+from graphmem.history.verification import verify_chain
 from graphmem.history.write_path import Idempotency, IdempotencyRecord, Write, write
-from graphmem.store import Store
+from graphmem.memories.models.memories import SaveMemoryRequest
+from graphmem.memories.service import save_memory
+from graphmem.store import Store, TenantStore
+from graphmem.store.catalog import default_catalog
+from tests.neo4j_endpoint import Endpoint
 
 ROOT = Path(__file__).resolve().parents[2]
 WRITE_PATH = ROOT / "graphmem" / "history" / "write_path.py"
@@ -141,3 +147,53 @@ async def test_a_keyed_retry_replays_and_other_arguments_conflict(
     with pytest.raises(Conflict):
         await write(store.of(tenant), "test", work, idempotency=keyed("b"))
     assert len(calls) == 1 and await _revision(store, tenant) == 1
+
+
+def test_one_statement_writes_run_only_through_write_at_head() -> None:
+    """A statement that moves the chain head is the path's own append, import's (which
+    re-chains a loaded tenant), or a one-statement write (named ``*_at_head``) that only
+    write_at_head runs: it claims the expected head."""
+    catalog = default_catalog()
+    movers = [name for name in catalog.names() if "h.revision = $revision" in catalog[name].text]
+    owners = {"history/append_event", "transfer/set_imported_head", "transfer/set_merged_head"}
+    assert all(n in owners or n.endswith("_at_head") for n in movers), movers
+    for name in movers:
+        if name.endswith("_at_head"):
+            assert "WHERE h.revision = $revision - 1 AND h.last_hash = $expected_hash" in (
+                catalog[name].text
+            ), name
+    called = re.compile(r'write_at_head\(\s*\w+,\s*"[^"]+",\s*"([^"]+)"')
+    sources = "".join(path.read_text() for path in _python_files())
+    named = re.findall(r'"(\w+/\w+_at_head)"', sources)
+    assert sorted(set(named)) == sorted(set(called.findall(sources))) != []
+
+
+async def _save(db: TenantStore, title: str) -> int:
+    request = SaveMemoryRequest(project="p", type="note", title=title, content=f"{title} text")
+    result = await save_memory(db, request)
+    assert result.revision is not None
+    return result.revision
+
+
+async def test_one_statement_saves_chain_with_other_writers(
+    neo4j_endpoint: Endpoint, store: Store, tenant: str
+) -> None:
+    """Saves that expect the head their process saw last, between writes of another process
+    (which move it) and many at once: every save lands, revisions stay gap-free and the chain
+    verifies."""
+    other = await Store.connect(neo4j_endpoint.uri, neo4j_endpoint.user, neo4j_endpoint.password)
+    other.chain_key = store.chain_key
+    try:
+        revisions = [await _save(store.of(tenant), "first"), await _save(store.of(tenant), "2")]
+        revisions.append(await _save(other.of(tenant), "moved by another process"))
+        revisions.append(await _save(store.of(tenant), "after the move"))
+        revisions += await asyncio.gather(*(_save(store.of(tenant), f"m{n}") for n in range(12)))
+    finally:
+        await other.close()
+    assert sorted(revisions) == list(range(1, 17))
+    verdict = await verify_chain(store.of(tenant), full=True)
+    assert verdict.verified and verdict.complete
+    events = await store.read(
+        "history/list_events", tenant, aggregate_id=None, aggregate_kind=None, since=None, limit=20
+    )
+    assert {e["event"]["op"] for e in events} == {"save_memory"} and len(events) == 16

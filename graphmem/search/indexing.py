@@ -1,0 +1,167 @@
+"""Write-behind search fields of memories: a save commits, its search fields follow in batches.
+
+Why: a Neo4j full-text (and vector) index refreshes its Lucene reader inside the commit of
+every transaction that touches it, about 6 ms here, more than a save's own work. save_memory
+therefore commits the memory with the label ``Unindexed`` and no ``lexical`` or ``embedding``;
+this process's ``Indexer`` then sets both for many memories in one statement (one refresh per
+batch), computing the embeddings of a batch in one forward pass.
+
+What a reader sees:
+- in this process, every search settles its tenant first (``settle``): a save is searchable
+  as soon as it returns (read your writes);
+- in another process, within ``FLUSH_DELAY`` plus one batch.
+
+Nothing is lost: the label stays until the fields are set, so a memory left behind by a crash,
+a failed batch or another process that stopped is found by a settle of its tenant in any
+process (``list_unindexed_memories``: the first in a process, then at most every
+``SWEEP_EVERY``) and indexed then. A batch that fails is retried at the next settle or submit.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from dataclasses import dataclass
+from typing import Any
+from weakref import WeakKeyDictionary
+
+from graphmem.history.write_path import bookkeeping
+from graphmem.search.embeddings import Embedder
+from graphmem.search.lexical import lexical_text
+from graphmem.search.vectors import embed_texts
+from graphmem.store import Store
+
+log = logging.getLogger("graphmem")
+
+FLUSH_DELAY = 0.05  # seconds a submitted memory waits for others to share its batch
+BATCH = 256  # memories per statement
+SWEEP_BATCH = 500  # unindexed memories read per sweep query
+SWEEP_EVERY = 60.0  # seconds between two looks for a tenant's leftovers in one process
+
+
+@dataclass(frozen=True)
+class Pending:
+    """A committed memory whose search fields are not set yet."""
+
+    memory_id: str
+    lexical: str
+    embedding_text: str
+
+    @classmethod
+    def of(cls, tenant: str, memory: dict[str, Any]) -> Pending:
+        """A memory's search fields, from its stored (or about to be stored) fields."""
+        return cls(memory["id"], memory_lexical(tenant, memory), memory_embedding_text(memory))
+
+
+def memory_lexical(tenant: str, memory: dict[str, Any]) -> str:
+    """Indexed form of a memory: the title counts twice, then type, topic, tags and content."""
+    title = memory["title"]
+    parts = [title, title, memory["type"], memory.get("topic_key") or ""]
+    return lexical_text(tenant, [*parts, *(memory.get("tags") or []), memory["content"]])
+
+
+def memory_embedding_text(memory: dict[str, Any]) -> str:
+    return f"{memory['type']}: {memory['title']}\n{memory['content']}"
+
+
+class Indexer:
+    """The write-behind queue of one store: memories submitted per tenant, flushed in batches."""
+
+    def __init__(self, store: Store) -> None:
+        self._store = store
+        self._pending: dict[tuple[str, Embedder | None], dict[str, Pending]] = {}
+        self._swept: dict[str, float] = {}  # tenant -> when its leftovers were looked for
+        self._lock = asyncio.Lock()  # one flush at a time: a settle waits for one in flight
+        self._timer: asyncio.Task[None] | None = None
+
+    def submit(self, tenant: str, item: Pending, embedder: Embedder | None) -> None:
+        """Queue one committed memory; it is flushed within ``FLUSH_DELAY`` (or sooner)."""
+        self._pending.setdefault((tenant, embedder), {})[item.memory_id] = item
+        if self._timer is None or self._timer.done():
+            self._timer = asyncio.get_running_loop().create_task(self._flush_later())
+
+    async def settle(self, tenant: str, embedder: Embedder | None) -> None:
+        """Set the search fields of every memory of ``tenant`` still waiting: this process's
+        queue, and (at most every ``SWEEP_EVERY``) those any process left unindexed."""
+        swept = self._swept.get(tenant)
+        if swept is None or time.monotonic() - swept >= SWEEP_EVERY:
+            await self._sweep(tenant, embedder)
+        if any(key[0] == tenant for key in self._pending) or self._lock.locked():
+            await self.flush()
+
+    async def flush(self) -> None:
+        """Write everything queued now, a batch per statement."""
+        async with self._lock:
+            while self._pending:
+                (tenant, embedder), items = self._pending.popitem()
+                try:
+                    await self._write(tenant, embedder, list(items.values()))
+                except BaseException:
+                    self._requeue(tenant, embedder, items)
+                    raise
+
+    async def close(self) -> None:
+        """Flush before the store closes; what cannot be written is left to a sweep."""
+        if self._timer is not None:
+            self._timer.cancel()
+        try:
+            await self.flush()
+        except Exception:  # the label keeps them findable: the next process indexes them
+            log.warning("search fields of %d memories left to the next start", self.waiting)
+
+    @property
+    def waiting(self) -> int:
+        return sum(len(items) for items in self._pending.values())
+
+    async def _flush_later(self) -> None:
+        await asyncio.sleep(FLUSH_DELAY)
+        try:
+            await self.flush()
+        except Exception as error:  # kept queued: the next submit or settle tries again
+            log.warning("search fields not written yet (%s)", error.__class__.__name__)
+
+    def _requeue(self, tenant: str, embedder: Embedder | None, items: dict[str, Pending]) -> None:
+        queued = self._pending.setdefault((tenant, embedder), {})
+        self._pending[(tenant, embedder)] = {**items, **queued}
+
+    async def _write(self, tenant: str, embedder: Embedder | None, items: list[Pending]) -> None:
+        for start in range(0, len(items), BATCH):
+            batch = items[start : start + BATCH]
+            vectors = await embed_texts(embedder, [item.embedding_text for item in batch])
+            rows = [
+                {
+                    "id": item.memory_id,
+                    "lexical": item.lexical,
+                    "embedding": vectors[index] if vectors else None,
+                }
+                for index, item in enumerate(batch)
+            ]
+            db = self._store.of(tenant)
+            await bookkeeping(db, "search/set_memory_search_fields", memories=rows)
+
+    async def _sweep(self, tenant: str, embedder: Embedder | None) -> None:
+        while True:
+            rows = await self._store.read(
+                "search/list_unindexed_memories", tenant, limit=SWEEP_BATCH
+            )
+            for row in rows:
+                item = Pending.of(tenant, row["memory"])
+                self._pending.setdefault((tenant, embedder), {})[item.memory_id] = item
+            if rows:
+                await self.flush()
+            if len(rows) < SWEEP_BATCH:
+                break
+        self._swept[tenant] = time.monotonic()
+
+
+_INDEXERS: WeakKeyDictionary[Store, Indexer] = WeakKeyDictionary()
+
+
+def indexer_of(store: Store) -> Indexer:
+    """The store's one indexer (made at first use; flushed when the store closes)."""
+    indexer = _INDEXERS.get(store)
+    if indexer is None:
+        indexer = _INDEXERS[store] = Indexer(store)
+        store.on_close(indexer.close)
+    return indexer

@@ -1,0 +1,119 @@
+"""Write-behind search fields: a saved memory is searchable at once in its process, indexed
+without any reader soon after, flushed when the store closes, and never lost by a crash."""
+
+from __future__ import annotations
+
+import asyncio
+import subprocess
+import sys
+import textwrap
+from typing import Any
+
+import pytest
+
+from graphmem.memories.models.memories import SaveMemoryRequest
+from graphmem.memories.service import save_memory
+from graphmem.search import indexing
+from graphmem.search.indexing import memory_lexical
+from graphmem.search.models import SearchRequest
+from graphmem.search.service import search
+from graphmem.store import Store
+from tests.neo4j_endpoint import Endpoint
+
+
+def _request(title: str, content: str) -> SaveMemoryRequest:
+    return SaveMemoryRequest(project="p", type="note", title=title, content=content)
+
+
+async def _node(store: Store, tenant: str, memory_id: str) -> dict[str, Any]:
+    [row] = await store.read("memories/get_memories", tenant, ids=[memory_id])
+    return row["memory"]
+
+
+async def _unindexed(store: Store, tenant: str) -> list[str]:
+    rows = await store.read("search/list_unindexed_memories", tenant, limit=100)
+    return [row["memory"]["id"] for row in rows]
+
+
+async def _found(store: Store, tenant: str, query: str) -> list[str]:
+    result = await search(store.of(tenant), SearchRequest(query=query, raw_fallback=False))
+    return [hit.id for hit in result.results]
+
+
+async def test_a_save_is_searchable_as_soon_as_it_returns(store: Store, tenant: str) -> None:
+    saved = await save_memory(store.of(tenant), _request("Pelican", "the pelican migrates"))
+    assert await _found(store, tenant, "pelican") == [saved.memory.id]
+    assert await _unindexed(store, tenant) == []
+
+
+async def test_the_fields_follow_without_any_reader(store: Store, tenant: str) -> None:
+    saved = await save_memory(store.of(tenant), _request("Heron", "a grey heron waits"))
+    for _ in range(100):  # the batch goes within FLUSH_DELAY; allow a loaded machine 5 s
+        if not await _unindexed(store, tenant):
+            break
+        await asyncio.sleep(0.05)
+    node = await _node(store, tenant, saved.memory.id)
+    assert await _unindexed(store, tenant) == []
+    assert node["lexical"] == memory_lexical(tenant, node)
+
+
+async def test_closing_the_store_flushes_its_queue(
+    neo4j_endpoint: Endpoint, store: Store, tenant: str
+) -> None:
+    own = await Store.connect(neo4j_endpoint.uri, neo4j_endpoint.user, neo4j_endpoint.password)
+    saved = await save_memory(own.of(tenant), _request("Egret", "the egret is white"))
+    await own.close()  # before the batch's delay has passed
+    assert await _unindexed(store, tenant) == []
+    assert (await _node(store, tenant, saved.memory.id))["lexical"]
+
+
+CRASHING_WRITER = textwrap.dedent(
+    """
+    import asyncio, os, sys
+    from graphmem.memories.models.memories import SaveMemoryRequest
+    from graphmem.memories.service import save_memory
+    from graphmem.store import Store
+
+    async def main():
+        uri, user, password, tenant = sys.argv[1:5]
+        store = await Store.connect(uri, user, password)
+        request = SaveMemoryRequest(project="p", type="note", title="Kestrel",
+                                    content="a kestrel hovers over the field")
+        saved = await save_memory(store.of(tenant), request)
+        print(saved.memory.id, flush=True)
+        os._exit(0)  # dies before its batch: no flush, no close
+
+    asyncio.run(main())
+    """
+)
+
+
+def _crashing_save(neo4j_endpoint: Endpoint, tenant: str) -> str:
+    endpoint = [neo4j_endpoint.uri, neo4j_endpoint.user, neo4j_endpoint.password]
+    run = subprocess.run(
+        [sys.executable, "-c", CRASHING_WRITER, *endpoint, tenant],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    )
+    return run.stdout.split()[0]
+
+
+async def test_a_memory_left_by_a_crashed_process_is_indexed_before_a_search_reads(
+    neo4j_endpoint: Endpoint, store: Store, tenant: str
+) -> None:
+    memory_id = _crashing_save(neo4j_endpoint, tenant)
+    assert await _unindexed(store, tenant) == [memory_id]  # the crash left it waiting
+    assert await _found(store, tenant, "kestrel") == [memory_id]
+    assert await _unindexed(store, tenant) == []
+
+
+async def test_a_running_process_looks_again_for_leftovers(
+    neo4j_endpoint: Endpoint, store: Store, tenant: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert await _found(store, tenant, "kestrel") == []  # this process has swept the tenant
+    memory_id = _crashing_save(neo4j_endpoint, tenant)
+    assert await _found(store, tenant, "kestrel") == []  # not again within SWEEP_EVERY
+    monkeypatch.setattr(indexing, "SWEEP_EVERY", 0.0)
+    assert await _found(store, tenant, "kestrel") == [memory_id]
