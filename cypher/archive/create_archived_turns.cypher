@@ -1,5 +1,6 @@
 // archive_turns: store the new turns of one session in one statement (UNWIND batch), with
-// their tenant-prefixed lexical tokens and, when embeddings are on, their vector.
+// their tenant-prefixed lexical tokens and, when embeddings are on, their vector (stamped with
+// its model).
 MATCH (s:Session {tenant: $tenant, id: $session_id})
 UNWIND $turns AS turn
 CREATE (t:Turn {
@@ -8,6 +9,11 @@ CREATE (t:Turn {
   quarantined: turn.quarantined, quarantine_reasons: turn.quarantine_reasons,
   archived_at: datetime($now)
 })
-SET t.embedding = turn.embedding
+SET t.embedding_model = turn.embedding_model
 CREATE (s)-[:HAS_TURN]->(t)
+WITH t, turn
+CALL (t, turn) {  // float32, the procedure's compact form
+  WITH t, turn WHERE turn.embedding IS NOT NULL
+  CALL db.create.setNodeVectorProperty(t, 'embedding', turn.embedding)
+}
 RETURN count(t) AS created

@@ -1,5 +1,6 @@
 """Command line: ``serve``, ``browse``, ``neo4j start|stop|status|lock|backup|restore``,
-``doctor``, ``stats``, ``export``, ``import``, ``token``, ``history``, ``verifier``.
+``doctor``, ``stats``, ``export``, ``import``, ``embeddings backfill``, ``token``, ``history``,
+``verifier``.
 
 Every failure graphmem expects ends as one line on stderr saying what to do, exit code 1.
 """
@@ -29,8 +30,14 @@ from graphmem.app.http_limits import BodySizeLimit
 from graphmem.app.session_aliases import SessionAliases
 from graphmem.app.settings import Settings
 from graphmem.app.terminal import progress_bar
-from graphmem.core.errors import ConfigurationError, GraphmemError, StoreUnavailable
+from graphmem.core.errors import (
+    ConfigurationError,
+    GraphmemError,
+    StoreUnavailable,
+    VectorSpaceMismatch,
+)
 from graphmem.history.keys import ChainKey, load, load_or_create
+from graphmem.search import commands as embeddings_commands
 from graphmem.transfer import commands as transfer_commands
 
 if TYPE_CHECKING:  # the web stack is imported only by the commands that serve
@@ -141,7 +148,24 @@ async def _open_store(settings: Settings, gate: StoreGate, chain_key: ChainKey) 
         await store.close()
         raise
     _say(f"schema applied ({len(applied)} statements); toolset {settings.toolset}")
+    await _check_vector_space(settings, store)
     return store
+
+
+async def _check_vector_space(settings: Settings, store: Store) -> None:
+    """With embeddings on, the database's vectors must be the configured model's."""
+    from graphmem.search.embeddings import load_embedder
+    from graphmem.search.vector_space import check_vector_space
+
+    embedder = load_embedder(settings)
+    if embedder is None:
+        return
+    try:
+        await check_vector_space(store, embedder)
+    except VectorSpaceMismatch as error:
+        _say(f"graphmem: refusing to serve: {error.message}")
+        await store.close()
+        raise
 
 
 def _in_daemon_thread(fn: Callable[[], T]) -> asyncio.Future[T]:
@@ -493,6 +517,7 @@ def build_parser() -> argparse.ArgumentParser:
     attest.add_argument("--evidence", required=True, help="what was checked (ticket, URL)")
     attest.add_argument("--fact", default="-", help="the fact's JSON file; - reads stdin")
     transfer_commands.add_commands(commands)
+    embeddings_commands.add_commands(commands)
     return parser
 
 
@@ -517,6 +542,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return transfer_commands.run(settings, args)
         if args.command == "history":
             return history_command(settings, args)
+        if args.command == "embeddings":
+            return embeddings_commands.run(settings, args)
         if args.command == "stats":
             return stats_command(settings, args)
         if args.command == "doctor":

@@ -28,6 +28,7 @@ from graphmem.core.errors import (
     PortInUse,
     StoreAuthFailed,
     StoreError,
+    VectorSpaceMismatch,
 )
 from graphmem.store import Store
 
@@ -42,6 +43,7 @@ _REASONS: tuple[tuple[type[GraphmemError], str], ...] = (
     (ArtifactDownloadFailed, "Neo4j could not be downloaded"),
     (DatabaseStartFailed, "Neo4j stopped or did not answer during its start"),
     (StoreAuthFailed, "the server cannot sign in to it"),
+    (VectorSpaceMismatch, "its vectors were made by another embedding model than the server's"),
     (StoreError, "it does not answer"),
 )
 

@@ -233,6 +233,7 @@ async def _embed(embedder: Embedder | None, candidates: list[dict[str, Any]]) ->
     )
     for candidate, vector in zip(candidates, vectors or [], strict=False):
         candidate["embedding"] = vector
+        candidate["embedding_model"] = embedder.model_id if embedder else None
 
 
 async def _merge_session(w: Write, request: ArchiveTurnsRequest, session_id: str) -> Row:
@@ -272,6 +273,7 @@ async def _create_turns(w: Write, sid: str, base: int, new: list[dict[str, Any]]
                 "content": c["content"],
                 "lexical": c["lexical"],
                 "embedding": c.get("embedding"),
+                "embedding_model": c.get("embedding_model"),
                 "ts": c["ts"],
                 "seq": base + n,
                 "content_hash": c["content_hash"],

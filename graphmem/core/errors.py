@@ -113,6 +113,10 @@ class JavaNotFound(ConfigurationError):
     pass
 
 
+class VectorSpaceMismatch(ConfigurationError):
+    """The configured embedding model is not the one that made the database's vectors."""
+
+
 class PortInUse(ConfigurationError):
     pass
 

@@ -12,6 +12,7 @@ module imports without them, and ``load_embedder`` says how to install what is m
 
 from __future__ import annotations
 
+import hashlib
 import importlib
 import json
 import threading
@@ -50,6 +51,7 @@ class EmbeddingsUnavailable(ConfigurationError):
 class Embedder(Protocol):
     name: str
     dimensions: int
+    model_id: str  # the name and a digest of the weights: vectors of two ids never mix
 
     def embed(self, texts: Sequence[str]) -> list[list[float]]:
         """One unit-length vector per text, in input order."""
@@ -172,6 +174,7 @@ class MiniLM:
         self.folder = folder
         self.config = BertConfig.model_validate_json((folder / "config.json").read_bytes())
         self.dimensions: int = self.config.hidden_size
+        self.model_id = f"{self.name}@sha256:{_weights_digest(folder)[:16]}"
         self.max_tokens = min(_max_seq_length(folder), self.config.max_position_embeddings)
         self.batch_size = batch_size
         self.blas_threads = blas_threads
@@ -249,6 +252,13 @@ class MiniLM:
         out = _dense(_gelu(_dense(x, layer.inter_w, layer.inter_b)), layer.out_w, layer.out_b)
         out += x
         return _layer_norm(out, *layer.out_ln, eps)
+
+
+def _weights_digest(folder: Path) -> str:
+    # Two folders with the same name and width may hold other weights: the digest tells them
+    # apart (about 0.1 s for the 87 MB file, once per process).
+    with (folder / "model.safetensors").open("rb") as weights:
+        return hashlib.file_digest(weights, "sha256").hexdigest()
 
 
 def _max_seq_length(folder: Path) -> int:

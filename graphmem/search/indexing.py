@@ -138,7 +138,8 @@ class Indexer:
                 for index, item in enumerate(batch)
             ]
             db = self._store.of(tenant)
-            await bookkeeping(db, "search/set_memory_search_fields", memories=rows)
+            model = embedder.model_id if embedder else None
+            await bookkeeping(db, "search/set_memory_search_fields", memories=rows, model=model)
 
     async def _sweep(self, tenant: str, embedder: Embedder | None) -> None:
         while True:

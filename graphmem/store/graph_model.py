@@ -174,7 +174,7 @@ GRAPH_MODEL = GraphModel(
             "one archived conversation turn, word for word (secrets redacted)",
             (
                 "id tenant session_id project role content ts seq content_hash quarantined "
-                "quarantine_reasons lexical embedding"
+                "quarantine_reasons lexical embedding embedding_model"
             ),
         ),
         node(
@@ -187,7 +187,7 @@ GRAPH_MODEL = GraphModel(
                 "id tenant project type title content topic_key topic_version branch tags files "
                 "status version created_at updated_at active_from retired_at superseded_by "
                 "status_reason session_id quarantine_reasons redactions access_count "
-                "last_accessed_at lexical embedding"
+                "last_accessed_at lexical embedding embedding_model"
             ),
         ),
         node(

@@ -318,6 +318,19 @@ class Store:
         """Indexes and constraints with their state (online, populating, failed)."""
         return await self.read("store/list_schema", tenant="-")
 
+    async def vector_space(self) -> Row | None:
+        """The embedding model (``model``, ``dimensions``) whose vectors the database holds;
+        None before any server has embedded."""
+        rows = await self.read("store/get_vector_space", tenant="-")
+        return rows[0] if rows else None
+
+    async def record_vector_space(self, model: str, dimensions: int) -> None:
+        await self.write("store/set_vector_space", tenant="-", model=model, dimensions=dimensions)
+
+    async def tenants(self) -> list[str]:
+        """Every tenant that has written (for commands over the whole database)."""
+        return [row["tenant"] for row in await self.read("store/list_tenants", tenant="-")]
+
     async def _await_indexes(self) -> None:
         with _translated(self.uri, self.user):
             await self._driver.execute_query(

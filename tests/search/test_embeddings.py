@@ -24,18 +24,6 @@ REFERENCE = json.loads((Path(__file__).parent / "fixtures" / "minilm_reference.j
 LONG_TEXT: str = max(REFERENCE["texts"], key=len)
 
 
-@pytest.fixture(scope="module")
-def minilm() -> MiniLM:
-    for module in ("numpy", "safetensors", "tokenizers", "threadpoolctl"):
-        pytest.importorskip(module, reason="the 'embeddings' extra is not installed")
-    try:
-        embedder = load_embedder(Settings(embeddings="minilm"))
-    except EmbeddingsUnavailable as e:
-        pytest.skip(f"all-MiniLM-L6-v2 not available: {e}")
-    assert isinstance(embedder, MiniLM)
-    return embedder
-
-
 def cosine(a: list[float], b: list[float]) -> float:
     dot = sum(x * y for x, y in zip(a, b, strict=True))
     return dot / math.sqrt(sum(x * x for x in a) * sum(y * y for y in b))

@@ -1,0 +1,454 @@
+"""Tenants at scale: what a search costs per tenant size when many tenants share one database.
+
+    python -m bench.tenants                     # 10 tenants of 10^2..10^5 memories (190,800)
+    python -m bench.tenants --scale 0.01        # a quick check: the same spread, 1/100 of it
+    python -m bench.tenants --max-exp 4         # the 1-2-5 series up to 10^4 only (7 tenants)
+    python -m bench.tenants --sizes 100 10000 --queries 50 --keep
+
+On a real Neo4j (NEO4J_URI if set, else a managed local Neo4j in a temp folder). Neo4j 5.26
+cannot filter inside a vector index: search's vector channel (graphmem/search/service.py
+``_vector_rows``) asks the one index every tenant shares (``memory_embedding``) for the
+``fetch`` nearest memories (4 x pool: 400 for a page of 10), keeps the caller's in scope and,
+when fewer than ``pool`` (100) are left, scans every memory of the caller's scope exactly
+(search/scan_memories_vector). Which path runs depends on the caller's share of the index; what
+the scan costs, on the caller's size. This bench shows both per tenant size.
+
+Load: 10 scratch tenants (a fresh random prefix per run), sizes on the 1-2-5 series from 10^2
+to 10^5 memories, each tenant's in one project, bulk-created by UNWIND batches of
+bench/cypher/search/create_bench_memories.cypher (as bench.search loads: active, the product's
+lexical tokens from ``memory_lexical``, a 384-dimension unit vector, no ``Unindexed`` label).
+The tenants' batches are interleaved, as tenants writing at the same time would store them.
+Texts and vectors: a pool of 400 real texts (LoCoMo turns, read in place; bench.scale's Zipf
+texts when LoCoMo is absent) embedded once by the product's model (all-MiniLM-L6-v2, when
+installed; computing 190,000 real vectors would take an hour here). Each memory is a pool text
+plus a few words of its own, its vector the text's vector plus gaussian noise (0.025 a
+component: cosine about 0.9 to the original), renormalised: the neighbourhoods of real texts.
+Without the model the pool's vectors are random unit vectors (the output says so). Every tenant
+draws from the same pool (tenants alike in content): the neighbours of a query in the shared
+index are spread over the tenants by their sizes. The bench then waits until every index is
+ONLINE and populated.
+
+Measured: 3 untimed, then --queries timed rounds of one query each (a pool text, one word
+dropped); per round and tenant (the first tenant rotating), the product's search
+(graphmem.search.service.search on ``store.of(tenant)``: limit 10, the tenant's project, the
+default channels, the query embedded by the model inside the call), then the vector channel
+alone (its two statements as ``_vector_rows`` runs them, the query vector computed
+beforehand). Per tenant size: search p50/p95, vector channel p50/p95, the share of queries
+whose vector channel fell back to the exact scan, and how many of the caller's memories the
+index's fetch held (median; the approximate path needs the pool). Afterwards the bench tenants'
+memories are deleted in batches (``CALL {} IN TRANSACTIONS``), checked, unless --keep. Not
+part of CI.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import copy
+import math
+import os
+import random
+import statistics
+import sys
+import tempfile
+import time
+import uuid
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+from bench.facts import quantile_ms, say
+from bench.scale import MEMORY_TYPES, memory_text, words_of
+from bench.search import locomo_texts
+from graphmem.app.settings import Settings
+from graphmem.core.ids import new_id
+from graphmem.search import service as search
+from graphmem.search.embeddings import Embedder, EmbeddingsUnavailable, load_embedder
+from graphmem.search.indexing import memory_embedding_text, memory_lexical
+from graphmem.search.models import SearchRequest
+from graphmem.store import QueryCatalog, Store
+from tests.neo4j_endpoint import Endpoint, find_endpoint
+
+BENCH_CATALOG = Path(__file__).resolve().parent / "cypher"
+LABEL = "bench-tenants"  # the tenant argument of the bench's database-wide statements
+PROJECT = "tenants"
+DIMENSIONS = 384
+POOL_TEXTS = 400
+MIN_WORDS = 8  # a pool text has at least this many words
+TITLE_WORDS = 6
+OWN_WORDS = 6  # words of its own added to each memory's pool text
+NOISE = 0.025  # gaussian sigma per component: cosine ~ 1 / sqrt(1 + 384 * NOISE^2) ~ 0.9
+MIN_SIZE = 10
+BATCH = 1_000  # memories per UNWIND statement (each with its vector: ~3 MB of parameters)
+LIMIT = 10
+WARMUP = 3
+INDEX_WAIT = 600.0  # seconds the indexes may take to be ONLINE and populated
+QUERY_TIMEOUT = 300.0
+START = datetime(2025, 1, 1, tzinfo=UTC)
+# What search() reads for SearchRequest(project=PROJECT, limit=LIMIT): its pool (search()) and
+# the vector channel's fetch (_vector_rows), and the scope of a request without filters.
+POOL = min(max(3 * (LIMIT + 1), search.MIN_POOL), search.MAX_POOL)
+FETCH = min(max(POOL * 4, 200), 4 * search.MAX_POOL)
+SCOPE: dict[str, Any] = {
+    "statuses": ["active"],
+    "project": PROJECT,
+    "type": None,
+    "branch": None,
+    "tags": [],
+}
+
+
+# --- sizes, texts and vectors ------------------------------------------------------------------
+def series(max_exp: int) -> list[int]:
+    """The 1-2-5 series from 10^2 up to 10^max_exp."""
+    return [m * 10**e for e in range(2, max_exp + 1) for m in (1, 2, 5) if m * 10**e <= 10**max_exp]
+
+
+def unit(vector: Sequence[float]) -> list[float]:
+    norm = math.sqrt(sum(x * x for x in vector))
+    return [x / norm for x in vector]
+
+
+def perturbed(vector: Sequence[float], rng: random.Random) -> list[float]:
+    gauss = rng.gauss
+    return unit([x + gauss(0.0, NOISE) for x in vector])
+
+
+def title_of(text: str) -> str:
+    return " ".join(text.split()[:TITLE_WORDS])
+
+
+def pool_texts(folder: Path) -> tuple[list[str], str]:
+    """POOL_TEXTS distinct texts spread over LoCoMo's turns; bench.scale's texts without it."""
+    if folder.is_dir():
+        turns, _ = locomo_texts(folder)
+        texts = [t for t in dict.fromkeys(turns) if len(t.split()) >= MIN_WORDS]
+        if len(texts) >= POOL_TEXTS:
+            step = len(texts) / POOL_TEXTS
+            chosen = [texts[int(n * step)] for n in range(POOL_TEXTS)]
+            return chosen, f"LoCoMo turns ({folder})"
+    texts = [memory_text(n) for n in range(POOL_TEXTS)]
+    return texts, f"bench.scale's Zipf texts (no LoCoMo in {folder})"
+
+
+@dataclass
+class KnownVectors:
+    """The stand-in embedder without the model: each query's registered vector (its pool
+    text's, perturbed), looked up rather than computed."""
+
+    vectors: dict[str, list[float]]
+    name: str = "random pool vectors (stand-in)"
+    dimensions: int = DIMENSIONS
+    model_id: str = "random-pool-vectors"
+
+    def embed(self, texts: Sequence[str]) -> list[list[float]]:
+        return [self.vectors[text] for text in texts]
+
+
+@dataclass
+class Corpus:
+    texts: list[str]
+    source: str
+    vectors: list[list[float]]  # the pool texts' vectors
+    embedder: Embedder  # what search embeds its query with
+    model: str  # a line for the configuration
+    queries: list[tuple[str, list[float]]]  # per round: the query and its vector
+
+
+def corpus(folder: Path, rounds: int) -> Corpus:
+    """The pool, its vectors and the queries (with the model when installed)."""
+    texts, source = pool_texts(folder)
+    rng = random.Random(11)
+    picks = [rng.randrange(len(texts)) for _ in range(rounds)]
+    queries = [varied(texts[p], rng) for p in picks]
+    why = "load_embedder gave none"
+    try:
+        model = load_embedder(Settings(embeddings="minilm"))
+    except EmbeddingsUnavailable as error:
+        model, why = None, str(error)
+    if model is None:
+        vectors = [unit([rng.gauss(0.0, 1.0) for _ in range(DIMENSIONS)]) for _ in texts]
+        query_vectors = [perturbed(vectors[p], rng) for p in picks]
+        return Corpus(
+            texts,
+            source,
+            vectors,
+            KnownVectors(dict(zip(queries, query_vectors, strict=True))),
+            "RANDOM unit vectors, the model is not installed (search's time holds no query "
+            f"embedding): {why}",
+            list(zip(queries, query_vectors, strict=True)),
+        )
+    began = time.perf_counter()
+    vectors = model.embed(
+        [memory_embedding_text({"type": "note", "title": title_of(t), "content": t}) for t in texts]
+    )
+    seconds = time.perf_counter() - began
+    query_vectors, embedding = [], []  # one query at a time, as search embeds it
+    for query in queries:
+        began = time.perf_counter()
+        query_vectors += model.embed([query])
+        embedding.append(time.perf_counter() - began)
+    return Corpus(
+        texts,
+        source,
+        vectors,
+        model,
+        f"{model.name}, the pool's {len(texts)} texts embedded in {seconds:.1f} s; each "
+        f"memory's vector is its text's plus gaussian noise (sigma {NOISE} a component), "
+        f"renormalised; one query's embedding (inside search's time) p50 "
+        f"{quantile_ms(embedding[WARMUP:], 50):.1f} ms",
+        list(zip(queries, query_vectors, strict=True)),
+    )
+
+
+def varied(text: str, rng: random.Random) -> str:
+    """The text with one of its words dropped."""
+    words = text.split()
+    del words[rng.randrange(len(words))]
+    return " ".join(words)
+
+
+# --- the load ----------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Tenant:
+    index: int
+    name: str
+    size: int
+
+
+def memory_rows(tenant: Tenant, start: int, stop: int, pool: Corpus) -> list[dict[str, Any]]:
+    rng = random.Random(tenant.index * 10**7 + start)
+    rows = []
+    for n in range(start, stop):
+        p = rng.randrange(len(pool.texts))
+        text = pool.texts[p]
+        own = " ".join(words_of(tenant.index * 10**7 + n, OWN_WORDS))
+        memory: dict[str, Any] = {
+            "id": new_id(),
+            "type": MEMORY_TYPES[n % len(MEMORY_TYPES)],
+            "title": title_of(text),
+            "content": f"{text} ({own})",
+            "tags": [],
+            "at": (START + timedelta(seconds=n)).isoformat(),
+        }
+        memory["lexical"] = memory_lexical(tenant.name, memory)
+        memory["embedding"] = perturbed(pool.vectors[p], rng)
+        rows.append(memory)
+    return rows
+
+
+async def load(bench: Store, tenants: list[Tenant], pool: Corpus) -> None:
+    """Every tenant's memories, the batches ordered by how far into its tenant they are."""
+    batches = sorted(
+        (start / t.size, t.index, start) for t in tenants for start in range(0, t.size, BATCH)
+    )
+    total = sum(t.size for t in tenants)
+    began = shown = time.perf_counter()
+    done = 0
+    for _, index, start in batches:
+        tenant = tenants[index]
+        stop = min(start + BATCH, tenant.size)
+        rows = memory_rows(tenant, start, stop, pool)
+        await bench.write(
+            "search/create_bench_memories", tenant.name, project=PROJECT, memories=rows
+        )
+        done += stop - start
+        if time.perf_counter() - shown >= 30:
+            shown = time.perf_counter()
+            say(f"  loaded {done:,} of {total:,} memories ({done / (shown - began):.0f}/s)")
+    seconds = time.perf_counter() - began
+    say(f"loaded {total:,} memories in {seconds:.0f} s ({total / seconds:.0f}/s)")
+
+
+async def await_indexes(bench: Store) -> None:
+    """Until every index is ONLINE and fully populated (SHOW INDEXES, polled)."""
+    began = shown = time.perf_counter()
+    while rows := await bench.read("tenants/list_unready_indexes", LABEL):
+        now = time.perf_counter()
+        if now - began > INDEX_WAIT:
+            raise RuntimeError(f"indexes not ready after {INDEX_WAIT:.0f} s: {rows}")
+        if now - shown >= 10:
+            shown = now
+            states = ", ".join(
+                f"{r['name']} {r['state']} {r['populationPercent']:.0f}%" for r in rows
+            )
+            say(f"  waiting for the indexes: {states}")
+        await asyncio.sleep(1.0)
+    say(f"indexes ONLINE and populated after {time.perf_counter() - began:.1f} s")
+
+
+async def delete(store: Store, bench: Store, tenants: list[Tenant]) -> None:
+    began = time.perf_counter()
+    for tenant in tenants:
+        await bench.bulk_write("tenants/delete_bench_memories", tenant.name)
+    seconds = time.perf_counter() - began
+    left = 0
+    for tenant in tenants:
+        rows = await store.read("store/count_tenant_labels", tenant.name)
+        left += sum(row["count"] for row in rows)
+    say(f"deleted the {len(tenants)} bench tenants in {seconds:.0f} s: {left} nodes left")
+
+
+# --- the measurements --------------------------------------------------------------------------
+@dataclass
+class Figures:
+    search: list[float] = field(default_factory=list)
+    vector: list[float] = field(default_factory=list)
+    scans: int = 0  # queries whose vector channel fell back to the exact scan
+    kept: list[int] = field(default_factory=list)  # the caller's rows of the index's fetch
+    hits: list[int] = field(default_factory=list)  # search results per query
+
+
+async def timed_search(
+    store: Store, tenant: Tenant, query: str, embedder: Embedder
+) -> tuple[float, int]:
+    request = SearchRequest(query=query, project=PROJECT, limit=LIMIT)
+    began = time.perf_counter()
+    result = await search.search(store.of(tenant.name), request, embedder)
+    seconds = time.perf_counter() - began
+    assert "vector" in result.channels_used, result.channels_used
+    return seconds, result.count
+
+
+async def vector_channel(
+    store: Store, tenant: Tenant, vector: list[float]
+) -> tuple[float, int, bool]:
+    """The vector channel's reads as ``_vector_rows`` runs them: seconds, the caller's rows
+    the approximate read kept, whether the exact scan ran."""
+    db = store.of(tenant.name)
+    params = {"vector": vector, "pool": POOL, **SCOPE}
+    began = time.perf_counter()
+    rows = await db.read("search/search_memories_vector", fetch=FETCH, **params)
+    kept = len(rows)
+    if kept < POOL:
+        rows = await db.read("search/scan_memories_vector", **params)
+    seconds = time.perf_counter() - began
+    assert rows, tenant
+    return seconds, kept, kept < POOL
+
+
+async def measure(store: Store, tenants: list[Tenant], pool: Corpus) -> dict[int, Figures]:
+    figures = {t.index: Figures() for t in tenants}
+    began = time.perf_counter()
+    for round_, (query, vector) in enumerate(pool.queries):
+        turn = round_ % len(tenants)
+        for tenant in tenants[turn:] + tenants[:turn]:
+            searched, hits = await timed_search(store, tenant, query, pool.embedder)
+            channel, kept, scanned = await vector_channel(store, tenant, vector)
+            if round_ >= WARMUP:
+                figure = figures[tenant.index]
+                figure.search.append(searched)
+                figure.vector.append(channel)
+                figure.scans += scanned
+                figure.kept.append(kept)
+                figure.hits.append(hits)
+        if (round_ + 1) % 10 == 0:
+            elapsed = time.perf_counter() - began
+            say(f"  {round_ + 1} of {len(pool.queries)} rounds in {elapsed:.0f} s")
+    return figures
+
+
+def table(tenants: list[Tenant], figures: dict[int, Figures], indexed: int) -> None:
+    say(
+        "\nper tenant: search = the domain function (with the model: its query embedding "
+        f"included); vector = its vector channel alone; exact scan = queries whose index "
+        f"fetch of {FETCH} held fewer than the pool ({POOL}) of the caller's memories (median "
+        f"'from index'); share = of the {indexed:,} memories in the shared index"
+    )
+    say(
+        f"{'memories':>9} {'share':>6} | {'search p50':>10} {'p95':>7} | {'vector p50':>10} "
+        f"{'p95':>7} | {'exact scan':>10} {'from index':>10} | {'hits':>4}"
+    )
+    for tenant in tenants:
+        f = figures[tenant.index]
+        say(
+            f"{tenant.size:>9,} {tenant.size / indexed:>6.1%} | "
+            f"{quantile_ms(f.search, 50):>10.1f} {quantile_ms(f.search, 95):>7.1f} | "
+            f"{quantile_ms(f.vector, 50):>10.1f} {quantile_ms(f.vector, 95):>7.1f} | "
+            f"{f.scans / len(f.vector):>10.0%} {statistics.median(f.kept):>10.0f} | "
+            f"{statistics.mean(f.hits):>4.1f}"
+        )
+    say(
+        f"(the approximate path needs {POOL} of the caller's memories among the index's {FETCH} "
+        f"nearest: with tenants alike in content, a share of about {POOL / FETCH:.0%} or more)"
+    )
+
+
+# --- main ----------------------------------------------------------------------------------------
+async def configuration(
+    bench: Store, endpoint: Endpoint, tenants: list[Tenant], pool: Corpus
+) -> int:
+    [server] = await bench.read("scale/get_server_version", LABEL)
+    [before] = await bench.read("tenants/count_embedded_memories", LABEL)
+    total = sum(t.size for t in tenants)
+    say(
+        f"python {sys.version.split()[0]}, {os.cpu_count()} cores; {server['name']} "
+        f"{server['version']} {server['edition']} ({endpoint.origin})"
+    )
+    say(f"embeddings: {pool.model}")
+    say(f"pool: {len(pool.texts)} texts, {pool.source}")
+    say(
+        f"tenants: {len(tenants)} ({tenants[0].name.rsplit('-', 2)[0]}-*), sizes "
+        f"{', '.join(f'{t.size:,}' for t in tenants)}: {total:,} memories; the shared vector "
+        f"index held {before['memories']:,} memories before the load (other tenants')"
+    )
+    say(
+        f"queries: {len(pool.queries) - WARMUP} timed rounds (after {WARMUP} untimed), one "
+        f"query per round for every tenant; limit {LIMIT}: pool {POOL}, index fetch {FETCH}"
+    )
+    return before["memories"]
+
+
+async def main(endpoint: Endpoint, sizes: list[int], pool: Corpus, keep: bool) -> None:
+    store = await Store.connect(
+        endpoint.uri, endpoint.user, endpoint.password, query_timeout=QUERY_TIMEOUT
+    )
+    bench = copy.copy(store)  # the same driver, the bench's statements
+    bench.catalog = QueryCatalog(BENCH_CATALOG)
+    prefix = f"bench-tenants-{uuid.uuid4().hex[:8]}"
+    tenants = [Tenant(n, f"{prefix}-{n:02d}-{size}", size) for n, size in enumerate(sizes)]
+    try:
+        await store.apply_schema()
+        before = await configuration(bench, endpoint, tenants, pool)
+        try:
+            await load(bench, tenants, pool)
+            await await_indexes(bench)
+            figures = await measure(store, tenants, pool)
+            table(tenants, figures, before + sum(sizes))
+        finally:
+            if keep:
+                say(f"kept the bench tenants: {', '.join(t.name for t in tenants)}")
+            else:
+                await delete(store, bench, tenants)
+    finally:
+        await store.close()
+
+
+def chosen_sizes(args: argparse.Namespace) -> list[int]:
+    sizes = args.sizes or series(args.max_exp)
+    return sorted(max(MIN_SIZE, round(size * args.scale)) for size in sizes)
+
+
+def cli() -> None:
+    parser = argparse.ArgumentParser(description="Search per tenant size, many tenants in one DB.")
+    parser.add_argument("--sizes", type=int, nargs="+", help="memories per tenant (overrides)")
+    parser.add_argument("--max-exp", type=int, default=5, help="1-2-5 series 10^2..10^E")
+    parser.add_argument("--scale", type=float, default=1.0, help="multiplies every size")
+    parser.add_argument("--queries", type=int, default=30, help="timed queries per tenant")
+    parser.add_argument("--locomo", type=Path, default=Path("../shared/data/locomo"))
+    parser.add_argument("--keep", action="store_true", help="do not delete the bench tenants")
+    args = parser.parse_args()
+    if args.queries < 2:
+        parser.error("--queries: at least 2 (p50/p95)")
+    sizes = chosen_sizes(args)
+    began = time.perf_counter()
+    pool = corpus(args.locomo, WARMUP + args.queries)
+    with tempfile.TemporaryDirectory() as scratch, find_endpoint(Path(scratch)) as endpoint:
+        asyncio.run(main(endpoint, sizes, pool, args.keep))
+    say(f"total {time.perf_counter() - began:.0f} s")
+
+
+if __name__ == "__main__":
+    cli()

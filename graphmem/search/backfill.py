@@ -1,0 +1,85 @@
+"""``graphmem embeddings backfill``: vectors of the configured model for every memory and turn
+that has none (written while embeddings were off) or another model's (after a model change).
+
+Tenant by tenant, a batch at a time in id order, each batch embedded in one forward pass and
+written in one statement (``bookkeeping``: vectors are derived, not told, so no history event).
+An interrupted run loses nothing: each vector carries its model, so the next run goes on where
+this one stopped. Once every tenant is done, the database records the model
+(``graphmem/search/vector_space.py``) and a server configured with it starts again.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from graphmem.archive.service import turn_embedding_text
+from graphmem.history.write_path import bookkeeping
+from graphmem.search.embeddings import Embedder
+from graphmem.search.indexing import memory_embedding_text
+from graphmem.search.vectors import embed_texts
+from graphmem.store import Store
+
+BATCH = 256  # items embedded in one forward pass and written in one statement
+
+
+@dataclass(frozen=True)
+class _Kind:
+    """One kind of item that carries a vector: how to list, describe and update it."""
+
+    name: str
+    listing: str
+    update: str
+    text: Callable[[dict[str, Any]], str]
+
+
+KINDS = (
+    _Kind(
+        "memories",
+        "search/list_memories_to_embed",
+        "search/set_memory_embeddings",
+        memory_embedding_text,
+    ),
+    _Kind(
+        "turns",
+        "search/list_turns_to_embed",
+        "search/set_turn_embeddings",
+        lambda turn: turn_embedding_text(turn["ts"], turn["content"]),
+    ),
+)
+
+
+async def items_to_embed(store: Store, tenant: str, embedder: Embedder) -> dict[str, int]:
+    """How many memories and turns of ``tenant`` lack a vector of ``embedder``'s model."""
+    [row] = await store.read("search/count_items_to_embed", tenant, model=embedder.model_id)
+    return {"memories": row["memories"], "turns": row["turns"]}
+
+
+async def backfill_tenant(
+    store: Store, tenant: str, embedder: Embedder, advance: Callable[[int], None]
+) -> dict[str, int]:
+    """Embed what ``tenant`` lacks; ``advance`` hears each batch's size. The counts done."""
+    done = {}
+    for kind in KINDS:
+        done[kind.name] = await _backfill_kind(store, tenant, embedder, kind, advance)
+    return done
+
+
+async def _backfill_kind(
+    store: Store, tenant: str, embedder: Embedder, kind: _Kind, advance: Callable[[int], None]
+) -> int:
+    done, after = 0, ""
+    while True:
+        rows = await store.read(
+            kind.listing, tenant, model=embedder.model_id, after=after, limit=BATCH
+        )
+        if not rows:
+            return done
+        items = [row["item"] for row in rows]
+        vectors = await embed_texts(embedder, [kind.text(item) for item in items]) or []
+        batch = [{"id": item["id"], "embedding": v} for item, v in zip(items, vectors, strict=True)]
+        await bookkeeping(store.of(tenant), kind.update, items=batch, model=embedder.model_id)
+        done += len(batch)
+        after = items[-1]["id"]
+        advance(len(batch))
