@@ -196,22 +196,21 @@ async def configuration(endpoint: Endpoint) -> str:
     )
 
 
-async def main(count: int, warmup: int) -> None:
-    with tempfile.TemporaryDirectory() as folder, find_endpoint(Path(folder)) as endpoint:
-        say(await configuration(endpoint))
-        store = await Store.connect(endpoint.uri, endpoint.user, endpoint.password)
-        try:
-            await store.apply_schema()
-            async with (
-                scratch_tenant(store, "speed") as tenant,
-                clients(endpoint, tenant, Path(folder)) as client,
-            ):
-                calls = figures(client, await seed_facts(client["graphmem"]))
-                say(f"{len(calls)} figures, {count} rounds after {warmup} untimed")
-                timed = await rounds(calls, count, warmup)
-            report(timed, server_side(Path(folder) / "serve.log", count))
-        finally:
-            await store.close()
+async def main(endpoint: Endpoint, folder: Path, count: int, warmup: int) -> None:
+    say(await configuration(endpoint))
+    store = await Store.connect(endpoint.uri, endpoint.user, endpoint.password)
+    try:
+        await store.apply_schema()
+        async with (
+            scratch_tenant(store, "speed") as tenant,
+            clients(endpoint, tenant, folder) as client,
+        ):
+            calls = figures(client, await seed_facts(client["graphmem"]))
+            say(f"{len(calls)} figures, {count} rounds after {warmup} untimed")
+            timed = await rounds(calls, count, warmup)
+        report(timed, server_side(folder / "serve.log", count))
+    finally:
+        await store.close()
 
 
 def cli() -> None:
@@ -219,7 +218,9 @@ def cli() -> None:
     parser.add_argument("--rounds", type=int, default=300)
     parser.add_argument("--warmup", type=int, default=30)
     args = parser.parse_args()
-    asyncio.run(main(args.rounds, args.warmup))
+    # The database first, outside the event loop: a managed start checks it synchronously.
+    with tempfile.TemporaryDirectory() as folder, find_endpoint(Path(folder)) as endpoint:
+        asyncio.run(main(endpoint, Path(folder), args.rounds, args.warmup))
 
 
 if __name__ == "__main__":

@@ -217,11 +217,8 @@ async def write_at_head(
         "expected_hash": seen.last_hash,
     }
 
-    async def unit(tx: Tx) -> list[Row]:
-        return await tx.run(name, **statement)
-
-    rows = await db.write_transaction(label, unit)
-    if not rows:
+    rows = await db.write_statement(label, name, **statement)
+    if not rows:  # refused for now, or the head had moved: the managed write decides
         return None
     _seen(db.store)[db.tenant] = head
     return rows[0]

@@ -299,6 +299,28 @@ class Store:
                 with pipelined_begin(session):
                     return await session.execute_write(unit)
 
+    async def write_statement(
+        self, label: str, tenant: str, name: str, **params: Any
+    ) -> list[Row] | None:
+        """One write statement as an auto-commit transaction: a single round trip (RUN and
+        PULL; the commit ends it), where a managed transaction takes two. Not retried: None
+        when Neo4j refused it for now (a deadlock, a lock timeout), for the write path's
+        one-statement writes, which then run as a managed (retried) write."""
+        _require_tenant(tenant)
+        named = self.catalog[name]
+        query = Query(
+            named.text,
+            metadata={"graphmem_query": name, "graphmem_tool": label},
+            timeout=self.query_timeout,
+        )
+        with _translated(self.uri, self.user):
+            async with self._session() as session:
+                try:
+                    result = await session.run(query, {**params, "tenant": tenant})
+                    return [_row(record) async for record in result]
+                except neo4j_errors.TransientError:
+                    return None
+
     # --- schema and maintenance -----------------------------------------------------------
     async def apply_schema(self) -> list[str]:
         """Apply ``cypher/schema`` in file-name order; every statement is idempotent."""
@@ -380,6 +402,9 @@ class TenantStore:
 
     async def write_transaction(self, label: str, work: Callable[[Tx], Awaitable[T]]) -> T:
         return await self.store.write_transaction(label, self.tenant, work)
+
+    async def write_statement(self, label: str, name: str, **params: Any) -> list[Row] | None:
+        return await self.store.write_statement(label, self.tenant, name, **params)
 
     def continuation(self, tool: str, position: dict[str, Any] | None) -> str | None:
         """A token for where a batched call stopped (None when it finished)."""

@@ -24,7 +24,7 @@ ROOT = Path(__file__).resolve().parents[2]
 WRITE_PATH = ROOT / "graphmem" / "history" / "write_path.py"
 # Where the primitives are defined (and the store's own transaction helper).
 DEFINITIONS = {ROOT / "graphmem" / "history" / "chain.py", ROOT / "graphmem" / "store" / "store.py"}
-PRIMITIVES = {"lock_head", "append_event", "write_transaction"}
+PRIMITIVES = {"lock_head", "append_event", "write_transaction", "write_statement"}
 RAW_HISTORY_QUERIES = re.compile(r"history/(lock_head|append_event|create_head)")
 # Store.write: one auto-commit statement, no lock, no event (tests' fixtures only).
 UNLOCKED_WRITE = re.compile(r"\bstore\.write\(")
