@@ -64,7 +64,7 @@ def load_embedder(settings: Settings) -> Embedder | None:
         return None
     folder = _model_dir(settings)
     with _LOAD_LOCK:  # lru_cache alone would let two first callers both load the weights
-        return _load_minilm(folder)
+        return _load_minilm(folder, settings.embedding_runtime, settings.cache_dir)
 
 
 def _model_dir(settings: Settings) -> Path:
@@ -97,15 +97,30 @@ def _model_dir(settings: Settings) -> Path:
     return folder.resolve()
 
 
-@lru_cache(maxsize=4)  # keyed by folder: a process loads each model once
-def _load_minilm(folder: Path) -> MiniLM:
+@lru_cache(maxsize=4)  # keyed by folder and runtime: a process loads each model once
+def _load_minilm(folder: Path, runtime: str, cache: Path) -> MiniLM:
     try:
-        return MiniLM(folder)
+        if runtime == "numpy":
+            return MiniLM(folder)
+        return _onnx_runtime(folder, cache, int8=runtime == "onnx-int8")
+    except EmbeddingsUnavailable:
+        raise
     except Exception as e:  # a corrupt or foreign model folder: say which, not a traceback
         raise EmbeddingsUnavailable(
             f"GRAPHMEM_EMBEDDINGS=minilm: cannot load the model in {folder} ({e}); point "
             f"GRAPHMEM_EMBEDDING_MODEL_DIR at all-MiniLM-L6-v2's files or run {MODEL_INSTALL}"
         ) from e
+
+
+def _onnx_runtime(folder: Path, cache: Path, *, int8: bool) -> MiniLM:
+    try:
+        from graphmem.search.onnx_minilm import OnnxMiniLM
+    except ImportError as e:
+        raise EmbeddingsUnavailable(
+            f"the ONNX runtimes of GRAPHMEM_EMBEDDING_RUNTIME need onnxruntime and onnx "
+            f"({e.name} is missing): {EXTRA_INSTALL}, or set GRAPHMEM_EMBEDDING_RUNTIME=numpy"
+        ) from None
+    return OnnxMiniLM(folder, cache, int8=int8)
 
 
 # --- the model ---------------------------------------------------------------------------
@@ -167,6 +182,7 @@ class MiniLM:
     """
 
     name: str = "all-MiniLM-L6-v2"
+    model_id: str
 
     # 16 measured fastest on 2 cores (LoCoMo turns: 16 > 32 > 64 texts/s): smaller batches
     # keep the (tokens x 1536) activations in cache.
@@ -174,7 +190,7 @@ class MiniLM:
         self.folder = folder
         self.config = BertConfig.model_validate_json((folder / "config.json").read_bytes())
         self.dimensions: int = self.config.hidden_size
-        self.model_id = f"{self.name}@sha256:{_weights_digest(folder)[:16]}"
+        self.model_id = f"{self.name}@sha256:{weights_digest(folder)[:16]}"
         self.max_tokens = min(_max_seq_length(folder), self.config.max_position_embeddings)
         self.batch_size = batch_size
         self.blas_threads = blas_threads
@@ -184,6 +200,9 @@ class MiniLM:
         self._tokenizer.no_padding()
         self._tokenizer.enable_truncation(max_length=self.max_tokens)
         self._lock = threading.Lock()
+        self._load_weights(folder)
+
+    def _load_weights(self, folder: Path) -> None:
         w = load_file(str(folder / "model.safetensors"))
         self._word = w["embeddings.word_embeddings.weight"]
         self._position = w["embeddings.position_embeddings.weight"]
@@ -221,19 +240,24 @@ class MiniLM:
         for row, seq in enumerate(batch):
             ids[row, : len(seq)] = seq
             mask[row, : len(seq)] = 1.0
+        hidden = self._hidden_states(ids, mask)
+        summed = np.einsum("bld,bl->bd", hidden, mask)
+        pooled = summed / np.maximum(mask.sum(axis=1, keepdims=True), 1e-9)
+        norms = np.linalg.norm(pooled, axis=1, keepdims=True)
+        return pooled / np.maximum(norms, 1e-12)
+
+    def _hidden_states(self, ids: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        """The last layer's states, (batch, length, width), of padded ``ids``."""
+        length = ids.shape[1]
         hidden = self._word[ids] + self._position[:length] + self._token_type
         # (tokens, width) rows: one large matrix product per dense layer, not one per text.
-        hidden = hidden.reshape(len(batch) * length, self.dimensions)
+        hidden = hidden.reshape(len(ids) * length, self.dimensions)
         hidden = _layer_norm(hidden, *self._emb_ln, self.config.layer_norm_eps)
         # HF's extended attention mask: padded keys get the most negative float32.
         bias = (1.0 - mask)[:, None, None, :] * np.finfo(np.float32).min
         for layer in self._layers:
             hidden = self._encoder_layer(hidden, bias, layer)
-        hidden = hidden.reshape(len(batch), length, self.dimensions)
-        summed = np.einsum("bld,bl->bd", hidden, mask)
-        pooled = summed / np.maximum(mask.sum(axis=1, keepdims=True), 1e-9)
-        norms = np.linalg.norm(pooled, axis=1, keepdims=True)
-        return pooled / np.maximum(norms, 1e-12)
+        return hidden.reshape(len(ids), length, self.dimensions)
 
     def _encoder_layer(self, x: np.ndarray, bias: np.ndarray, layer: _Layer) -> np.ndarray:
         """One BERT layer over ``x`` of shape (batch * length, width)."""
@@ -254,7 +278,7 @@ class MiniLM:
         return _layer_norm(out, *layer.out_ln, eps)
 
 
-def _weights_digest(folder: Path) -> str:
+def weights_digest(folder: Path) -> str:
     # Two folders with the same name and width may hold other weights: the digest tells them
     # apart (about 0.1 s for the 87 MB file, once per process).
     with (folder / "model.safetensors").open("rb") as weights:

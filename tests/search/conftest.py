@@ -13,7 +13,7 @@ def minilm() -> MiniLM:
     for module in ("numpy", "safetensors", "tokenizers", "threadpoolctl"):
         pytest.importorskip(module, reason="the 'embeddings' extra is not installed")
     try:
-        embedder = load_embedder(Settings(embeddings="minilm"))
+        embedder = load_embedder(Settings(embeddings="minilm", embedding_runtime="numpy"))
     except EmbeddingsUnavailable as e:
         pytest.skip(f"all-MiniLM-L6-v2 not available: {e}")
     assert isinstance(embedder, MiniLM)

@@ -184,4 +184,4 @@ def test_embedding_leaves_the_process_blas_threads_as_they_were(minilm: MiniLM) 
 
 
 def test_the_model_is_loaded_once(minilm: MiniLM) -> None:
-    assert load_embedder(Settings(embeddings="minilm")) is minilm
+    assert load_embedder(Settings(embeddings="minilm", embedding_runtime="numpy")) is minilm

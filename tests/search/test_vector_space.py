@@ -153,6 +153,7 @@ async def test_backfill_replaces_another_models_vectors(
 
 def _backfill_command(neo4j_endpoint: Endpoint, tenant: str, embeddings: str) -> Any:
     env = {**neo4j_endpoint.env(), "GRAPHMEM_EMBEDDINGS": embeddings, "PATH": "/usr/bin"}
+    env["GRAPHMEM_EMBEDDING_RUNTIME"] = "numpy"  # the fixture's model id
     command = [sys.executable, "-m", "graphmem", "embeddings", "backfill", "--tenant", tenant]
     return subprocess.run(command, env=env, capture_output=True, text=True, timeout=300)
 
