@@ -30,6 +30,7 @@ from graphmem.app.http_limits import BodySizeLimit
 from graphmem.app.session_aliases import SessionAliases
 from graphmem.app.settings import Settings
 from graphmem.app.terminal import progress_bar
+from graphmem.app.terminal import say as _say
 from graphmem.core.errors import (
     ConfigurationError,
     GraphmemError,
@@ -49,10 +50,6 @@ if TYPE_CHECKING:  # the web stack is imported only by the commands that serve
 
 T = TypeVar("T")
 RECONNECT_EVERY = 5.0  # seconds between attempts while the database does not answer at start
-
-
-def _say(message: str) -> None:
-    print(message, file=sys.stderr, flush=True)
 
 
 def _load_settings(**overrides: object) -> Settings:
@@ -114,6 +111,17 @@ def run_event_loop(main: Coroutine[Any, Any, T]) -> T:
         return asyncio.run(main)
     with asyncio.Runner(loop_factory=uvloop.new_event_loop) as runner:
         return runner.run(main)
+
+
+async def connect_store(settings: Settings) -> Store:
+    """The store of an operator command (export, import, embeddings backfill), its schema
+    applied: a fresh database gets graphmem's constraints first."""
+    from graphmem.store import Store
+
+    uri, user, password = resolve_connection(settings)
+    store = await Store.connect(uri, user, password, settings.neo4j_database)
+    await store.apply_schema()
+    return store
 
 
 async def _open_store(settings: Settings, gate: StoreGate, chain_key: ChainKey) -> Store:

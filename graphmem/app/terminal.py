@@ -1,4 +1,5 @@
-"""Progress bars for long CLI commands: drawn on a terminal, silent in pipes and CI.
+"""What long CLI commands tell the operator: one-line messages and progress bars (drawn on a
+terminal, silent in pipes and CI).
 
 with progress_bar("exporting", total=count) as bar:
     bar.advance(len(batch))
@@ -11,6 +12,11 @@ import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Protocol
+
+
+def say(message: str) -> None:
+    """One line for the operator, on stderr (stdout carries the commands' output)."""
+    print(message, file=sys.stderr, flush=True)
 
 
 class Bar(Protocol):

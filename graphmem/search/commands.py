@@ -4,17 +4,15 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import sys
 import time
 from typing import TYPE_CHECKING
 
 from graphmem.app.settings import Settings
-from graphmem.app.terminal import progress_bar
+from graphmem.app.terminal import progress_bar, say
 from graphmem.core.errors import ConfigurationError
 
 if TYPE_CHECKING:  # the driver and the model are loaded by the command only
     from graphmem.search.embeddings import Embedder
-    from graphmem.store import Store
 
 
 def add_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -38,20 +36,17 @@ def run(settings: Settings, args: argparse.Namespace) -> int:
     return asyncio.run(_backfill(settings, embedder, args.tenant))
 
 
-def _say(message: str) -> None:
-    print(message, file=sys.stderr, flush=True)
-
-
 async def _backfill(settings: Settings, embedder: Embedder, only: str | None) -> int:
+    from graphmem.app.cli import connect_store  # cli imports this module
     from graphmem.search.backfill import backfill_tenant, items_to_embed
 
-    store = await _connect(settings)
+    store = await connect_store(settings)
     try:
         recorded = await store.vector_space()
         tenants = [only] if only else await store.tenants()
         waiting = {tenant: await items_to_embed(store, tenant, embedder) for tenant in tenants}
         total = sum(sum(counts.values()) for counts in waiting.values())
-        _say(f"{embedder.model_id}: {total:,} items of {len(tenants)} tenants to embed")
+        say(f"{embedder.model_id}: {total:,} items of {len(tenants)} tenants to embed")
         began = time.perf_counter()
         with progress_bar("embedding", total) as bar:
             for tenant in tenants:
@@ -59,22 +54,12 @@ async def _backfill(settings: Settings, embedder: Embedder, only: str | None) ->
                     await backfill_tenant(store, tenant, embedder, bar.advance)
         seconds = time.perf_counter() - began
         rate = total / seconds if seconds else 0.0
-        _say(f"embedded {total:,} items in {seconds:.1f} s ({rate:,.0f}/s)")
+        say(f"embedded {total:,} items in {seconds:.1f} s ({rate:,.0f}/s)")
         if only is None:  # every vector is now the configured model's
             await store.record_vector_space(embedder.model_id, embedder.dimensions)
-            _say(f"the database's vectors are {embedder.model_id}")
+            say(f"the database's vectors are {embedder.model_id}")
         elif recorded is None or recorded["model"] != embedder.model_id:
-            _say("other tenants may hold other vectors: run without --tenant to finish")
+            say("other tenants may hold other vectors: run without --tenant to finish")
     finally:
         await store.close()
     return 0
-
-
-async def _connect(settings: Settings) -> Store:
-    from graphmem.app.cli import resolve_connection
-    from graphmem.store import Store
-
-    uri, user, password = resolve_connection(settings)
-    store = await Store.connect(uri, user, password, settings.neo4j_database)
-    await store.apply_schema()
-    return store

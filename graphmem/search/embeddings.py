@@ -190,7 +190,8 @@ class MiniLM:
         self.folder = folder
         self.config = BertConfig.model_validate_json((folder / "config.json").read_bytes())
         self.dimensions: int = self.config.hidden_size
-        self.model_id = f"{self.name}@sha256:{weights_digest(folder)[:16]}"
+        self.weights_digest = weights_digest(folder)
+        self.model_id = f"{self.name}@sha256:{self.weights_digest[:16]}"
         self.max_tokens = min(_max_seq_length(folder), self.config.max_position_embeddings)
         self.batch_size = batch_size
         self.blas_threads = blas_threads

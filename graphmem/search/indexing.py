@@ -88,17 +88,19 @@ class Indexer:
         if swept is None or time.monotonic() - swept >= SWEEP_EVERY:
             await self._sweep(tenant, embedder)
         if any(key[0] == tenant for key in self._pending) or self._lock.locked():
-            await self.flush()
+            await self.flush(tenant)  # a search waits for its own tenant's queue, not others'
 
-    async def flush(self) -> None:
-        """Write everything queued now, a batch per statement."""
+    async def flush(self, tenant: str | None = None) -> None:
+        """Write what is queued now (``tenant``'s only, when given), a batch per statement.
+        A flush in flight holds the lock, so this one also waits for what it has taken."""
         async with self._lock:
-            while self._pending:
-                (tenant, embedder), items = self._pending.popitem()
+            while keys := [key for key in self._pending if tenant in (None, key[0])]:
+                key = keys[0]  # saves that arrive meanwhile are taken too (no timer for them)
+                items = self._pending.pop(key)
                 try:
-                    await self._write(tenant, embedder, list(items.values()))
+                    await self._write(*key, list(items.values()))
                 except BaseException:
-                    self._requeue(tenant, embedder, items)
+                    self._requeue(*key, items)
                     raise
 
     async def close(self) -> None:
@@ -150,7 +152,7 @@ class Indexer:
                 item = Pending.of(tenant, row["memory"])
                 self._pending.setdefault((tenant, embedder), {})[item.memory_id] = item
             if rows:
-                await self.flush()
+                await self.flush(tenant)
             if len(rows) < SWEEP_BATCH:
                 break
         self._swept[tenant] = time.monotonic()

@@ -30,7 +30,7 @@ from onnx import TensorProto, helper, numpy_helper
 from onnxruntime.quantization import QuantType, quantize_dynamic
 from safetensors.numpy import load_file
 
-from graphmem.search.embeddings import MiniLM, weights_digest
+from graphmem.search.embeddings import MiniLM
 
 THREADS = 2  # intra-op threads; spinning off, so an idle pool leaves the cores to Neo4j
 
@@ -49,7 +49,7 @@ class OnnxMiniLM(MiniLM):
         options.intra_op_num_threads = min(THREADS, os.cpu_count() or 1)
         options.inter_op_num_threads = 1
         options.add_session_config_entry("session.intra_op.allow_spinning", "0")
-        model = _built_model(folder, self._cache, int8=self._int8)
+        model = _built_model(folder, self.weights_digest, self._cache, int8=self._int8)
         self._session = ort.InferenceSession(
             str(model), options, providers=["CPUExecutionProvider"]
         )
@@ -63,10 +63,10 @@ class OnnxMiniLM(MiniLM):
         return np.asarray(self._session.run(None, feeds)[0])
 
 
-def _built_model(folder: Path, cache: Path, *, int8: bool) -> Path:
-    """The model's ONNX file in ``cache`` (built and, for int8, quantised at first use)."""
-    digest = weights_digest(folder)[:16]
-    target = cache / "models" / f"all-MiniLM-L6-v2-{digest}{'-int8' if int8 else ''}.onnx"
+def _built_model(folder: Path, digest: str, cache: Path, *, int8: bool) -> Path:
+    """The model's ONNX file in ``cache``, named by its weights' ``digest`` (built and, for
+    int8, quantised at first use)."""
+    target = cache / "models" / f"all-MiniLM-L6-v2-{digest[:16]}{'-int8' if int8 else ''}.onnx"
     if target.is_file():
         return target
     target.parent.mkdir(parents=True, exist_ok=True)

@@ -4,18 +4,17 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import sys
 import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from graphmem.app.settings import Settings
-from graphmem.app.terminal import progress_bar
+from graphmem.app.terminal import progress_bar, say
 from graphmem.core.errors import ConfigurationError
 from graphmem.history.keys import load_or_create
 
 if TYPE_CHECKING:  # the driver is imported by the commands that connect
-    from graphmem.store import Store
+    pass
 
 
 def add_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -40,22 +39,19 @@ def run(settings: Settings, args: argparse.Namespace) -> int:
             raise ConfigurationError(f"no folder {args.out.parent} to write the export into")
         asyncio.run(_export(settings, args))
         size = args.out.stat().st_size / 1e6
-        _say(f"wrote {args.out} ({size:.1f} MB)")
+        say(f"wrote {args.out} ({size:.1f} MB)")
         return 0
     if not args.file.is_file():
         raise ConfigurationError(f"no file {args.file}")
     return asyncio.run(_import(settings, args))
 
 
-def _say(message: str) -> None:
-    print(message, file=sys.stderr, flush=True)
-
-
 async def _export(settings: Settings, args: argparse.Namespace) -> None:
+    from graphmem.app.cli import connect_store  # cli imports this module
     from graphmem.transfer.export import export_tenant, total_nodes
 
     out: Path = args.out
-    store = await _connect(settings)
+    store = await connect_store(settings)
     try:
         began = time.perf_counter()
         total = None if args.project else await total_nodes(store, args.tenant)
@@ -64,13 +60,14 @@ async def _export(settings: Settings, args: argparse.Namespace) -> None:
     finally:
         await store.close()
     seconds = time.perf_counter() - began
-    _say(
+    say(
         f"exported {trailer.nodes:,} nodes, {trailer.events:,} events and "
         f"{trailer.relationships:,} relationships in {seconds:.1f} s"
     )
 
 
 async def _import(settings: Settings, args: argparse.Namespace) -> int:
+    from graphmem.app.cli import connect_store  # cli imports this module
     from graphmem.history.verification import verify_and_checkpoint
     from graphmem.transfer.load import check_file, import_file
 
@@ -78,7 +75,7 @@ async def _import(settings: Settings, args: argparse.Namespace) -> int:
     began = time.perf_counter()
     with progress_bar("checking", path.stat().st_size) as bar:  # noqa: ASYNC240 (one stat)
         checked = check_file(path, bar)  # the whole file, before anything is written
-    store = await _connect(settings)
+    store = await connect_store(settings)
     store.chain_key = load_or_create(settings.history_key_path)  # the server's key
     try:
         trailer = checked.trailer
@@ -88,20 +85,10 @@ async def _import(settings: Settings, args: argparse.Namespace) -> int:
         verdict, _ = await verify_and_checkpoint(store.of(args.tenant), limit=10**12, full=True)
     finally:
         await store.close()
-    _say(
+    say(
         f"imported {imported.nodes:,} nodes, {imported.events:,} events and "
         f"{imported.relationships:,} relationships into {args.tenant!r} in "
         f"{time.perf_counter() - began:.1f} s; history re-chained to revision "
         f"{imported.revision}: {'verified' if verdict.verified else 'NOT verified'}"
     )
     return 0 if verdict.verified else 1
-
-
-async def _connect(settings: Settings) -> Store:
-    from graphmem.app.cli import resolve_connection
-    from graphmem.store import Store
-
-    uri, user, password = resolve_connection(settings)
-    store = await Store.connect(uri, user, password, settings.neo4j_database)
-    await store.apply_schema()  # a fresh database gets graphmem's constraints first
-    return store

@@ -117,3 +117,20 @@ async def test_a_running_process_looks_again_for_leftovers(
     assert await _found(store, tenant, "kestrel") == []  # not again within SWEEP_EVERY
     monkeypatch.setattr(indexing, "SWEEP_EVERY", 0.0)
     assert await _found(store, tenant, "kestrel") == [memory_id]
+
+
+async def test_a_search_writes_its_own_tenants_queue_only(
+    store: Store, tenant: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(indexing, "FLUSH_DELAY", 30.0)  # no timer flush during the test
+    other = f"{tenant}-other"
+    try:
+        await save_memory(store.of(other), _request("Ibis", "the ibis wades"))
+        saved = await save_memory(store.of(tenant), _request("Stork", "a stork nests"))
+        assert await _found(store, tenant, "stork") == [saved.memory.id]
+        assert await _unindexed(store, other) != []  # still queued: not this search's work
+        assert indexing.indexer_of(store).waiting == 1
+        await indexing.indexer_of(store).flush()
+        assert await _unindexed(store, other) == []
+    finally:
+        await store.purge_tenant(other)
