@@ -281,7 +281,7 @@ class MiniLM:
 
 def weights_digest(folder: Path) -> str:
     # Two folders with the same name and width may hold other weights: the digest tells them
-    # apart (about 0.1 s for the 87 MB file, once per process).
+    # apart (about 0.1 s for the 91 MB file, once per process).
     with (folder / "model.safetensors").open("rb") as weights:
         return hashlib.file_digest(weights, "sha256").hexdigest()
 
