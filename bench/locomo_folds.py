@@ -18,9 +18,9 @@
    six (ties: nearest the product's constants) is measured on it. Printed: every fold's
    constants and its held-out recall@1/5/10/25/50; the held-out figures overall, per category
    and per conversation (the estimate); the product's constants for turns on the same
-   questions (graphmem.search.ranking.TURN_FUSION, the median of the folds' choices: in-sample,
-   so optimistic); and the median of the folds' constants (what ships). Only the constants
-   are fitted: the rankings do not change between folds.
+   questions (graphmem.search.ranking.turn_fusion of the model, the median of the folds'
+   choices: in-sample, so optimistic); and the median of the folds' constants (what ships).
+   Only the constants are fitted: the rankings do not change between folds.
 
 Each channel's list holds its best 100 turns, the fusion's pool in the product holds at least
 that many, so fused ranks within the top 50 match the product's up to an item a channel ranked
@@ -46,13 +46,13 @@ from bench.facts import bench_store, say, scratch_tenant
 from bench.locomo import CATEGORIES, DRAGON, KS, evidence_ids, ingest, sessions
 from graphmem.app.server import create_server
 from graphmem.app.settings import Settings
-from graphmem.search.ranking import TURN_FUSION, fuse, graph_ranking
+from graphmem.search.ranking import fuse, graph_ranking, turn_fusion
 from graphmem.search.service import GRAPH_SEEDS, TURN_GRAPH_DEPTH
 
 DEPTH = 100  # each channel's list: search's largest page
 TARGET_K = 10  # what the folds maximise: recall@10
 GRID_K = (1, 2, 3, 5, 10)
-GRID_VECTOR = (0.5, 0.75, 1.0)
+GRID_VECTOR = (0.5, 0.75, 1.0, 1.5, 2.0)
 GRID_GRAPH = (0.0, 0.7, 1.5, 2.0, 3.0, 4.0)
 GRID_DECAY = (0.5, 0.75, 1.0)
 
@@ -73,8 +73,15 @@ class Constants:
         )
 
 
-TURNS = TURN_FUSION.weights or {}
-DEFAULTS = Constants(TURN_FUSION.k, TURNS["vector"], TURNS["graph"], TURN_FUSION.decay)
+MODELS = {"none": None, "minilm": "all-MiniLM-L6-v2", "e5-small": "e5-small-v2"}
+
+
+def product_constants(embeddings: str) -> Constants:
+    """The product's constants for raw turns with the GRAPHMEM_EMBEDDINGS model."""
+    fusion = turn_fusion(MODELS[embeddings])
+    weights = fusion.weights or {}
+    c = Constants(fusion.k, weights["vector"], weights["graph"], fusion.decay)
+    return c if embeddings != "none" else without_vectors(c)
 
 
 @dataclass(frozen=True)
@@ -163,23 +170,26 @@ def recalls(ranked: Sequence[str], evidence: Sequence[str]) -> tuple[float, ...]
     return tuple(len(set(ranked[:k]) & set(evidence)) / len(evidence) for k in KS)
 
 
-def grid(vector: bool) -> list[Constants]:
+def grid(defaults: Constants) -> list[Constants]:
+    vector = defaults.vector > 0
     points = set()
     for k, graph in itertools.product(GRID_K, GRID_GRAPH):
         for v in GRID_VECTOR if vector else (0.0,):
-            for decay in GRID_DECAY if graph > 0 else (DEFAULTS.decay,):
+            for decay in GRID_DECAY if graph > 0 else (defaults.decay,):
                 points.add(Constants(k, v, graph, decay))
-    points.add(without_vectors(DEFAULTS) if not vector else DEFAULTS)
+    points.add(defaults)
     return sorted(points, key=astuple)
 
 
 def score_grid(
-    questions: list[Question], near: dict[str, dict[str, list[tuple[str, int]]]], vector: bool
+    questions: list[Question],
+    near: dict[str, dict[str, list[tuple[str, int]]]],
+    defaults: Constants,
 ) -> dict[Constants, list[tuple[float, ...]]]:
     """Per grid point, every question's recall@KS (in the questions' order)."""
     return {
         c: [recalls(fused(q, c, near[q.conversation]), q.evidence) for q in questions]
-        for c in grid(vector)
+        for c in grid(defaults)
     }
 
 
@@ -188,9 +198,11 @@ def mean_at(rows: Sequence[tuple[float, ...]], k: int) -> float:
     return 100 * statistics.mean(row[KS.index(k)] for row in rows)
 
 
-def best(scores: dict[Constants, list[tuple[float, ...]]], train: list[int]) -> Constants:
+def best(
+    scores: dict[Constants, list[tuple[float, ...]]], train: list[int], defaults: Constants
+) -> Constants:
     def value(c: Constants) -> tuple[float, float]:
-        return (mean_at([scores[c][i] for i in train], TARGET_K), -c.distance(DEFAULTS))
+        return (mean_at([scores[c][i] for i in train], TARGET_K), -c.distance(defaults))
 
     return max(scores, key=value)
 
@@ -212,10 +224,11 @@ def folds(cache: dict[str, Any]) -> None:
     ]
     near = {name: neighbourhood(c["sessions"]) for name, c in cache["conversations"].items()}
     vector = cache["embeddings"] != "none"
+    defaults = product_constants(cache["embeddings"])
     say(
         f"embeddings {cache['embeddings']}; {len(questions)} questions in {len(near)} conversations"
     )
-    scores = score_grid(questions, near, vector)
+    scores = score_grid(questions, near, defaults)
     say(
         f"grid: {len(scores)} points (k {GRID_K}, vector {GRID_VECTOR if vector else '-'}, "
         f"graph {GRID_GRAPH}, decay {GRID_DECAY}), chosen by mean recall@{TARGET_K}"
@@ -225,13 +238,12 @@ def folds(cache: dict[str, Any]) -> None:
     for name in near:
         test = [i for i, q in enumerate(questions) if q.conversation == name]
         train = [i for i, q in enumerate(questions) if q.conversation != name]
-        c = best(scores, train)
+        c = best(scores, train, defaults)
         chosen.append(c)
         for i in test:
             held_out[i] = scores[c][i]
         say(f"fold {name}: {c}; held out " + table_row("", [scores[c][i] for i in test]).strip())
     report("held out (the estimate)", questions, held_out)
-    defaults = DEFAULTS if vector else without_vectors(DEFAULTS)
     title = f"the product's constants for turns ({defaults}; the folds' median: in-sample)"
     report(title, questions, scores[defaults])
     median = Constants(

@@ -146,6 +146,9 @@ class KnownVectors:
     def embed(self, texts: Sequence[str]) -> list[list[float]]:
         return [self.vectors[text] for text in texts]
 
+    def embed_queries(self, texts: Sequence[str]) -> list[list[float]]:
+        return self.embed(texts)
+
 
 @dataclass
 class Corpus:
@@ -165,7 +168,10 @@ def corpus(folder: Path, rounds: int) -> Corpus:
     queries = [varied(texts[p], rng) for p in picks]
     why = "load_embedder gave none"
     try:
-        model = load_embedder(Settings(embeddings="minilm"))
+        configured = Settings()
+        model = load_embedder(
+            configured if configured.embeddings != "none" else Settings(embeddings="minilm")
+        )
     except EmbeddingsUnavailable as error:
         model, why = None, str(error)
     if model is None:
@@ -188,7 +194,7 @@ def corpus(folder: Path, rounds: int) -> Corpus:
     query_vectors, embedding = [], []  # one query at a time, as search embeds it
     for query in queries:
         began = time.perf_counter()
-        query_vectors += model.embed([query])
+        query_vectors += model.embed_queries([query])
         embedding.append(time.perf_counter() - began)
     return Corpus(
         texts,

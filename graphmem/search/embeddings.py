@@ -54,7 +54,11 @@ class Embedder(Protocol):
     model_id: str  # the name and a digest of the weights: vectors of two ids never mix
 
     def embed(self, texts: Sequence[str]) -> list[list[float]]:
-        """One unit-length vector per text, in input order."""
+        """One unit-length vector per stored text (a memory, a turn), in input order."""
+        ...
+
+    def embed_queries(self, texts: Sequence[str]) -> list[list[float]]:
+        """One unit-length vector per search query (asymmetric models embed them apart)."""
         ...
 
 
@@ -62,6 +66,8 @@ def load_embedder(settings: Settings) -> Embedder | None:
     """The configured embedder (None when embeddings are off), loaded once per process."""
     if settings.embeddings == "none":
         return None
+    if settings.embeddings == "e5-small":
+        return _load_e5_small(e5_small_dir(settings))
     folder = _model_dir(settings)
     with _LOAD_LOCK:  # lru_cache alone would let two first callers both load the weights
         return _load_minilm(folder, settings.embedding_runtime, settings.cache_dir)
@@ -109,6 +115,40 @@ def _load_minilm(folder: Path, runtime: str, cache: Path) -> MiniLM:
         raise EmbeddingsUnavailable(
             f"GRAPHMEM_EMBEDDINGS=minilm: cannot load the model in {folder} ({e}); point "
             f"GRAPHMEM_EMBEDDING_MODEL_DIR at all-MiniLM-L6-v2's files or run {MODEL_INSTALL}"
+        ) from e
+
+
+FETCH_COMMAND = "graphmem embeddings fetch"
+
+
+def e5_small_dir(settings: Settings) -> Path:
+    """Where e5-small-v2's files are: GRAPHMEM_EMBEDDING_MODEL_DIR, else the cache's folder."""
+    if settings.embedding_model_dir is not None:
+        return settings.embedding_model_dir.expanduser()
+    return settings.cache_dir / "models" / "e5-small-v2-int8"
+
+
+@lru_cache(maxsize=2)
+def _load_e5_small(folder: Path) -> Embedder:
+    try:
+        from graphmem.search.e5_small import MODEL_FILE, TOKENIZER_FILE, E5Small
+    except ImportError as e:
+        raise EmbeddingsUnavailable(
+            f"GRAPHMEM_EMBEDDINGS=e5-small needs the 'embeddings' extra ({e.name} is "
+            f"missing): {EXTRA_INSTALL}"
+        ) from None
+    missing = [name for name in (MODEL_FILE, TOKENIZER_FILE) if not (folder / name).is_file()]
+    if missing:
+        raise EmbeddingsUnavailable(
+            f"GRAPHMEM_EMBEDDINGS=e5-small: the model folder {folder} lacks "
+            f"{', '.join(missing)}: run `{FETCH_COMMAND}` once"
+        )
+    try:
+        return E5Small(folder)
+    except Exception as e:  # a corrupt file: say which, not a traceback
+        raise EmbeddingsUnavailable(
+            f"GRAPHMEM_EMBEDDINGS=e5-small: cannot load the model in {folder} ({e}); "
+            f"delete the folder and run `{FETCH_COMMAND}`"
         ) from e
 
 
@@ -223,6 +263,9 @@ class MiniLM:
                 chunk = order[start : start + self.batch_size]
                 out[chunk] = self._embed_batch([ids[i] for i in chunk])
         return out.tolist()
+
+    def embed_queries(self, texts: Sequence[str]) -> list[list[float]]:
+        return self.embed(texts)  # symmetric: a question is embedded as any text
 
     def token_count(self, text: str) -> int:
         """Tokens the model sees for ``text`` (with [CLS] and [SEP], after truncation)."""

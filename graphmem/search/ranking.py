@@ -34,12 +34,23 @@ class Fusion:
     decay: float = GRAPH_DECAY
 
 
-# Raw turns rank by their own constants, chosen by leave-one-conversation-out on the seven
-# LoCoMo conversations (bench/locomo_folds.py, the median of the folds' choices, with the
-# default int8 vectors): turns said next to a hit are often the evidence too, so the graph
-# channel leads. Held out, recall@1/5/10/25/50 = 28.7 / 65.8 / 76.5 / 84.8 / 89.8 (float
-# vectors: 28.7 / 65.0 / 75.6 / 84.6 / 89.5, whose folds chose vector 0.5).
+# Raw turns rank by their own constants, chosen per embedding model by
+# leave-one-conversation-out on the seven LoCoMo conversations (bench/locomo_folds.py, the
+# median of the folds' choices): turns said next to a hit are often the evidence too, so the
+# graph channel weighs more than for memories. Held out, recall@1/5/10/25/50:
+# - e5-small-v2 int8: 34.1 / 68.1 / 79.9 / 88.2 / 92.2 (every fold chose vector 1.0, graph 2.0);
+# - all-MiniLM-L6-v2 int8: 28.7 / 65.8 / 76.5 / 84.8 / 89.8 (float vectors: 28.7 / 65.0 / 75.6 /
+#   84.6 / 89.5, whose folds chose vector 0.5). Without embeddings MiniLM's constants serve.
 TURN_FUSION = Fusion(weights={"fulltext": 1.0, "vector": 0.75, "graph": 3.0}, k=1, decay=0.75)
+TURN_FUSION_BY_MODEL = {
+    "all-MiniLM-L6-v2": TURN_FUSION,
+    "e5-small-v2": Fusion(weights={"fulltext": 1.0, "vector": 1.0, "graph": 2.0}, k=2, decay=1.0),
+}
+
+
+def turn_fusion(model: str | None) -> Fusion:
+    """Raw turns' fusion constants for the embedding model ``model`` (its name; None: off)."""
+    return TURN_FUSION_BY_MODEL.get(model or "", TURN_FUSION)
 
 
 @dataclass

@@ -71,7 +71,7 @@ from graphmem.search.models import (
     SearchResult,
 )
 from graphmem.search.plans import DEFAULT_TOKEN_BUDGET, DEFAULT_WEIGHTS, compile_plan
-from graphmem.search.ranking import TURN_FUSION, Fused, Fusion, fuse, graph_ranking
+from graphmem.search.ranking import Fused, Fusion, fuse, graph_ranking, turn_fusion
 from graphmem.search.vectors import embed_texts
 from graphmem.store import TenantStore
 
@@ -106,6 +106,7 @@ class _Context:
     weights: dict[str, float]
     pool: int
     vector: list[float] | None
+    model: str | None  # the embedding model's name: raw turns' fusion constants are its own
 
 
 def _channels(request: SearchRequest, embedder: Embedder | None) -> list[str]:
@@ -153,7 +154,9 @@ async def search(
     if not request.has_query:
         return await _listing(db, request, scope)
     await indexer_of(db.store).settle(db.tenant, embedder)  # this process's saves: searchable
-    vectors = await embed_texts(embedder if "vector" in channels else None, [request.query or ""])
+    vectors = await embed_texts(
+        embedder if "vector" in channels else None, [request.query or ""], queries=True
+    )
     context = _Context(
         db=db,
         request=request,
@@ -161,6 +164,7 @@ async def search(
         weights=dict(plan.channel_weights if plan else DEFAULT_WEIGHTS),
         pool=min(max(3 * (request.offset + request.limit + 1), MIN_POOL), MAX_POOL),
         vector=vectors[0] if vectors else None,
+        model=embedder.name if embedder else None,
     )
     boosts = plan.type_boosts if plan else {}
     ranking = await _rank(context, _memory_sources(context, scope), boosts)
@@ -219,7 +223,7 @@ def _turn_sources(context: _Context) -> _Sources:
         "search/scan_turns_vector",
         "search/expand_turn_graph",
         {"project": context.request.project, "depth": TURN_GRAPH_DEPTH},
-        TURN_FUSION,
+        turn_fusion(context.model),
     )
 
 

@@ -8,12 +8,16 @@ from collections.abc import Sequence
 from graphmem.search.embeddings import Embedder
 
 
-async def embed_texts(embedder: Embedder | None, texts: Sequence[str]) -> list[list[float]] | None:
-    """Unit vectors for ``texts`` (None when no embedder is configured or nothing to embed).
+async def embed_texts(
+    embedder: Embedder | None, texts: Sequence[str], *, queries: bool = False
+) -> list[list[float]] | None:
+    """Unit vectors for stored ``texts``, or for search ``queries`` (None when no embedder is
+    configured or nothing to embed).
 
     The model runs in a worker thread: a forward pass takes milliseconds per text and must not
     stall other callers' requests.
     """
     if embedder is None or not texts:
         return None
-    return await asyncio.to_thread(embedder.embed, list(texts))
+    embed = embedder.embed_queries if queries else embedder.embed
+    return await asyncio.to_thread(embed, list(texts))

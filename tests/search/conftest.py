@@ -1,11 +1,11 @@
-"""The real all-MiniLM-L6-v2, for the tests that embed (skipped where it is not installed)."""
+"""The real embedding models, for the tests that embed (skipped where they are not installed)."""
 
 from __future__ import annotations
 
 import pytest
 
 from graphmem.app.settings import Settings
-from graphmem.search.embeddings import EmbeddingsUnavailable, MiniLM, load_embedder
+from graphmem.search.embeddings import Embedder, EmbeddingsUnavailable, MiniLM, load_embedder
 
 
 @pytest.fixture(scope="session")
@@ -17,4 +17,17 @@ def minilm() -> MiniLM:
     except EmbeddingsUnavailable as e:
         pytest.skip(f"all-MiniLM-L6-v2 not available: {e}")
     assert isinstance(embedder, MiniLM)
+    return embedder
+
+
+@pytest.fixture(scope="session")
+def e5_small() -> Embedder:
+    """e5-small-v2 int8 as `graphmem embeddings fetch` unpacks it (skipped where it is not)."""
+    for module in ("numpy", "tokenizers", "onnxruntime"):
+        pytest.importorskip(module, reason="the 'embeddings' extra is not installed")
+    try:
+        embedder = load_embedder(Settings(embeddings="e5-small"))
+    except EmbeddingsUnavailable as e:
+        pytest.skip(f"e5-small-v2 not fetched: {e}")
+    assert embedder is not None
     return embedder

@@ -13,6 +13,7 @@ from fastmcp import Client
 
 from graphmem.app.server import create_server
 from graphmem.app.settings import Settings
+from graphmem.search.embeddings import Embedder
 from graphmem.search.ranking import RRF_K
 from graphmem.store import QueryCatalog, Store
 from tests.neo4j_endpoint import Endpoint
@@ -364,6 +365,36 @@ async def test_turns_are_embedded_at_write_time(semantic: Client[Any]) -> None:
         ],
     )
     found = await find(semantic, query="new cat at home", channels=["vector"])
+    assert found["raw_hits"][0]["preview"] == "We adopted a kitten!"
+
+
+@pytest.fixture
+async def e5_client(
+    store: Store, settings: Settings, e5_small: Embedder
+) -> AsyncIterator[Client[Any]]:
+    configured = settings.model_copy(update={"embeddings": "e5-small"})
+    async with WholeRecordClient(create_server(store, configured)) as connected:
+        yield connected
+
+
+async def test_e5_small_finds_meaning_in_memories_and_turns(e5_client: Client[Any]) -> None:
+    await save(e5_client, "Pets", "Caroline adopted a small puppy last spring.")
+    await save(e5_client, "Finance", "Quarterly revenue rose by four percent.")
+    vector = await find(e5_client, query="Which dog did she get?", channels=["vector"])
+    assert titles(vector)[0] == "Pets"
+    await call(
+        e5_client,
+        "archive_turns",
+        project="p",
+        session_ref="s",
+        host="h",
+        source_root="r",
+        turns=[
+            {"role": "user", "content": "We adopted a kitten!", "ts": "2024-01-01T00:00:00Z"},
+            {"role": "user", "content": "The invoice is overdue.", "ts": "2024-01-01T00:01:00Z"},
+        ],
+    )
+    found = await find(e5_client, query="new cat at home", project="p", channels=["vector"])
     assert found["raw_hits"][0]["preview"] == "We adopted a kitten!"
 
 

@@ -44,6 +44,9 @@ class OtherWeights:
     def embed(self, texts: Sequence[str]) -> list[list[float]]:
         return self._model.embed(texts)
 
+    def embed_queries(self, texts: Sequence[str]) -> list[list[float]]:
+        return self._model.embed_queries(texts)
+
 
 @pytest.fixture
 async def recorded_space(store: Store, raw_driver: neo4j.AsyncDriver) -> AsyncIterator[None]:
@@ -165,7 +168,8 @@ async def test_the_backfill_command_embeds_a_tenant(
     refused = await asyncio.to_thread(_backfill_command, neo4j_endpoint, tenant, "none")
     assert refused.returncode == 1
     assert refused.stderr.strip().splitlines() == [
-        "graphmem: embeddings are off: set GRAPHMEM_EMBEDDINGS=minilm to backfill with that model"
+        "graphmem: embeddings are off: set GRAPHMEM_EMBEDDINGS (e5-small or minilm) to backfill "
+        "with that model"
     ]
     ran = await asyncio.to_thread(_backfill_command, neo4j_endpoint, tenant, "minilm")
     assert ran.returncode == 0, ran.stderr
