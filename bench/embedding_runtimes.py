@@ -8,7 +8,8 @@ the model package's own safetensors: no torch, nothing downloaded). Variants: fp
 weights per output channel in the MatMuls (onnxruntime's dynamic quantisation), each at 1 and
 2 threads. Printed per runtime and thread count: texts/s batched (length-sorted batches of 16,
 as graphmem embeds) and one text at a time, and the cosine of each vector to the numpy
-pass's (min and mean).
+pass's (min and mean). Then the embedders as shipped, through their own ``embed``: minilm
+(onnx-int8) and e5-small (int8, when `graphmem embeddings fetch` has run).
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ from tokenizers import Tokenizer
 from bench.facts import say
 from bench.locomo import sessions, turn_text
 from graphmem.app.settings import Settings
-from graphmem.search.embeddings import MiniLM, load_embedder
+from graphmem.search.embeddings import EmbeddingsUnavailable, MiniLM, load_embedder
 from graphmem.search.onnx_minilm import build_graph
 
 TEXTS = 512
@@ -120,6 +121,21 @@ def main(data: Path) -> None:
                     f"{f'{label}, {threads} thread(s)':<40}{batched:8.1f}{single:8.1f}"
                     f"   cosine min {cosine.min():.5f} mean {cosine.mean():.5f}"
                 )
+    shipped(texts)
+
+
+def shipped(texts: list[str]) -> None:
+    """The product's embedders as configured (their own batching), e5-small when fetched."""
+    for setting in ("minilm", "e5-small"):
+        try:
+            model = load_embedder(Settings(embeddings=setting))
+        except EmbeddingsUnavailable as e:
+            say(f"{setting}: not measured ({e})")
+            continue
+        assert model is not None
+        embed = model.embed
+        batched, single, _ = rates(lambda b: np.asarray(embed(b)), texts)  # noqa: B023
+        say(f"{f'graphmem {setting} ({model.model_id})':<40}{batched:8.1f}{single:8.1f}")
 
 
 if __name__ == "__main__":

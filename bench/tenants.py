@@ -53,6 +53,7 @@ import sys
 import tempfile
 import time
 import uuid
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
@@ -90,7 +91,7 @@ START = datetime(2025, 1, 1, tzinfo=UTC)
 # What search() reads for SearchRequest(project=PROJECT, limit=LIMIT): its pool (search()) and
 # the vector channel's fetch (_vector_rows), and the scope of a request without filters.
 POOL = min(max(3 * (LIMIT + 1), search.MIN_POOL), search.MAX_POOL)
-FETCH = min(max(POOL * 4, 200), 4 * search.MAX_POOL)
+FETCH = min(max(POOL * 4, 200), search.FETCH_CAP)  # the first index query's
 SCOPE: dict[str, Any] = {
     "statuses": ["active"],
     "project": PROJECT,
@@ -302,7 +303,8 @@ async def delete(store: Store, bench: Store, tenants: list[Tenant]) -> None:
 class Figures:
     search: list[float] = field(default_factory=list)
     vector: list[float] = field(default_factory=list)
-    scans: int = 0  # queries whose vector channel fell back to the exact scan
+    paths: Counter[str] = field(default_factory=Counter)  # index / refetch / scan
+    fixed: list[float] = field(default_factory=list)  # the channel without the refetch
     kept: list[int] = field(default_factory=list)  # the caller's rows of the index's fetch
     hits: list[int] = field(default_factory=list)  # search results per query
 
@@ -319,20 +321,17 @@ async def timed_search(
 
 
 async def vector_channel(
-    store: Store, tenant: Tenant, vector: list[float]
-) -> tuple[float, int, bool]:
-    """The vector channel's reads as ``_vector_rows`` runs them: seconds, the caller's rows
-    the approximate read kept, whether the exact scan ran."""
-    db = store.of(tenant.name)
-    params = {"vector": vector, "pool": POOL, **SCOPE}
+    store: Store, tenant: Tenant, vector: list[float], cap: int
+) -> tuple[float, search.VectorRead]:
+    """The vector channel's reads as ``_vector_rows`` runs them (search.nearest_in_scope),
+    with the product's cap or with ``cap`` = FETCH (no second query: index or exact scan)."""
+    sources = search.memory_sources(SCOPE)
+    params = {"vector": vector, **SCOPE}
     began = time.perf_counter()
-    rows = await db.read("search/search_memories_vector", fetch=FETCH, **params)
-    kept = len(rows)
-    if kept < POOL:
-        rows = await db.read("search/scan_memories_vector", **params)
+    found = await search.nearest_in_scope(store.of(tenant.name), sources, POOL, params, cap)
     seconds = time.perf_counter() - began
-    assert rows, tenant
-    return seconds, kept, kept < POOL
+    assert found.rows, tenant
+    return seconds, found
 
 
 async def measure(store: Store, tenants: list[Tenant], pool: Corpus) -> dict[int, Figures]:
@@ -342,13 +341,15 @@ async def measure(store: Store, tenants: list[Tenant], pool: Corpus) -> dict[int
         turn = round_ % len(tenants)
         for tenant in tenants[turn:] + tenants[:turn]:
             searched, hits = await timed_search(store, tenant, query, pool.embedder)
-            channel, kept, scanned = await vector_channel(store, tenant, vector)
+            channel, found = await vector_channel(store, tenant, vector, search.FETCH_CAP)
+            fixed, _ = await vector_channel(store, tenant, vector, FETCH)
             if round_ >= WARMUP:
                 figure = figures[tenant.index]
                 figure.search.append(searched)
                 figure.vector.append(channel)
-                figure.scans += scanned
-                figure.kept.append(kept)
+                figure.fixed.append(fixed)
+                figure.paths[found.path] += 1
+                figure.kept.append(found.kept)
                 figure.hits.append(hits)
         if (round_ + 1) % 10 == 0:
             elapsed = time.perf_counter() - began
@@ -359,13 +360,17 @@ async def measure(store: Store, tenants: list[Tenant], pool: Corpus) -> dict[int
 def table(tenants: list[Tenant], figures: dict[int, Figures], indexed: int) -> None:
     say(
         "\nper tenant: search = the domain function (with the model: its query embedding "
-        f"included); vector = its vector channel alone; exact scan = queries whose index "
-        f"fetch of {FETCH} held fewer than the pool ({POOL}) of the caller's memories (median "
-        f"'from index'); share = of the {indexed:,} memories in the shared index"
+        f"included); vector = its vector channel alone (index {FETCH} nearest; fewer than the "
+        f"pool ({POOL}) of the caller's: a second query for as many as should hold a pool, up "
+        f"to {search.FETCH_CAP}; else the exact scan); paths = how often each ran; fixed = the "
+        f"same channel without the second query (index {FETCH} or scan: the previous strategy); "
+        f"from index = the caller's rows in the first {FETCH} (median); share = of the "
+        f"{indexed:,} memories in the shared index"
     )
     say(
         f"{'memories':>9} {'share':>6} | {'search p50':>10} {'p95':>7} | {'vector p50':>10} "
-        f"{'p95':>7} | {'exact scan':>10} {'from index':>10} | {'hits':>4}"
+        f"{'p95':>7} | {'index/refetch/scan':>18} | {'fixed p50':>9} {'p95':>7} | "
+        f"{'from index':>10} | {'hits':>4}"
     )
     for tenant in tenants:
         f = figures[tenant.index]
@@ -373,13 +378,20 @@ def table(tenants: list[Tenant], figures: dict[int, Figures], indexed: int) -> N
             f"{tenant.size:>9,} {tenant.size / indexed:>6.1%} | "
             f"{quantile_ms(f.search, 50):>10.1f} {quantile_ms(f.search, 95):>7.1f} | "
             f"{quantile_ms(f.vector, 50):>10.1f} {quantile_ms(f.vector, 95):>7.1f} | "
-            f"{f.scans / len(f.vector):>10.0%} {statistics.median(f.kept):>10.0f} | "
-            f"{statistics.mean(f.hits):>4.1f}"
+            f"{paths(f):>18} | "
+            f"{quantile_ms(f.fixed, 50):>9.1f} {quantile_ms(f.fixed, 95):>7.1f} | "
+            f"{statistics.median(f.kept):>10.0f} | {statistics.mean(f.hits):>4.1f}"
         )
     say(
-        f"(the approximate path needs {POOL} of the caller's memories among the index's {FETCH} "
-        f"nearest: with tenants alike in content, a share of about {POOL / FETCH:.0%} or more)"
+        f"(the index serves a caller whose share of the nearest is at least {POOL}/"
+        f"{search.FETCH_CAP} x {search.REFETCH_MARGIN}; with tenants alike in content, a share "
+        f"of about {POOL * search.REFETCH_MARGIN / search.FETCH_CAP:.1%} of the index)"
     )
+
+
+def paths(f: Figures) -> str:
+    n = len(f.vector)
+    return "/".join(f"{f.paths[p] / n:.0%}" for p in ("index", "refetch", "scan"))
 
 
 # --- main ----------------------------------------------------------------------------------------

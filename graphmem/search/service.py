@@ -81,6 +81,10 @@ MEMORY_FUSION = Fusion()  # the retrieval plan's weights, RRF_K, GRAPH_DECAY
 
 MAX_POOL = 1_000
 MIN_POOL = 100
+# The most nearest one vector-index query asks for, and the margin over the estimate of how
+# many hold a pool of the caller's (bench/tenants.py measures both paths per tenant size).
+FETCH_CAP = 4_000
+REFETCH_MARGIN = 1.5
 GRAPH_SEEDS = 10
 GRAPH_PER_SEED = 5
 TURN_GRAPH_DEPTH = 2
@@ -167,7 +171,7 @@ async def search(
         model=embedder.name if embedder else None,
     )
     boosts = plan.type_boosts if plan else {}
-    ranking = await _rank(context, _memory_sources(context, scope), boosts)
+    ranking = await _rank(context, memory_sources(scope), boosts)
     multi_hop = None
     if request.multi_hop:
         ranking, multi_hop = await _second_hop(context, scope, ranking, boosts)
@@ -206,7 +210,8 @@ class _Sources:
     fusion: Fusion = MEMORY_FUSION
 
 
-def _memory_sources(context: _Context, scope: dict[str, Any]) -> _Sources:
+def memory_sources(scope: dict[str, Any]) -> _Sources:
+    """The memory channels' statements and the scope they read."""
     return _Sources(
         "search/search_memories_fulltext",
         "search/search_memories_vector",
@@ -304,12 +309,40 @@ async def _fulltext_rows(context: _Context, sources: _Sources, query: str) -> li
 async def _vector_rows(
     context: _Context, sources: _Sources, vector: list[float]
 ) -> list[dict[str, Any]]:
-    fetch = min(max(context.pool * 4, 200), 4 * MAX_POOL)
-    params = {"vector": vector, "pool": context.pool, **_plain(sources)}
-    rows = await context.db.read(sources.vector, fetch=fetch, **params)
-    if len(rows) < context.pool:  # the shared index held too few of the caller's: scan exactly
-        rows = await context.db.read(sources.scan, **params)
-    return rows
+    params = {"vector": vector, **_plain(sources)}
+    found = await nearest_in_scope(context.db, sources, context.pool, params)
+    return found.rows
+
+
+@dataclass(frozen=True)
+class VectorRead:
+    rows: list[dict[str, Any]]
+    path: str  # "index", "refetch" (a second, larger index query) or "scan" (exact)
+    kept: int  # the caller's rows among the first query's nearest
+
+
+async def nearest_in_scope(
+    db: TenantStore, sources: _Sources, pool: int, params: dict[str, Any], cap: int = FETCH_CAP
+) -> VectorRead:
+    """The caller's ``pool`` nearest, at a bounded cost while the database grows.
+
+    Neo4j 5.26 cannot filter inside a vector index that every tenant shares. The first query
+    over-fetches (4 x pool); its share of the caller's rows estimates how many nearest would
+    hold a pool, and a second query asks for that many, up to ``cap``. Only a caller whose
+    share is below pool/cap (then a small part of the database) is scanned exactly. An index
+    that gave fewer than asked gave everything it holds: its rows are exact already.
+    """
+    fetch = min(max(pool * 4, 200), cap)
+    rows = await db.read(sources.vector, fetch=fetch, pool=pool, **params)
+    kept = len(rows)
+    if kept >= pool or (rows and rows[0]["seen"] < fetch):
+        return VectorRead(rows, "index", kept)
+    wanted = math.ceil(fetch * pool / kept * REFETCH_MARGIN) if kept else cap + 1
+    if wanted <= cap:
+        again = await db.read(sources.vector, fetch=wanted, pool=pool, **params)
+        if len(again) >= pool or (again and again[0]["seen"] < wanted):
+            return VectorRead(again, "refetch", kept)
+    return VectorRead(await db.read(sources.scan, pool=pool, **params), "scan", kept)
 
 
 def _plain(sources: _Sources) -> dict[str, Any]:
@@ -329,7 +362,7 @@ async def _second_hop(
     )
     if not entities:
         return first, MultiHop(hops=1, entities_discovered=[])
-    second = await _rank(context, _memory_sources(context, scope), boosts, query=" ".join(entities))
+    second = await _rank(context, memory_sources(scope), boosts, query=" ".join(entities))
     lists = {"first_hop": [f.id for f in first.fused], "multi_hop": [f.id for f in second.fused]}
     weights = {"first_hop": 1.0, "multi_hop": MULTI_HOP_WEIGHT}
     fused = fuse(lists, weights)  # explain is refused with multi_hop: no per-channel detail
