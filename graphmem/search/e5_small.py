@@ -24,6 +24,8 @@ import numpy as np
 import onnxruntime as ort
 from tokenizers import Tokenizer
 
+from graphmem.search.embeddings import mean_pooled, padded
+
 THREADS = 2  # intra-op threads; spinning off, so an idle pool leaves the cores to Neo4j
 MODEL_FILE = "e5-small-v2-q.onnx"
 TOKENIZER_FILE = "e5-small-v2-q-tokenizer.json"
@@ -72,14 +74,10 @@ class E5Small:
         return out.tolist()
 
     def _embed_batch(self, batch: list[list[int]]) -> np.ndarray:
-        length = max(len(ids) for ids in batch)
-        ids = np.zeros((len(batch), length), dtype=np.int64)  # 0 is [PAD]
-        mask = np.zeros((len(batch), length), dtype=np.int64)
-        for row, seq in enumerate(batch):
-            ids[row, : len(seq)] = seq
-            mask[row, : len(seq)] = 1
-        feeds = {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)}
-        hidden = np.asarray(self._session.run(None, feeds)[0])
-        summed = np.einsum("bld,bl->bd", hidden, mask.astype(np.float32))
-        pooled = summed / np.maximum(mask.sum(axis=1, keepdims=True), 1)
-        return pooled / np.maximum(np.linalg.norm(pooled, axis=1, keepdims=True), 1e-12)
+        ids, mask = padded(batch)
+        feeds = {
+            "input_ids": ids,
+            "attention_mask": mask.astype(np.int64),
+            "token_type_ids": np.zeros_like(ids),
+        }
+        return mean_pooled(np.asarray(self._session.run(None, feeds)[0]), mask)

@@ -278,17 +278,8 @@ class MiniLM:
         return [self._tokenizer.encode(text).ids for text in texts]
 
     def _embed_batch(self, batch: list[list[int]]) -> np.ndarray:
-        length = max(len(ids) for ids in batch)
-        ids = np.zeros((len(batch), length), dtype=np.int64)  # 0 is [PAD]
-        mask = np.zeros((len(batch), length), dtype=np.float32)
-        for row, seq in enumerate(batch):
-            ids[row, : len(seq)] = seq
-            mask[row, : len(seq)] = 1.0
-        hidden = self._hidden_states(ids, mask)
-        summed = np.einsum("bld,bl->bd", hidden, mask)
-        pooled = summed / np.maximum(mask.sum(axis=1, keepdims=True), 1e-9)
-        norms = np.linalg.norm(pooled, axis=1, keepdims=True)
-        return pooled / np.maximum(norms, 1e-12)
+        ids, mask = padded(batch)
+        return mean_pooled(self._hidden_states(ids, mask), mask)
 
     def _hidden_states(self, ids: np.ndarray, mask: np.ndarray) -> np.ndarray:
         """The last layer's states, (batch, length, width), of padded ``ids``."""
@@ -320,6 +311,24 @@ class MiniLM:
         out = _dense(_gelu(_dense(x, layer.inter_w, layer.inter_b)), layer.out_w, layer.out_b)
         out += x
         return _layer_norm(out, *layer.out_ln, eps)
+
+
+def padded(batch: list[list[int]]) -> tuple[np.ndarray, np.ndarray]:
+    """Token ids padded to the batch's longest (0 is [PAD]) and the attention mask (1.0/0.0)."""
+    length = max(len(ids) for ids in batch)
+    ids = np.zeros((len(batch), length), dtype=np.int64)
+    mask = np.zeros((len(batch), length), dtype=np.float32)
+    for row, seq in enumerate(batch):
+        ids[row, : len(seq)] = seq
+        mask[row, : len(seq)] = 1.0
+    return ids, mask
+
+
+def mean_pooled(hidden: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    """The mean of each text's token states (padding left out), L2-normalised."""
+    summed = np.einsum("bld,bl->bd", hidden, mask)
+    pooled = summed / np.maximum(mask.sum(axis=1, keepdims=True), 1e-9)
+    return pooled / np.maximum(np.linalg.norm(pooled, axis=1, keepdims=True), 1e-12)
 
 
 def weights_digest(folder: Path) -> str:

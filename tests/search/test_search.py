@@ -350,20 +350,18 @@ async def test_vector_channel_finds_meaning_without_shared_words(semantic: Clien
     assert titles(hybrid)[0] == "Pets"
 
 
+async def archive_kitten_and_invoice(client: Client[Any]) -> None:
+    turns = [
+        {"role": "user", "content": "We adopted a kitten!", "ts": "2024-01-01T00:00:00Z"},
+        {"role": "user", "content": "The invoice is overdue.", "ts": "2024-01-01T00:01:00Z"},
+    ]
+    arguments = {"project": "p", "session_ref": "s", "host": "h", "source_root": "r"}
+    await call(client, "archive_turns", **arguments, turns=turns)
+
+
 @needs_model
 async def test_turns_are_embedded_at_write_time(semantic: Client[Any]) -> None:
-    await call(
-        semantic,
-        "archive_turns",
-        project="p",
-        session_ref="s",
-        host="h",
-        source_root="r",
-        turns=[
-            {"role": "user", "content": "We adopted a kitten!", "ts": "2024-01-01T00:00:00Z"},
-            {"role": "user", "content": "The invoice is overdue.", "ts": "2024-01-01T00:01:00Z"},
-        ],
-    )
+    await archive_kitten_and_invoice(semantic)
     found = await find(semantic, query="new cat at home", channels=["vector"])
     assert found["raw_hits"][0]["preview"] == "We adopted a kitten!"
 
@@ -382,18 +380,7 @@ async def test_e5_small_finds_meaning_in_memories_and_turns(e5_client: Client[An
     await save(e5_client, "Finance", "Quarterly revenue rose by four percent.")
     vector = await find(e5_client, query="Which dog did she get?", channels=["vector"])
     assert titles(vector)[0] == "Pets"
-    await call(
-        e5_client,
-        "archive_turns",
-        project="p",
-        session_ref="s",
-        host="h",
-        source_root="r",
-        turns=[
-            {"role": "user", "content": "We adopted a kitten!", "ts": "2024-01-01T00:00:00Z"},
-            {"role": "user", "content": "The invoice is overdue.", "ts": "2024-01-01T00:01:00Z"},
-        ],
-    )
+    await archive_kitten_and_invoice(e5_client)
     found = await find(e5_client, query="new cat at home", project="p", channels=["vector"])
     assert found["raw_hits"][0]["preview"] == "We adopted a kitten!"
 
