@@ -1,4 +1,4 @@
-"""search latency at 10^4 and 10^5 memories, and archive_turns ingest with and without
+"""search latency at 10^3, 10^4 and 10^5 memories, and archive_turns ingest with and without
 embeddings, in one run (compare the ratios: these machines are noisy).
 
     python -m bench.search                      # full-text + graph (no model)
@@ -13,8 +13,8 @@ tenants (purged afterwards). LoCoMo is read in place.
     the first 4,124 (the LoCoMo turns), the same vectors reused for the copies (computing 10^5
     real vectors would take this machine most of an hour, and the vector index's cost does not
     depend on which unit vectors it holds). Then 200 LoCoMo questions through the search domain
-    function (query embedding included), limit 10, default channels; p50/p95 at 10^4, then the
-    same tenant grown to 10^5.
+    function (query embedding included), limit 10, default channels; p50/p95 at 10^3, then the
+    same tenant grown to 10^4 and to 10^5.
 (b) archive_turns: all LoCoMo sessions (one call per session) without embeddings, then into a
     fresh tenant with them; turns per second and the ratio.
 """
@@ -42,7 +42,7 @@ from graphmem.search.models import SearchRequest
 from graphmem.store import QueryCatalog, Store
 
 BENCH_CATALOG = Path(__file__).parent / "cypher"
-SIZES = (10_000, 100_000)
+SIZES = (1_000, 10_000, 100_000)
 BATCH = 2_000
 SEARCHES = 200
 TYPES = ("decision", "bugfix", "discovery", "preference", "procedure", "note")
