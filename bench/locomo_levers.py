@@ -244,6 +244,16 @@ def by_category(questions: list[Question], base: list[Row], rows: list[Row]) -> 
     )
 
 
+def by_conversation(questions: list[Question], rows: list[Row]) -> str:
+    grouped: dict[str, list[Row]] = defaultdict(list)
+    for q, r in zip(questions, rows, strict=True):
+        grouped[q.conversation].append(r)
+    return "@10/@50 " + "; ".join(
+        f"{name} {mean_at(found, 10):.1f}/{mean_at(found, 50):.1f}"
+        for name, found in sorted(grouped.items())
+    )
+
+
 def main(arguments: argparse.Namespace) -> None:
     cache = json.loads(Path(arguments.cache).read_text())
     levers = Levers(cache, Path(arguments.data))
@@ -251,6 +261,7 @@ def main(arguments: argparse.Namespace) -> None:
     say(f"embeddings {cache['embeddings']}; {len(base)} questions; held out recall@k, %")
     say(f"{'':>22} " + " ".join(f"{'@' + str(k):>6}" for k in KS))
     say(line("base (locomo_folds)", base))
+    say(f"{'':>22} {by_conversation(levers.questions, base)}")
     runs: list[tuple[str, Callable[[], tuple[list[Row], list[Any]]]]] = [
         (name, lambda name=name: levers.lever(name))  # type: ignore[misc]
         for name in ("temporal", "entity", "expansion", "prf")
@@ -261,6 +272,7 @@ def main(arguments: argparse.Namespace) -> None:
         say(line(name, rows))
         say(f"{'':>22} the folds chose {chosen if name != 'per-class' else len(chosen)}")
         say(f"{'':>22} {by_category(levers.questions, base, rows)}")
+        say(f"{'':>22} {by_conversation(levers.questions, rows)}")
 
 
 if __name__ == "__main__":

@@ -1,6 +1,6 @@
 """Command line: ``serve``, ``browse``, ``neo4j start|stop|status|lock|backup|restore``,
-``doctor``, ``stats``, ``export``, ``import``, ``embeddings backfill``, ``token``, ``history``,
-``verifier``.
+``doctor``, ``stats``, ``export``, ``import``, ``embeddings fetch|backfill``, ``token``,
+``history``, ``verifier``.
 
 Every failure graphmem expects ends as one line on stderr saying what to do, exit code 1.
 """
