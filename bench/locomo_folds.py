@@ -46,6 +46,8 @@ from bench.facts import bench_store, say, scratch_tenant
 from bench.locomo import CATEGORIES, DRAGON, KS, evidence_ids, ingest, sessions
 from graphmem.app.server import create_server
 from graphmem.app.settings import Settings
+from graphmem.search.e5_small import E5Small
+from graphmem.search.embeddings import MiniLM
 from graphmem.search.ranking import fuse, graph_ranking, turn_fusion
 from graphmem.search.service import GRAPH_SEEDS, TURN_GRAPH_DEPTH
 
@@ -73,7 +75,7 @@ class Constants:
         )
 
 
-MODELS = {"none": None, "minilm": "all-MiniLM-L6-v2", "e5-small": "e5-small-v2"}
+MODELS = {"none": None, "minilm": MiniLM.name, "e5-small": E5Small.name}  # setting -> model
 
 
 def product_constants(embeddings: str) -> Constants:

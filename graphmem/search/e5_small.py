@@ -14,19 +14,16 @@ seven LoCoMo conversations, held out, its vector channel alone finds the evidenc
 
 from __future__ import annotations
 
-import hashlib
-import os
 import threading
 from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
-import onnxruntime as ort
 from tokenizers import Tokenizer
 
-from graphmem.search.embeddings import mean_pooled, padded
+from graphmem.search.embeddings import by_length, file_sha256, mean_pooled, padded
+from graphmem.search.onnx_session import cpu_session
 
-THREADS = 2  # intra-op threads; spinning off, so an idle pool leaves the cores to Neo4j
 MODEL_FILE = "e5-small-v2-q.onnx"
 TOKENIZER_FILE = "e5-small-v2-q-tokenizer.json"
 MAX_TOKENS = 256  # as MiniLM: stored turns are short; longer texts cost quadratically
@@ -42,18 +39,11 @@ class E5Small:
 
     def __init__(self, folder: Path) -> None:
         self.folder = folder
-        digest = hashlib.sha256((folder / MODEL_FILE).read_bytes()).hexdigest()
-        self.model_id = f"{self.name}@sha256:{digest[:16]}+int8"
+        self.model_id = f"{self.name}@sha256:{file_sha256(folder / MODEL_FILE)[:16]}+int8"
         self._tokenizer = Tokenizer.from_file(str(folder / TOKENIZER_FILE))
         self._tokenizer.no_padding()
         self._tokenizer.enable_truncation(max_length=MAX_TOKENS)
-        options = ort.SessionOptions()
-        options.intra_op_num_threads = min(THREADS, os.cpu_count() or 1)
-        options.inter_op_num_threads = 1
-        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
-        self._session = ort.InferenceSession(
-            str(folder / MODEL_FILE), options, providers=["CPUExecutionProvider"]
-        )
+        self._session = cpu_session(folder / MODEL_FILE)
         self._lock = threading.Lock()
 
     def embed(self, texts: Sequence[str]) -> list[list[float]]:
@@ -65,13 +55,7 @@ class E5Small:
     def _embed(self, texts: Sequence[str]) -> list[list[float]]:
         with self._lock:
             ids = [self._tokenizer.encode(text).ids for text in texts]
-            out = np.empty((len(ids), self.dimensions), dtype=np.float32)
-            # Similar lengths together: a batch is padded only to its own longest text.
-            order = sorted(range(len(ids)), key=lambda i: len(ids[i]))
-            for start in range(0, len(order), BATCH):
-                chunk = order[start : start + BATCH]
-                out[chunk] = self._embed_batch([ids[i] for i in chunk])
-        return out.tolist()
+            return by_length(ids, self.dimensions, BATCH, self._embed_batch)
 
     def _embed_batch(self, batch: list[list[int]]) -> np.ndarray:
         ids, mask = padded(batch)

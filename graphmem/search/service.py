@@ -335,14 +335,19 @@ async def nearest_in_scope(
     fetch = min(max(pool * 4, 200), cap)
     rows = await db.read(sources.vector, fetch=fetch, pool=pool, **params)
     kept = len(rows)
-    if kept >= pool or (rows and rows[0]["seen"] < fetch):
+    if _complete(rows, pool, fetch):
         return VectorRead(rows, "index", kept)
-    wanted = math.ceil(fetch * pool / kept * REFETCH_MARGIN) if kept else cap + 1
-    if wanted <= cap:
+    wanted = math.ceil(fetch * pool / kept * REFETCH_MARGIN) if kept else None
+    if wanted is not None and wanted <= cap:
         again = await db.read(sources.vector, fetch=wanted, pool=pool, **params)
-        if len(again) >= pool or (again and again[0]["seen"] < wanted):
+        if _complete(again, pool, wanted):
             return VectorRead(again, "refetch", kept)
     return VectorRead(await db.read(sources.scan, pool=pool, **params), "scan", kept)
+
+
+def _complete(rows: list[dict[str, Any]], pool: int, fetch: int) -> bool:
+    """A pool of the caller's, or all the index holds (it gave fewer than ``fetch``)."""
+    return len(rows) >= pool or (bool(rows) and rows[0]["seen"] < fetch)
 
 
 def _plain(sources: _Sources) -> dict[str, Any]:
