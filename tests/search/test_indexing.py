@@ -7,6 +7,7 @@ import asyncio
 import subprocess
 import sys
 import textwrap
+import time
 from typing import Any
 
 import pytest
@@ -123,6 +124,7 @@ async def test_a_search_writes_its_own_tenants_queue_only(
     store: Store, tenant: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(indexing, "FLUSH_DELAY", 30.0)  # no timer flush during the test
+    monkeypatch.setattr(indexing, "FLUSH_AT_MOST", 30.0)
     other = f"{tenant}-other"
     try:
         await save_memory(store.of(other), _request("Ibis", "the ibis wades"))
@@ -133,4 +135,38 @@ async def test_a_search_writes_its_own_tenants_queue_only(
         await indexing.indexer_of(store).flush()
         assert await _unindexed(store, other) == []
     finally:
+        await indexing.indexer_of(store).close()  # its timer would sleep the 30 s out
         await store.purge_tenant(other)
+
+
+async def test_a_stream_of_saves_shares_its_batches_and_none_waits_past_the_bound(
+    store: Store, tenant: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(indexing, "FLUSH_DELAY", 0.2)  # longer than the gap between saves
+    monkeypatch.setattr(indexing, "FLUSH_AT_MOST", 0.6)
+    batches: list[int] = []
+    real_write = indexing.Indexer._write
+
+    async def counted(self: indexing.Indexer, *args: Any) -> None:
+        batches.append(len(args[-1]))
+        await real_write(self, *args)
+
+    monkeypatch.setattr(indexing.Indexer, "_write", counted)
+    db, saved, indexed_while_saving = store.of(tenant), [], False
+    began = time.monotonic()
+    for index in range(24):  # about 1.2 s of saves, never a pause of FLUSH_DELAY
+        memory = await save_memory(db, _request(f"Wren {index}", "a wren sings at dawn"))
+        saved.append(memory.memory.id)
+        indexed_while_saving = indexed_while_saving or bool(batches)
+        await asyncio.sleep(0.05)
+    saving = time.monotonic() - began
+    for _ in range(100):
+        if not await _unindexed(store, tenant):
+            break
+        await asyncio.sleep(0.05)
+    assert await _unindexed(store, tenant) == []
+    assert indexed_while_saving  # FLUSH_AT_MOST bounds the wait while saves keep coming
+    assert sum(batches) == len(saved)  # each memory written once, none lost between batches
+    # one batch per FLUSH_AT_MOST while the saves last, and the last one's: not one per
+    # FLUSH_DELAY (three times as many), nor one per save
+    assert len(batches) <= saving / 0.6 + 2
