@@ -69,6 +69,7 @@ from mcp.types import TextContent
 import graphmem
 from bench.facts import quantile_ms, say, scratch_tenant
 from bench.locomo import evidence_ids, sessions, turn_text
+from bench.speed import server_side
 from graphmem.app.settings import Settings
 from graphmem.store import Store
 from tests.app.helpers import clean_env, listening_process, serving_http
@@ -594,8 +595,11 @@ def main() -> None:
         ]
         configuration(corpus, ours, theirs)
         sides = asyncio.run(in_scratch_tenant(corpus, ours, theirs, scratch))
+        own = server_side(scratch / "gm.log", len(corpus.turns))
     table(sides, FIGURES + conversation_figures(corpus))
     notes(sides, corpus, peers)
+    tools = [f"{tool} {own[tool]:.1f} ms" for tool in ("save_memory", "search") if tool in own]
+    say("graphmem's server, its own p50 (the time it logs, transport aside): " + ", ".join(tools))
     say(f"total {time.perf_counter() - began:.0f} s")
 
 
