@@ -39,6 +39,8 @@ peer includes other conversations' turns), the median answer size in characters 
 client gets), each as a ratio graphmem/peer, and recall@10 per conversation. A search that fails
 counts as an empty answer and is reported; an answer larger than the MCP client accepts (one
 server-sent event of at most 1 MiB) fails, and counts at 1,048,576 characters in the median.
+Also printed: graphmem's server-side p50 per tool (from its log) and each side's write p50 per
+quarter of the writes (both Neo4j start cold: the first quarter is the JVMs' warm-up).
 """
 
 from __future__ import annotations
@@ -571,6 +573,17 @@ def notes(sides: list[Side], corpus: Corpus, peers: list[Peer]) -> None:
             say(f"  first failure: {tally.errors[0][:240]}")
     if PEERS["neo4j-agent-memory"] not in peers:
         say(LEFT_OUT)
+    say("write p50 (ms) per quarter of the writes, in order (both sides start on a cold JVM):")
+    for side in sides:
+        say(f"  {side.label}: " + " / ".join(f"{q:.1f}" for q in quarters(side.tally.writes)))
+
+
+def quarters(seconds: list[float]) -> list[float]:
+    """The p50 of each quarter of ``seconds`` in the order they were taken."""
+    size = len(seconds) // 4
+    if size == 0:
+        return []
+    return [quantile_ms(seconds[i : i + size], 50) for i in range(0, size * 4, size)]
 
 
 # --- main --------------------------------------------------------------------------------------
