@@ -15,6 +15,7 @@ import pytest
 from graphmem.memories.models.memories import SaveMemoryRequest
 from graphmem.memories.service import save_memory
 from graphmem.search import indexing
+from graphmem.search.embeddings import MiniLM
 from graphmem.search.indexing import memory_lexical
 from graphmem.search.models import SearchRequest
 from graphmem.search.service import search
@@ -170,3 +171,25 @@ async def test_a_stream_of_saves_shares_its_batches_and_none_waits_past_the_boun
     # one batch per FLUSH_AT_MOST while the saves last, and the last one's: not one per
     # FLUSH_DELAY (three times as many), nor one per save
     assert len(batches) <= saving / 0.6 + 2
+
+
+async def test_with_a_model_a_full_batch_goes_without_waiting_for_the_timer(
+    store: Store, tenant: str, minilm: MiniLM, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(indexing, "FLUSH_DELAY", 30.0)  # only MODEL_BATCH can start a batch
+    monkeypatch.setattr(indexing, "FLUSH_AT_MOST", 30.0)
+    db = store.of(tenant)
+    try:
+        for index in range(indexing.MODEL_BATCH - 1):
+            await save_memory(db, _request(f"Plover {index}", "a plover runs"), minilm)
+        await asyncio.sleep(0.3)
+        assert len(await _unindexed(store, tenant)) == indexing.MODEL_BATCH - 1  # not yet full
+        last = await save_memory(db, _request("Plover last", "a plover runs"), minilm)
+        for _ in range(100):
+            if not await _unindexed(store, tenant):
+                break
+            await asyncio.sleep(0.05)
+        assert await _unindexed(store, tenant) == []
+        assert len((await _node(store, tenant, last.memory.id))["embedding"]) == 384
+    finally:
+        await indexing.indexer_of(store).close()  # its timer would sleep the 30 s out
