@@ -22,30 +22,11 @@ import os
 from collections.abc import Coroutine
 from typing import Any
 
-from fastmcp import FastMCP
-
+from bench.bare_echo import echo, serve_bare
 from graphmem.app import cli
 from graphmem.app.server import create_server
 from graphmem.app.settings import Settings
 from graphmem.store import Store
-
-
-def echo(text: str) -> str:
-    """Return the text."""
-    return text
-
-
-async def serve_bare(port: int, http: str) -> None:
-    server = FastMCP(name="echo")
-    server.tool(echo)
-    await server.run_http_async(
-        show_banner=False,
-        host="127.0.0.1",
-        port=port,
-        path="/mcp",
-        log_level="warning",
-        uvicorn_config={"access_log": False, "http": http},
-    )
 
 
 async def serve_graphmem(port: int) -> None:

@@ -41,6 +41,12 @@ counts as an empty answer and is reported; an answer larger than the MCP client 
 server-sent event of at most 1 MiB) fails, and counts at 1,048,576 characters in the median.
 Also printed: graphmem's server-side p50 per tool (from its log) and each side's write p50 per
 quarter of the writes (both Neo4j start cold: the first quarter is the JVMs' warm-up).
+
+The transport floor of each server stack is in the same rotation: a bare FastMCP echo server
+(bench/bare_echo.py, nothing but FastMCP) run from graphmem's environment (on uvloop, as
+graphmem serves) and from each peer's (its own FastMCP version), called with each turn's text
+through the same client. Printed: each floor's p50, and each side's write p50 above its own
+stack's floor (what the server and its database add to a bare call).
 """
 
 from __future__ import annotations
@@ -70,6 +76,7 @@ from mcp.types import TextContent
 
 import graphmem
 from bench.facts import quantile_ms, say, scratch_tenant
+from bench.jvm_threads import Watch, jvm_of
 from bench.locomo import evidence_ids, sessions, turn_text
 from bench.speed import server_side
 from graphmem.app.settings import Settings
@@ -250,6 +257,17 @@ def agent_memory_side(client: Client[Any], corpus: Corpus) -> Side:
     )
 
 
+def echo_side(label: str, client: Client[Any]) -> Side:
+    """A bare echo server in the write rotation: the transport floor of one server stack."""
+    return Side(
+        label,
+        client,
+        lambda turn: ("echo", {"text": turn.text}),
+        lambda q: ("echo", {"text": q.text}),
+        lambda _: [],
+    )
+
+
 def json_text(result: CallToolResult) -> dict[str, Any] | None:
     """neo4j-agent-memory answers JSON text, and reports its failures as {"error": ...}."""
     if result.is_error:
@@ -378,6 +396,25 @@ def graphmem_server(endpoint: Endpoint, tenant: str, log: Path) -> Iterator[str]
         yield server.url
 
 
+@contextlib.contextmanager
+def floor_server(python: Path, log: Path) -> Iterator[str]:
+    """A bare FastMCP echo server run by ``python``: graphmem's own environment serves it as
+    graphmem serves (bench.echo_server: uvloop), a peer's runs the FastMCP-only script."""
+    port = free_port()
+    if Path(sys.executable) == python:
+        command = [str(python), "-m", "bench.echo_server", "bare", "--port", str(port)]
+    else:
+        command = [str(python), str(Path(__file__).with_name("bare_echo.py")), "--port", str(port)]
+    with log.open("w") as sink, listening_process(command, clean_env(), port, stderr=sink):
+        yield f"http://127.0.0.1:{port}/mcp"
+
+
+def neo4j_jvm(endpoint: Endpoint) -> int | None:
+    """A managed local Neo4j's server JVM (None for any other, or off Linux)."""
+    local = endpoint.local_settings
+    return jvm_of(local.data_dir) if local is not None and sys.platform == "linux" else None
+
+
 def server_agent(endpoint: Endpoint) -> str:
     with neo4j.GraphDatabase.driver(endpoint.uri, auth=(endpoint.user, endpoint.password)) as d:
         return d.get_server_info().agent
@@ -437,11 +474,17 @@ async def warm_up(sides: list[Side]) -> None:
             await side.client.call_tool(*side.search(question), raise_on_error=False)
 
 
-async def ingest(sides: list[Side], corpus: Corpus) -> None:
+async def ingest(sides: list[Side], corpus: Corpus, watch: Watch) -> None:
+    """Every turn written by each side, floors included, in a rotating order; the JVMs' CPU
+    read at each quarter of the turns."""
     began = time.perf_counter()
+    marks = {len(corpus.turns) * q // 4 for q in range(4)}
     for i, turn in enumerate(corpus.turns):
+        if i in marks:
+            watch.mark()
         for side in in_turn(sides, i):
             await write(side, turn)
+    watch.mark()
     say(f"wrote {len(corpus.turns)} turns per side in {time.perf_counter() - began:.0f} s")
 
 
@@ -459,21 +502,32 @@ async def tool_list(side: Side) -> str:
     return f"{side.label} {len(tools)} tools ({len(listed):,} characters)"
 
 
-async def compare(corpus: Corpus, urls: list[str], peers: list[Peer]) -> list[Side]:
+async def compare(
+    corpus: Corpus, urls: list[str], peers: list[Peer], floor_urls: list[str], watch: Watch
+) -> tuple[list[Side], list[Side]]:
+    """The sides and the floors (one per server stack, graphmem's first), with their tallies."""
     async with contextlib.AsyncExitStack() as stack:
         clients = [await stack.enter_async_context(Client(url)) for url in urls]
         builders = [graphmem_side, *(peer.side for peer in peers)]
         sides = [build(client, corpus) for build, client in zip(builders, clients, strict=True)]
+        floors = [
+            echo_side(f"floor of {side.label}", await stack.enter_async_context(Client(url)))
+            for side, url in zip(sides, floor_urls, strict=True)
+        ]
         say("tools listed: " + "; ".join([await tool_list(side) for side in sides]))
-        await warm_up(sides)
-        await ingest(sides, corpus)
+        await warm_up([*sides, *floors])
+        await ingest([*sides, *floors], corpus, watch)
         await interrogate(sides, corpus)
-    return sides
+    return sides, floors
 
 
 async def in_scratch_tenant(
-    corpus: Corpus, ours: Endpoint, theirs: list[tuple[Peer, Path, Endpoint]], scratch: Path
-) -> list[Side]:
+    corpus: Corpus,
+    ours: Endpoint,
+    theirs: list[tuple[Peer, Path, Endpoint]],
+    scratch: Path,
+    watch: Watch,
+) -> tuple[list[Side], list[Side]]:
     """All servers up, the comparison run, all servers stopped and graphmem's tenant purged."""
     store = await Store.connect(ours.uri, ours.user, ours.password)
     try:
@@ -481,10 +535,14 @@ async def in_scratch_tenant(
         async with scratch_tenant(store, "peers") as tenant:
             with contextlib.ExitStack() as servers:
                 urls = [servers.enter_context(graphmem_server(ours, tenant, scratch / "gm.log"))]
+                floors = [servers.enter_context(floor_server(Path(sys.executable), scratch / "f"))]
                 for peer, venv, db in theirs:
                     log = scratch / f"{peer.name}.log"
                     urls.append(servers.enter_context(peer_server(peer, venv, db, log)))
-                return await compare(corpus, urls, [peer for peer, _, _ in theirs])
+                    floor = floor_server(venv / "bin" / "python", scratch / f"{peer.name}-f")
+                    floors.append(servers.enter_context(floor))
+                peers = [peer for peer, _, _ in theirs]
+                return await compare(corpus, urls, peers, floors, watch)
     finally:
         await store.close()
 
@@ -578,6 +636,18 @@ def notes(sides: list[Side], corpus: Corpus, peers: list[Peer]) -> None:
         say(f"  {side.label}: " + " / ".join(f"{q:.1f}" for q in quarters(side.tally.writes)))
 
 
+def floor_notes(sides: list[Side], floors: list[Side]) -> None:
+    """Each stack's bare echo p50, and each side's write above its own stack's floor."""
+    say("transport floor (a bare FastMCP echo of each turn, same client, same rotation):")
+    above = []
+    for side, floor in zip(sides, floors, strict=True):
+        stack = quantile_ms(floor.tally.writes, 50)
+        above.append(quantile_ms(side.tally.writes, 50) - stack)
+        say(f"  {side.label}'s stack: echo p50 {stack:.1f} ms; its write {above[-1]:.1f} ms more")
+    for side, extra in zip(sides[1:], above[1:], strict=True):
+        say(f"  above the floor, {sides[0].label}/{side.label}: {ratio(above[0], extra)}")
+
+
 def quarters(seconds: list[float]) -> list[float]:
     """The p50 of each quarter of ``seconds`` in the order they were taken."""
     size = len(seconds) // 4
@@ -607,10 +677,19 @@ def main() -> None:
             for peer, venv in zip(peers, venvs, strict=True)
         ]
         configuration(corpus, ours, theirs)
-        sides = asyncio.run(in_scratch_tenant(corpus, ours, theirs, scratch))
+        watch = Watch(
+            {"graphmem": neo4j_jvm(ours)} | {peer.name: neo4j_jvm(db) for peer, _, db in theirs}
+        )
+        run = in_scratch_tenant(corpus, ours, theirs, scratch, watch)
+        sides, floors = asyncio.run(run)
         own = server_side(scratch / "gm.log", len(corpus.turns))
     table(sides, FIGURES + conversation_figures(corpus))
     notes(sides, corpus, peers)
+    floor_notes(sides, floors)
+    if watch.jvms:
+        say("each managed Neo4j's CPU per quarter of the writes, by thread (JIT: compiler):")
+        for line in watch.lines():
+            say(line)
     tools = [f"{tool} {own[tool]:.1f} ms" for tool in ("save_memory", "search") if tool in own]
     say("graphmem's server, its own p50 (the time it logs, transport aside): " + ", ".join(tools))
     say(f"total {time.perf_counter() - began:.0f} s")
