@@ -46,7 +46,9 @@ The transport floor of each server stack is in the same rotation: a bare FastMCP
 (bench/bare_echo.py, nothing but FastMCP) run from graphmem's environment (on uvloop, as
 graphmem serves) and from each peer's (its own FastMCP version), called with each turn's text
 through the same client. Printed: each floor's p50, and each side's write p50 above its own
-stack's floor (what the server and its database add to a bare call).
+stack's floor (what the server and its database add to a bare call). Each managed Neo4j's
+CPU per quarter of the writes is printed by kind of thread (bench/jvm_threads.py, Linux): its
+JIT compiler threads, its Bolt workers (the statements) and the rest.
 """
 
 from __future__ import annotations
@@ -535,11 +537,13 @@ async def in_scratch_tenant(
         async with scratch_tenant(store, "peers") as tenant:
             with contextlib.ExitStack() as servers:
                 urls = [servers.enter_context(graphmem_server(ours, tenant, scratch / "gm.log"))]
-                floors = [servers.enter_context(floor_server(Path(sys.executable), scratch / "f"))]
+                own_floor = floor_server(Path(sys.executable), scratch / "gm-floor.log")
+                floors = [servers.enter_context(own_floor)]
                 for peer, venv, db in theirs:
                     log = scratch / f"{peer.name}.log"
                     urls.append(servers.enter_context(peer_server(peer, venv, db, log)))
-                    floor = floor_server(venv / "bin" / "python", scratch / f"{peer.name}-f")
+                    python = venv / "bin" / "python"
+                    floor = floor_server(python, scratch / f"{peer.name}-floor.log")
                     floors.append(servers.enter_context(floor))
                 peers = [peer for peer, _, _ in theirs]
                 return await compare(corpus, urls, peers, floors, watch)
