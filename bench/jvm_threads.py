@@ -2,12 +2,15 @@
 
 bench.peers prints it per quarter of the writes: on two cores, a cold JVM's JIT compiler
 threads compete with every call, and the Bolt workers' time is what the statements cost.
+HotSpot starts and stops compiler threads as its queue grows and shrinks; the CPU of a thread
+that ended between two readings is known only as part of the process's total, so it is shown
+apart ("ended").
 """
 
 from __future__ import annotations
 
 import os
-from collections import defaultdict
+from dataclasses import dataclass, field
 from pathlib import Path
 
 PROC = Path("/proc")
@@ -35,37 +38,56 @@ def kind_of(thread_name: str) -> str:
     return "other"
 
 
-def cpu_by_kind(pid: int) -> dict[str, float]:
-    """Seconds of CPU (user and system) each kind of thread of ``pid`` has used so far."""
-    tick = os.sysconf("SC_CLK_TCK")
-    seconds: dict[str, float] = defaultdict(float)
+def _cpu_seconds(stat: str) -> float:
+    """User plus system time from a /proc stat line (fields after the command name)."""
+    fields = stat.rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+@dataclass(frozen=True)
+class Reading:
+    """A JVM's CPU seconds so far: the whole process (ended threads included) and per live
+    thread, with the thread's kind."""
+
+    total: float
+    threads: dict[str, tuple[str, float]] = field(default_factory=dict)
+
+
+def read_cpu(pid: int) -> Reading:
+    threads: dict[str, tuple[str, float]] = {}
     for task in (PROC / str(pid) / "task").glob("*"):
         try:
             name = (task / "comm").read_text().strip()
-            fields = (task / "stat").read_text().rsplit(")", 1)[1].split()
+            threads[task.name] = (kind_of(name), _cpu_seconds((task / "stat").read_text()))
         except OSError:
             continue  # the thread ended
-        seconds[kind_of(name)] += (int(fields[11]) + int(fields[12])) / tick
-    return seconds
+    try:
+        total = _cpu_seconds((PROC / str(pid) / "stat").read_text())
+    except OSError:
+        total = sum(seconds for _, seconds in threads.values())
+    return Reading(total, threads)
 
 
-def spent(before: dict[str, float], after: dict[str, float]) -> str:
-    """'JIT 12.1 s, Bolt 7.5 s, other 1.0 s' between two readings."""
-    kinds = [kind for kind, _ in KINDS] + ["other"]
-    return ", ".join(
-        f"{kind} {after.get(kind, 0.0) - before.get(kind, 0.0):.1f} s" for kind in kinds
+def spent(before: Reading, after: Reading) -> str:
+    """'JIT 12.1 s, Bolt 7.5 s, other 1.0 s, ended 0.2 s' between two readings."""
+    by_kind = {kind: 0.0 for kind, _ in KINDS} | {"other": 0.0}
+    for tid, (kind, seconds) in after.threads.items():
+        by_kind[kind] += seconds - before.threads.get(tid, (kind, 0.0))[1]
+    ended = max(0.0, after.total - before.total - sum(by_kind.values()))
+    return ", ".join(f"{kind} {seconds:.1f} s" for kind, seconds in by_kind.items()) + (
+        f", ended {ended:.1f} s"
     )
 
 
 class Watch:
-    """Readings of some JVMs' CPU by kind, taken at marks (JVMs not found are left out)."""
+    """Readings of some JVMs' CPU, taken at marks (JVMs not found are left out)."""
 
     def __init__(self, jvms: dict[str, int | None]) -> None:
         self.jvms = {label: pid for label, pid in jvms.items() if pid is not None}
-        self.readings: list[dict[str, dict[str, float]]] = []
+        self.readings: list[dict[str, Reading]] = []
 
     def mark(self) -> None:
-        self.readings.append({label: cpu_by_kind(pid) for label, pid in self.jvms.items()})
+        self.readings.append({label: read_cpu(pid) for label, pid in self.jvms.items()})
 
     def lines(self) -> list[str]:
         """Per JVM, what it spent between consecutive marks."""
