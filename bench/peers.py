@@ -691,8 +691,8 @@ def main() -> None:
     notes(sides, corpus, peers)
     floor_notes(sides, floors)
     if watch.jvms:
-        say("each managed Neo4j's CPU per quarter of the writes, by thread (JIT: compiler; ended:")
-        say("  threads that ended between two readings, most of them compiler threads):")
+        say("each managed Neo4j's CPU per quarter of the writes, by thread (JIT: its compiler")
+        say("  threads; ended: threads that ended between two readings, as idle compilers do):")
         for line in watch.lines():
             say(line)
     tools = [f"{tool} {own[tool]:.1f} ms" for tool in ("save_memory", "search") if tool in own]
