@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
+from itertools import pairwise
 from pathlib import Path
 
 PROC = Path("/proc")
@@ -19,7 +20,8 @@ KINDS = (("JIT", ("C1 CompilerThre", "C2 CompilerThre")), ("Bolt", ("neo4j.BoltW
 
 def jvm_of(data_dir: Path) -> int | None:
     """The pid of the Neo4j server JVM whose configuration lives in ``data_dir`` (the
-    launcher's JVMs are not it: the server's is the one with a heap setting)."""
+    launcher's JVMs are not it: the server's is the one with a heap setting); None where
+    there is no such process or no /proc."""
     needle = f"{data_dir}/conf".encode()
     for entry in PROC.glob("[0-9]*"):
         try:
@@ -93,9 +95,6 @@ class Watch:
         """Per JVM, what it spent between consecutive marks."""
         return [
             f"  {label}'s Neo4j: "
-            + " / ".join(
-                spent(before[label], after[label])
-                for before, after in zip(self.readings, self.readings[1:], strict=False)
-            )
+            + " / ".join(spent(a[label], b[label]) for a, b in pairwise(self.readings))
             for label in self.jvms
         ]

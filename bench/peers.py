@@ -80,7 +80,7 @@ import graphmem
 from bench.facts import quantile_ms, say, scratch_tenant
 from bench.jvm_threads import Watch, jvm_of
 from bench.locomo import evidence_ids, sessions, turn_text
-from bench.speed import server_side
+from bench.speed import echo_server, server_side
 from graphmem.app.settings import Settings
 from graphmem.store import Store
 from tests.app.helpers import clean_env, listening_process, serving_http
@@ -399,22 +399,20 @@ def graphmem_server(endpoint: Endpoint, tenant: str, log: Path) -> Iterator[str]
 
 
 @contextlib.contextmanager
-def floor_server(python: Path, log: Path) -> Iterator[str]:
-    """A bare FastMCP echo server run by ``python``: graphmem's own environment serves it as
-    graphmem serves (bench.echo_server: uvloop), a peer's runs the FastMCP-only script."""
+def peer_floor(venv: Path, log: Path) -> Iterator[str]:
+    """The FastMCP-only echo server (bench/bare_echo.py) run by a peer's environment.
+    (graphmem's own floor is bench.speed's bare echo server, on uvloop as graphmem serves.)"""
     port = free_port()
-    if Path(sys.executable) == python:
-        command = [str(python), "-m", "bench.echo_server", "bare", "--port", str(port)]
-    else:
-        command = [str(python), str(Path(__file__).with_name("bare_echo.py")), "--port", str(port)]
+    script = Path(__file__).with_name("bare_echo.py")
+    command = [str(venv / "bin" / "python"), str(script), "--port", str(port)]
     with log.open("w") as sink, listening_process(command, clean_env(), port, stderr=sink):
         yield f"http://127.0.0.1:{port}/mcp"
 
 
 def neo4j_jvm(endpoint: Endpoint) -> int | None:
-    """A managed local Neo4j's server JVM (None for any other, or off Linux)."""
+    """A managed local Neo4j's server JVM (None for any other, or where /proc is missing)."""
     local = endpoint.local_settings
-    return jvm_of(local.data_dir) if local is not None and sys.platform == "linux" else None
+    return jvm_of(local.data_dir) if local is not None else None
 
 
 def server_agent(endpoint: Endpoint) -> str:
@@ -537,14 +535,13 @@ async def in_scratch_tenant(
         async with scratch_tenant(store, "peers") as tenant:
             with contextlib.ExitStack() as servers:
                 urls = [servers.enter_context(graphmem_server(ours, tenant, scratch / "gm.log"))]
-                own_floor = floor_server(Path(sys.executable), scratch / "gm-floor.log")
+                own_floor = echo_server("bare", clean_env(), scratch / "gm-floor.log")
                 floors = [servers.enter_context(own_floor)]
                 for peer, venv, db in theirs:
                     log = scratch / f"{peer.name}.log"
                     urls.append(servers.enter_context(peer_server(peer, venv, db, log)))
-                    python = venv / "bin" / "python"
-                    floor = floor_server(python, scratch / f"{peer.name}-floor.log")
-                    floors.append(servers.enter_context(floor))
+                    floor_log = scratch / f"{peer.name}-floor.log"
+                    floors.append(servers.enter_context(peer_floor(venv, floor_log)))
                 peers = [peer for peer, _, _ in theirs]
                 return await compare(corpus, urls, peers, floors, watch)
     finally:
