@@ -192,7 +192,8 @@ async def bench_store() -> AsyncIterator[Store]:
             password = os.environ.get("NEO4J_PASSWORD", "")
         else:
             scratch = stack.enter_context(tempfile.TemporaryDirectory())
-            endpoint = stack.enter_context(find_endpoint(Path(scratch)))
+            # In a worker thread: the managed Neo4j's readiness check runs its own event loop.
+            endpoint = await asyncio.to_thread(stack.enter_context, find_endpoint(Path(scratch)))
             uri, user, password = endpoint.uri, endpoint.user, endpoint.password
         store = await Store.connect(uri, user, password)
         try:
