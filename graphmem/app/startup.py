@@ -73,7 +73,13 @@ class DatabaseNotStarted(StoreError):
     retryable = False
 
     def __init__(self, cause: BaseException) -> None:
-        detail = cause.message if isinstance(cause, GraphmemError) else repr(cause)
+        # For the operator's log: a driver error's repr is empty ("ClientError()"), its text
+        # carries Neo4j's code and message.
+        detail = (
+            cause.message
+            if isinstance(cause, GraphmemError)
+            else f"{type(cause).__name__}: {cause}"
+        )
         super().__init__(f"the database could not be started: {detail}")
         self.reason = next(
             (text for kind, text in _REASONS if isinstance(cause, kind)), "an unexpected error"

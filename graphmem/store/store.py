@@ -18,7 +18,15 @@ import neo4j.exceptions as neo4j_errors
 from neo4j import AsyncManagedTransaction, Query, RoutingControl
 from neo4j.graph import Node, Relationship
 from neo4j.time import Date, DateTime, Duration, Time
-from tenacity import AsyncRetrying, retry_if_exception_type, stop_after_delay, wait_exponential
+from tenacity import (
+    AsyncRetrying,
+    retry_if_exception,
+    retry_if_exception_type,
+    stop_after_attempt,
+    stop_after_delay,
+    wait_exponential,
+    wait_random,
+)
 
 from graphmem.core.errors import Conflict, StoreAuthFailed, StoreUnavailable, TimedOut
 from graphmem.history.keys import ChainKey
@@ -63,6 +71,21 @@ def _native(value: Any) -> Any:
 
 def _row(record: neo4j.Record) -> Row:
     return {key: _native(value) for key, value in record.items()}
+
+
+SCHEMA_ATTEMPTS = 4
+
+
+def _schema_race(error: BaseException) -> bool:
+    """A schema statement refused because another server applied the same one at that moment.
+
+    Neo4j checks IF [NOT] EXISTS before it takes the schema lock, so two servers creating (or
+    dropping) the same rule at once collide: the loser gets EquivalentSchemaRuleAlreadyExists
+    (or a failed drop). Run again, the statement finds the other's committed result and does
+    nothing; a real conflict fails on every attempt and is raised."""
+    return isinstance(error, neo4j_errors.ClientError) and (error.code or "").startswith(
+        "Neo.ClientError.Schema."
+    )
 
 
 def _require_tenant(tenant: str) -> None:
@@ -323,15 +346,22 @@ class Store:
 
     # --- schema and maintenance -----------------------------------------------------------
     async def apply_schema(self) -> list[str]:
-        """Apply ``cypher/schema`` in file-name order; every statement is idempotent."""
+        """Apply ``cypher/schema`` in file-name order; every statement is idempotent, also
+        while other servers apply the same schema (several starting at once)."""
         applied = []
         for query in self.catalog.under("schema"):
-            with _translated(self.uri, self.user):
-                await self._driver.execute_query(
-                    Query(query.text, metadata={"graphmem_query": query.name}),
-                    database_=self.database,
-                    bookmark_manager_=self.bookmarks,
-                )
+            async for attempt in AsyncRetrying(
+                retry=retry_if_exception(_schema_race),
+                stop=stop_after_attempt(SCHEMA_ATTEMPTS),
+                wait=wait_random(0.05, 0.3),
+                reraise=True,
+            ):
+                with attempt, _translated(self.uri, self.user):
+                    await self._driver.execute_query(
+                        Query(query.text, metadata={"graphmem_query": query.name}),
+                        database_=self.database,
+                        bookmark_manager_=self.bookmarks,
+                    )
             applied.append(query.name)
         await self._await_indexes()
         return applied

@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+from pathlib import Path
+
 import pytest
 
 from graphmem.core.errors import StoreAuthFailed, StoreUnavailable
 from graphmem.store import Store
-from tests.neo4j_endpoint import Endpoint, free_port
+from tests.neo4j_endpoint import Endpoint, free_port, managed_local
+
+SERVERS_AT_ONCE = 3
 
 
 async def test_schema_applies_twice_without_change(store: Store) -> None:
@@ -18,6 +24,32 @@ async def test_schema_applies_twice_without_change(store: Store) -> None:
     names = {row["name"] for row in constraints}
     assert all(row["state"] == "ONLINE" for row in constraints)
     assert {"fact_tenant_id_unique", "fact_key_owner_unique", "event_revision_unique"} <= names
+
+
+@pytest.mark.managed  # a database no schema was ever applied to
+async def test_servers_starting_at_once_on_a_fresh_database_all_apply_the_schema(
+    neo4j_endpoint: Endpoint, tmp_path: Path
+) -> None:
+    if neo4j_endpoint.local_settings is None:
+        pytest.skip("needs the jars of the managed local Neo4j")
+    with contextlib.ExitStack() as stack:
+        # Started in a thread: its readiness check runs an event loop of its own.
+        fresh = await asyncio.to_thread(stack.enter_context, managed_local(tmp_path / "neo4j"))
+        stores = [
+            await Store.connect(fresh.uri, fresh.user, fresh.password)
+            for _ in range(SERVERS_AT_ONCE)
+        ]
+        try:
+            applied = await asyncio.gather(*(store.apply_schema() for store in stores))
+            expected = [q.name for q in stores[0].catalog.under("schema")]
+            assert applied == [expected] * SERVERS_AT_ONCE
+            state = await stores[0].schema_state()
+            assert state and all(row["state"] == "ONLINE" for row in state)
+            assert {"fact_tenant_id_unique", "event_revision_unique"} <= {r["name"] for r in state}
+            assert "fact_by_expiry" not in {row["name"] for row in state}  # dropped by 108
+        finally:
+            for store in stores:
+                await store.close()
 
 
 async def test_every_catalog_query_plans_on_the_real_database(store: Store) -> None:
