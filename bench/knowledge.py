@@ -13,9 +13,10 @@ in its own tenant (purged afterwards):
     conversations (files in name order, sessions in order), one chunk per turn in the paper's
     text form ``(<session date>) <speaker> said, "<text>"`` (plus the image caption), with an
     ``ENRICH_OK`` line so each is enrichable (the data is read in place, never copied).
-    Stored through the real add_context_chunk. Reported: the wall time of one run (all 1,000
-    chunks in one transaction) and per chunk, the stage counters, then the wall time of a
-    second run over the same chunks.
+    Stored through the real add_context_chunk. Reported: the wall time of one whole pass (all
+    1,000 chunks: every call of it, each following the last one's continuation, each call
+    batches of their own transactions) and per chunk, the stage counters summed over its
+    calls, then the wall time of a second pass over the same chunks.
 (b) assess_context, extract_candidate_claims, promote_candidate (human_confirmed),
     explain_impact (standard) and build_context_pack (executor, 4,000 tokens) through
     FastMCP's in-memory client, one call at a time, with 10^2, 10^3, 10^4 and 10^5 facts in
@@ -308,7 +309,7 @@ async def scale_figures(
 
 # --- report --------------------------------------------------------------------------------------
 def report(enriched: list[EnrichFigure], scaled: list[ScaleFigure]) -> None:
-    say(f"\n(a) enrich_context over {ENRICH_CHUNKS:,} LoCoMo turns, one transaction per run")
+    say(f"\n(a) enrich_context over {ENRICH_CHUNKS:,} LoCoMo turns, one whole pass per run")
     say(
         f"{'depth':>9} {'wall s':>8} {'ms/chunk':>9} {'2nd run s':>10} {'assessed':>9} "
         f"{'claims':>7} {'promoted':>9} {'packs':>6} {'impacts':>8}"
