@@ -54,7 +54,7 @@ from graphmem.facts import service as facts
 from graphmem.facts.models import RecordFactRequest
 from graphmem.store import Store
 from tests.app.helpers import clean_env, serving_http
-from tests.neo4j_endpoint import Endpoint, find_endpoint
+from tests.neo4j_endpoint import Endpoint, find_endpoint, in_worker_thread
 
 PROJECT = "bench"
 WRITERS = 8
@@ -185,15 +185,16 @@ async def concurrently(call: Call, total: int, workers: int = WRITERS) -> float:
 async def bench_store() -> AsyncIterator[Store]:
     """A store with the schema applied, on NEO4J_URI if set, else on a managed local Neo4j
     in a temporary folder (stopped afterwards)."""
-    with contextlib.ExitStack() as stack:
+    async with contextlib.AsyncExitStack() as stack:
         if os.environ.get("NEO4J_URI"):
             uri = os.environ["NEO4J_URI"]
             user = os.environ.get("NEO4J_USER", "neo4j")
             password = os.environ.get("NEO4J_PASSWORD", "")
         else:
             scratch = stack.enter_context(tempfile.TemporaryDirectory())
-            # In a worker thread: the managed Neo4j's readiness check runs its own event loop.
-            endpoint = await asyncio.to_thread(stack.enter_context, find_endpoint(Path(scratch)))
+            endpoint = await stack.enter_async_context(
+                in_worker_thread(find_endpoint(Path(scratch)))
+            )
             uri, user, password = endpoint.uri, endpoint.user, endpoint.password
         store = await Store.connect(uri, user, password)
         try:

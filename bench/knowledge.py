@@ -41,7 +41,7 @@ import re
 import sys
 import tempfile
 import time
-from collections import defaultdict
+from collections import Counter
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -136,14 +136,13 @@ async def enrich_pass(db: TenantStore, depth: EnrichDepth) -> tuple[dict[str, in
     """One whole enrich_context pass (every call of it, following its continuations), as the
     tool runs it with the default policy: its stages' counters summed, and whether a bound
     left work undone."""
-    counters: dict[str, int] = defaultdict(int)
+    counters: Counter[str] = Counter()
     truncated, continuation = False, None
     while True:
         request = EnrichContextRequest(depth=depth, continuation=continuation)
         result = await enrich.enrich_context(db, request, "manual")
         for step in result.steps:
-            for name, value in step.items():
-                counters[name] += value
+            counters.update(step)
         truncated = truncated or result.truncated
         if result.continuation is None:
             return dict(counters), truncated

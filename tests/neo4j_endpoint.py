@@ -13,15 +13,16 @@ offline ``graphmem/neo4j`` image from docker/build-images.sh) on the host networ
 
 from __future__ import annotations
 
+import asyncio
 import os
 import socket
 import sys
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections.abc import AsyncIterator, Iterator
+from contextlib import AbstractContextManager, asynccontextmanager, contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from graphmem.app.settings import Settings
 
@@ -149,6 +150,21 @@ def managed_local(data_dir: Path) -> Iterator[Endpoint]:
         yield Endpoint(status.bolt_uri, local.user, local.password(), "local", settings)
     finally:
         local.stop()
+
+
+T = TypeVar("T")
+
+
+@asynccontextmanager
+async def in_worker_thread(context: AbstractContextManager[T]) -> AsyncIterator[T]:
+    """A blocking context (a Neo4j started here, stopped after) entered and left in a worker
+    thread, for async code: the managed Neo4j's readiness check runs an event loop of its own,
+    and the caller's loop keeps running while Neo4j starts and stops."""
+    value = await asyncio.to_thread(context.__enter__)
+    try:
+        yield value
+    finally:
+        await asyncio.to_thread(context.__exit__, None, None, None)
 
 
 def _say(line: str) -> None:

@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import asyncio
-import contextlib
 from pathlib import Path
 
 import pytest
 
 from graphmem.core.errors import StoreAuthFailed, StoreUnavailable
 from graphmem.store import Store
-from tests.neo4j_endpoint import Endpoint, free_port, managed_local
+from tests.neo4j_endpoint import Endpoint, free_port, in_worker_thread, managed_local
 
 SERVERS_AT_ONCE = 3
 
@@ -32,9 +31,7 @@ async def test_servers_starting_at_once_on_a_fresh_database_all_apply_the_schema
 ) -> None:
     if neo4j_endpoint.local_settings is None:
         pytest.skip("needs the jars of the managed local Neo4j")
-    with contextlib.ExitStack() as stack:
-        # Started in a thread: its readiness check runs an event loop of its own.
-        fresh = await asyncio.to_thread(stack.enter_context, managed_local(tmp_path / "neo4j"))
+    async with in_worker_thread(managed_local(tmp_path / "neo4j")) as fresh:
         stores = [
             await Store.connect(fresh.uri, fresh.user, fresh.password)
             for _ in range(SERVERS_AT_ONCE)
