@@ -46,9 +46,15 @@ The transport floor of each server stack is in the same rotation: a bare FastMCP
 (bench/bare_echo.py, nothing but FastMCP) run from graphmem's environment (on uvloop, as
 graphmem serves) and from each peer's (its own FastMCP version), called with each turn's text
 through the same client. Printed: each floor's p50, and each side's write p50 above its own
-stack's floor (what the server and its database add to a bare call). Each managed Neo4j's
-CPU per quarter of the writes is printed by kind of thread (bench/jvm_threads.py, Linux): its
-JIT compiler threads, its Bolt workers (the statements) and the rest.
+stack's floor (what the server and its database add to a bare call). So is each side's write
+floor, the least durable write on that side's Neo4j: graphmem's bare FastMCP server (on uvloop)
+with one tool that runs one auto-commit CREATE of the turn on no index through graphmem's store
+(bench.echo_server's ``write``); one per side, so each database takes the same extra writes.
+Printed: each write floor's p50, each side's write above it, and graphmem's write floor as a
+ratio of each peer's write (what any save that commits before it answers starts from). Each
+managed Neo4j's CPU per quarter of the writes is printed by kind of thread
+(bench/jvm_threads.py, Linux): its JIT compiler threads, its Bolt workers (the statements) and
+the rest.
 """
 
 from __future__ import annotations
@@ -270,6 +276,18 @@ def echo_side(label: str, client: Client[Any]) -> Side:
     )
 
 
+def write_floor_side(label: str, client: Client[Any]) -> Side:
+    """The least durable write on one side's Neo4j (bench.echo_server's ``write``), in the
+    write rotation."""
+    return Side(
+        label,
+        client,
+        lambda turn: ("write", {"name": turn.name, "text": turn.text}),
+        lambda q: ("echo", {"text": q.text}),
+        lambda _: [],
+    )
+
+
 def json_text(result: CallToolResult) -> dict[str, Any] | None:
     """neo4j-agent-memory answers JSON text, and reports its failures as {"error": ...}."""
     if result.is_error:
@@ -409,6 +427,16 @@ def peer_floor(venv: Path, log: Path) -> Iterator[str]:
         yield f"http://127.0.0.1:{port}/mcp"
 
 
+def write_floor(
+    db: Endpoint, tenant: str, scratch: Path, name: str
+) -> contextlib.AbstractContextManager[str]:
+    """The write floor on one side's Neo4j: graphmem's bare server with its ``write`` tool
+    (bench/echo_server.py), so the same stack writes to each side's database and each
+    database takes the same extra writes."""
+    env = clean_env(**db.env(), GRAPHMEM_TENANT=tenant)
+    return echo_server("write", env, scratch / f"{name}-write-floor.log")
+
+
 def neo4j_jvm(endpoint: Endpoint) -> int | None:
     """A managed local Neo4j's server JVM (None for any other, or where /proc is missing)."""
     local = endpoint.local_settings
@@ -503,9 +531,15 @@ async def tool_list(side: Side) -> str:
 
 
 async def compare(
-    corpus: Corpus, urls: list[str], peers: list[Peer], floor_urls: list[str], watch: Watch
-) -> tuple[list[Side], list[Side]]:
-    """The sides and the floors (one per server stack, graphmem's first), with their tallies."""
+    corpus: Corpus,
+    urls: list[str],
+    peers: list[Peer],
+    floor_urls: list[str],
+    write_floor_urls: list[str],
+    watch: Watch,
+) -> tuple[list[Side], list[Side], list[Side]]:
+    """The sides, their transport floors and their write floors (one of each per side,
+    graphmem's first), with their tallies."""
     async with contextlib.AsyncExitStack() as stack:
         clients = [await stack.enter_async_context(Client(url)) for url in urls]
         builders = [graphmem_side, *(peer.side for peer in peers)]
@@ -514,11 +548,17 @@ async def compare(
             echo_side(f"floor of {side.label}", await stack.enter_async_context(Client(url)))
             for side, url in zip(sides, floor_urls, strict=True)
         ]
+        write_floors = [
+            write_floor_side(
+                f"write floor on {side.label}'s Neo4j", await stack.enter_async_context(Client(url))
+            )
+            for side, url in zip(sides, write_floor_urls, strict=True)
+        ]
         say("tools listed: " + "; ".join([await tool_list(side) for side in sides]))
-        await warm_up([*sides, *floors])
-        await ingest([*sides, *floors], corpus, watch)
+        await warm_up([*sides, *floors, *write_floors])
+        await ingest([*sides, *floors, *write_floors], corpus, watch)
         await interrogate(sides, corpus)
-    return sides, floors
+    return sides, floors, write_floors
 
 
 async def in_scratch_tenant(
@@ -527,7 +567,7 @@ async def in_scratch_tenant(
     theirs: list[tuple[Peer, Path, Endpoint]],
     scratch: Path,
     watch: Watch,
-) -> tuple[list[Side], list[Side]]:
+) -> tuple[list[Side], list[Side], list[Side]]:
     """All servers up, the comparison run, all servers stopped and graphmem's tenant purged."""
     store = await Store.connect(ours.uri, ours.user, ours.password)
     try:
@@ -537,13 +577,16 @@ async def in_scratch_tenant(
                 urls = [servers.enter_context(graphmem_server(ours, tenant, scratch / "gm.log"))]
                 own_floor = echo_server("bare", clean_env(), scratch / "gm-floor.log")
                 floors = [servers.enter_context(own_floor)]
+                write_floors = [servers.enter_context(write_floor(ours, tenant, scratch, "gm"))]
                 for peer, venv, db in theirs:
                     log = scratch / f"{peer.name}.log"
                     urls.append(servers.enter_context(peer_server(peer, venv, db, log)))
                     floor_log = scratch / f"{peer.name}-floor.log"
                     floors.append(servers.enter_context(peer_floor(venv, floor_log)))
+                    floor = write_floor(db, tenant, scratch, peer.name)
+                    write_floors.append(servers.enter_context(floor))
                 peers = [peer for peer, _, _ in theirs]
-                return await compare(corpus, urls, peers, floors, watch)
+                return await compare(corpus, urls, peers, floors, write_floors, watch)
     finally:
         await store.close()
 
@@ -637,8 +680,9 @@ def notes(sides: list[Side], corpus: Corpus, peers: list[Peer]) -> None:
         say(f"  {side.label}: " + " / ".join(f"{q:.1f}" for q in quarters(side.tally.writes)))
 
 
-def floor_notes(sides: list[Side], floors: list[Side]) -> None:
-    """Each stack's bare echo p50, and each side's write above its own stack's floor."""
+def floor_notes(sides: list[Side], floors: list[Side], write_floors: list[Side]) -> None:
+    """Each stack's bare echo p50 and each side's write above it; each side's Neo4j's least
+    durable write and each side's write above it."""
     say("transport floor (a bare FastMCP echo of each turn, same client, same rotation):")
     above = []
     for side, floor in zip(sides, floors, strict=True):
@@ -647,6 +691,18 @@ def floor_notes(sides: list[Side], floors: list[Side]) -> None:
         say(f"  {side.label}'s stack: echo p50 {stack:.1f} ms; its write {above[-1]:.1f} ms more")
     for side, extra in zip(sides[1:], above[1:], strict=True):
         say(f"  above the floor, {sides[0].label}/{side.label}: {ratio(above[0], extra)}")
+    say(
+        "write floor (the least durable write: graphmem's bare FastMCP server with one tool "
+        "running one auto-commit CREATE of the turn on no index, on each side's Neo4j):"
+    )
+    for side, floor in zip(sides, write_floors, strict=True):
+        least, own = quantile_ms(floor.tally.writes, 50), quantile_ms(side.tally.writes, 50)
+        more = own - least
+        say(f"  on {side.label}'s Neo4j: p50 {least:.1f} ms; its write {more:.1f} ms more")
+    least = quantile_ms(write_floors[0].tally.writes, 50)
+    for side in sides[1:]:
+        theirs = quantile_ms(side.tally.writes, 50)
+        say(f"  {sides[0].label}'s write floor / {side.label}'s write: {ratio(least, theirs)}")
 
 
 def quarters(seconds: list[float]) -> list[float]:
@@ -682,11 +738,11 @@ def main() -> None:
             {"graphmem": neo4j_jvm(ours)} | {peer.name: neo4j_jvm(db) for peer, _, db in theirs}
         )
         run = in_scratch_tenant(corpus, ours, theirs, scratch, watch)
-        sides, floors = asyncio.run(run)
+        sides, floors, write_floors = asyncio.run(run)
         own = server_side(scratch / "gm.log", len(corpus.turns))
     table(sides, FIGURES + conversation_figures(corpus))
     notes(sides, corpus, peers)
-    floor_notes(sides, floors)
+    floor_notes(sides, floors, write_floors)
     if watch.jvms:
         say("each managed Neo4j's CPU per quarter of the writes, by thread (JIT: its compiler")
         say("  threads; ended: threads that ended between two readings, as idle compilers do):")
