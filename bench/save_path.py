@@ -11,7 +11,8 @@ graphmem's domain ``save_memory`` as the server calls it. The save's statement r
 timed inside the store (``write_statement``, where ``write_at_head`` runs the save as one
 auto-commit statement), so a save splits into its statement and the rest of the domain
 (screening, the event's HMAC, the answer model; the write-behind indexer's batches run in the
-same process, as in the server). Printed: p50 per quarter of the turns and over all, and each
+same process, as in the server; a tenant's first save, with no head seen yet, runs as the
+managed write, untimed inside). Printed: p50 per quarter of the turns and over all, and each
 figure above the bare CREATE.
 """
 
