@@ -12,6 +12,8 @@ from __future__ import annotations
 import argparse
 import asyncio
 import warnings
+from collections.abc import Callable
+from typing import Any
 
 
 def echo(text: str) -> str:
@@ -19,11 +21,13 @@ def echo(text: str) -> str:
     return text
 
 
-async def serve_bare(port: int, http: str = "auto") -> None:
+async def serve_bare(port: int, http: str = "auto", *more: Callable[..., Any]) -> None:
+    """The echo tool (and ``more`` tools) on FastMCP's streamable HTTP, on loopback."""
     from fastmcp import FastMCP
 
     server = FastMCP(name="echo")
-    server.tool(echo)
+    for tool in (echo, *more):
+        server.tool(tool)
     await server.run_http_async(
         show_banner=False,
         host="127.0.0.1",

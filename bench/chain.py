@@ -15,16 +15,14 @@ import asyncio
 import copy
 import time
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
 
-from bench.facts import bench_store, scratch_tenant
+from bench.facts import BENCH_CATALOG, bench_store, scratch_tenant
 from graphmem.core.models import canonical_json
 from graphmem.history.chain import GENESIS_HASH, event_hash
 from graphmem.history.keys import SCHEME, ChainKey
 from graphmem.history.verification import verify_chain
 from graphmem.store import QueryCatalog, Store
 
-BENCH_CATALOG = Path(__file__).parent / "cypher"
 BATCH = 10_000
 
 

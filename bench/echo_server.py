@@ -26,17 +26,15 @@ import argparse
 import asyncio
 import os
 from collections.abc import Coroutine
-from pathlib import Path
 from typing import Any
 
 from bench.bare_echo import echo, serve_bare
+from bench.facts import BENCH_CATALOG
 from graphmem.app import cli
 from graphmem.app.server import create_server
 from graphmem.app.settings import Settings
 from graphmem.store import Store
 from graphmem.store.catalog import QueryCatalog
-
-BENCH_CATALOG = Path(__file__).resolve().parent / "cypher"
 
 
 async def serve_graphmem(port: int) -> None:
@@ -55,8 +53,6 @@ async def serve_graphmem(port: int) -> None:
 
 async def serve_write(port: int) -> None:
     """The bare echo server plus one durable write per call (the write floor)."""
-    from fastmcp import FastMCP
-
     store = await Store.connect(
         os.environ["NEO4J_URI"], os.environ["NEO4J_USER"], os.environ["NEO4J_PASSWORD"]
     )
@@ -70,18 +66,8 @@ async def serve_write(port: int) -> None:
             raise RuntimeError("Neo4j refused the write for now")
         return rows[0]["name"]
 
-    server = FastMCP(name="write")
-    server.tool(echo)
-    server.tool(write)
     try:
-        await server.run_http_async(
-            show_banner=False,
-            host="127.0.0.1",
-            port=port,
-            path="/mcp",
-            log_level="warning",
-            uvicorn_config={"access_log": False},
-        )
+        await serve_bare(port, "auto", write)
     finally:
         await store.close()
 

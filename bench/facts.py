@@ -57,6 +57,8 @@ from tests.app.helpers import clean_env, serving_http
 from tests.neo4j_endpoint import Endpoint, find_endpoint, in_worker_thread
 
 PROJECT = "bench"
+# The benches' own statements (bulk setup, probes): bench/cypher, a catalog apart from cypher/.
+BENCH_CATALOG = Path(__file__).resolve().parent / "cypher"
 WRITERS = 8
 CALIBRATION_WRITES = 2_000
 Call = Callable[[int], Awaitable[object]]

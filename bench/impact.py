@@ -28,7 +28,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from bench.facts import Latency, in_memory_client, measure, quantile_ms, say, scratch_tenant
+from bench.facts import (
+    BENCH_CATALOG,
+    Latency,
+    in_memory_client,
+    measure,
+    quantile_ms,
+    say,
+    scratch_tenant,
+)
 from graphmem.impact import service as impact
 from graphmem.impact.models import EXTERNAL_TARGETS, ExplainImpactRequest
 from graphmem.store import QueryCatalog, Store
@@ -37,7 +45,6 @@ from tests.neo4j_endpoint import Endpoint, find_endpoint
 SIZES = (10**3, 10**4, 10**5)
 OUT_DEGREE = 2  # fact -> fact links per fact (plus one fact -> target link)
 BATCH = 5_000
-BENCH_CATALOG = Path(__file__).parent / "cypher"
 
 
 @dataclass(frozen=True)

@@ -49,7 +49,15 @@ from typing import Any
 
 import neo4j
 
-from bench.facts import Latency, in_memory_client, measure, quantile_ms, say, scratch_tenant
+from bench.facts import (
+    BENCH_CATALOG,
+    Latency,
+    in_memory_client,
+    measure,
+    quantile_ms,
+    say,
+    scratch_tenant,
+)
 from graphmem.knowledge import chunks, claims, enrich, packs
 from graphmem.knowledge.models.chunks import AddContextChunkRequest
 from graphmem.knowledge.models.packs import EnrichContextRequest, EnrichDepth
@@ -71,7 +79,6 @@ TOOLS = (
 PROJECT = "bench"
 BATCH = 5_000
 SUPERSEDED_SHARE = 0.1
-BENCH_CATALOG = Path(__file__).parent / "cypher"
 DEFAULT_LOCOMO = Path(__file__).resolve().parents[2] / "shared" / "data" / "locomo"
 
 

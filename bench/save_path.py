@@ -23,31 +23,20 @@ import asyncio
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
-from bench.facts import bench_store, quantile_ms, say, scratch_tenant
+from bench.facts import BENCH_CATALOG, bench_store, quantile_ms, say, scratch_tenant
 from bench.peers import chosen, load, quarters
 from graphmem.memories.models.memories import SaveMemoryRequest
 from graphmem.memories.service import save_memory
 from graphmem.store import Store
 from graphmem.store.catalog import QueryCatalog
 
-BENCH_CATALOG = Path(__file__).resolve().parent / "cypher"
-
 
 class TimedStore(Store):
-    """The store on the same driver, adding each one-statement write's wall time to ``spent``."""
+    """A store adding each one-statement write's wall time to ``spent``."""
 
-    def __init__(self, store: Store) -> None:
-        super().__init__(
-            store._driver,  # the bench's own store: the same connection pool
-            uri=store.uri,
-            user=store.user,
-            database=store.database,
-            owns_driver=False,
-        )
-        self.chain_key = store.chain_key
-        self.spent = 0.0
+    spent = 0.0
 
     async def write_statement(
         self, label: str, tenant: str, name: str, **params: Any
@@ -57,6 +46,23 @@ class TimedStore(Store):
             return await super().write_statement(label, tenant, name, **params)
         finally:
             self.spent += time.perf_counter() - began
+
+
+S = TypeVar("S", bound=Store)
+
+
+def beside(store: Store, kind: type[S], catalog: QueryCatalog | None = None) -> S:
+    """A store of ``kind`` on ``store``'s driver (the same connection pool), not closing it."""
+    other = kind(
+        store._driver,
+        uri=store.uri,
+        user=store.user,
+        database=store.database,
+        catalog=catalog,
+        owns_driver=False,
+    )
+    other.chain_key = store.chain_key
+    return other
 
 
 async def main(data: Path, wanted: list[str] | None) -> None:
@@ -70,16 +76,9 @@ async def main(data: Path, wanted: list[str] | None) -> None:
         scratch_tenant(store, "save-path") as tenant,
         scratch_tenant(store, "bare-write") as bare_tenant,
     ):
-        timed = TimedStore(store)
+        timed = beside(store, TimedStore)
         db = timed.of(tenant)
-        floor = Store(
-            store._driver,
-            uri=store.uri,
-            user=store.user,
-            database=store.database,
-            catalog=QueryCatalog(BENCH_CATALOG),
-            owns_driver=False,
-        ).of(bare_tenant)
+        floor = beside(store, Store, QueryCatalog(BENCH_CATALOG)).of(bare_tenant)
         for turn in corpus.turns:
             began = time.perf_counter()
             rows = await floor.write_statement(

@@ -54,7 +54,7 @@ import neo4j
 from fastmcp.client.progress import ProgressHandler
 
 from bench.chain import load_events
-from bench.facts import in_memory_client, quantile_ms, say, scratch_tenant
+from bench.facts import BENCH_CATALOG, in_memory_client, quantile_ms, say, scratch_tenant
 from graphmem.archive.service import EMPTY_HASH, fold_hash, sha256, turn_digest, turn_lexical
 from graphmem.core.ids import new_id
 from graphmem.decisions.models import RecordDecisionRequest
@@ -66,7 +66,6 @@ from graphmem.store import QueryCatalog, Store
 from tests.app.helpers import INITIALIZE_MESSAGE, clean_env, post, serving_http
 from tests.neo4j_endpoint import Endpoint, find_endpoint
 
-BENCH_CATALOG = Path(__file__).resolve().parent / "cypher"
 PROJECT = "scale"
 BATCH = 5_000
 MAX_DECISIONS = 10**5

@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from bench.archive import conversation_requests
-from bench.facts import bench_store, quantile_ms, say, scratch_tenant
+from bench.facts import BENCH_CATALOG, bench_store, quantile_ms, say, scratch_tenant
 from graphmem.app.settings import Settings
 from graphmem.archive import service as archive
 from graphmem.core.ids import new_id
@@ -41,7 +41,6 @@ from graphmem.search.indexing import memory_embedding_text, memory_lexical
 from graphmem.search.models import SearchRequest
 from graphmem.store import QueryCatalog, Store
 
-BENCH_CATALOG = Path(__file__).parent / "cypher"
 SIZES = (1_000, 10_000, 100_000)
 BATCH = 2_000
 SEARCHES = 200

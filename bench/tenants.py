@@ -60,7 +60,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from bench.facts import quantile_ms, say
+from bench.facts import BENCH_CATALOG, quantile_ms, say
 from bench.scale import MEMORY_TYPES, memory_text, words_of
 from bench.search import locomo_texts
 from graphmem.app.settings import Settings
@@ -72,7 +72,6 @@ from graphmem.search.models import SearchRequest
 from graphmem.store import QueryCatalog, Store
 from tests.neo4j_endpoint import Endpoint, find_endpoint
 
-BENCH_CATALOG = Path(__file__).resolve().parent / "cypher"
 LABEL = "bench-tenants"  # the tenant argument of the bench's database-wide statements
 PROJECT = "tenants"
 DIMENSIONS = 384
