@@ -28,7 +28,7 @@ from fastmcp import Client
 from bench.facts import bench_store, say, scratch_tenant
 from bench.locomo import ingest
 from graphmem.app.server import create_server
-from graphmem.app.settings import Settings
+from graphmem.core.settings import Settings
 from graphmem.store import Store
 
 PROJECT = "agent-session"

@@ -17,9 +17,9 @@ import time
 from datetime import UTC, datetime, timedelta
 
 from bench.facts import BENCH_CATALOG, bench_store, scratch_tenant
+from graphmem.core.keys import SCHEME, ChainKey
 from graphmem.core.models import canonical_json
 from graphmem.history.chain import GENESIS_HASH, event_hash
-from graphmem.history.keys import SCHEME, ChainKey
 from graphmem.history.verification import verify_chain
 from graphmem.store import QueryCatalog, Store
 

@@ -32,7 +32,7 @@ from bench.bare_echo import echo, serve_bare
 from bench.facts import BENCH_CATALOG
 from graphmem.app import cli
 from graphmem.app.server import create_server
-from graphmem.app.settings import Settings
+from graphmem.core.settings import Settings
 from graphmem.store import Store
 from graphmem.store.catalog import QueryCatalog
 

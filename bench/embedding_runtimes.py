@@ -29,9 +29,9 @@ from tokenizers import Tokenizer
 
 from bench.facts import say
 from bench.locomo import sessions, turn_text
-from graphmem.app.settings import Settings
-from graphmem.search.embeddings import EmbeddingsUnavailable, MiniLM, load_embedder
-from graphmem.search.onnx_minilm import build_graph
+from graphmem.core.settings import Settings
+from graphmem.embeddings.embedder import EmbeddingsUnavailable, MiniLM, load_embedder
+from graphmem.embeddings.onnx_minilm import build_graph
 
 TEXTS = 512
 BATCH = 16

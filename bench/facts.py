@@ -49,7 +49,7 @@ from fastmcp.server.middleware import CallNext, Middleware, MiddlewareContext
 from fastmcp.tools import ToolResult
 
 from graphmem.app.server import create_server
-from graphmem.app.settings import Settings
+from graphmem.core.settings import Settings
 from graphmem.facts import service as facts
 from graphmem.facts.models import RecordFactRequest
 from graphmem.store import Store

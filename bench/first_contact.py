@@ -27,7 +27,7 @@ from typing import Any, TextIO
 import mcp
 from mcp.client.stdio import stdio_client
 
-from graphmem.app.settings import Settings
+from graphmem.core.settings import Settings
 from tests.app.helpers import GRAPHMEM, clean_env, run_cli, wait_for_port
 from tests.neo4j_endpoint import free_port
 

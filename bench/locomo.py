@@ -39,7 +39,7 @@ from fastmcp import Client
 
 from bench.facts import bench_store, quantile_ms, say, scratch_tenant
 from graphmem.app.server import create_server
-from graphmem.app.settings import Settings
+from graphmem.core.settings import Settings
 from graphmem.store import Store
 
 KS = (1, 5, 10, 25, 50)

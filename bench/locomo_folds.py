@@ -45,9 +45,9 @@ from fastmcp import Client
 from bench.facts import bench_store, say, scratch_tenant
 from bench.locomo import CATEGORIES, DRAGON, KS, evidence_ids, ingest, sessions
 from graphmem.app.server import create_server
-from graphmem.app.settings import Settings
-from graphmem.search.e5_small import E5Small
-from graphmem.search.embeddings import MiniLM
+from graphmem.core.settings import Settings
+from graphmem.embeddings.e5_small import E5Small
+from graphmem.embeddings.embedder import MiniLM
 from graphmem.search.ranking import fuse, graph_ranking, turn_fusion
 from graphmem.search.service import GRAPH_SEEDS, TURN_GRAPH_DEPTH
 

@@ -48,7 +48,7 @@ from bench.locomo_folds import (
     recalls,
     score_grid,
 )
-from graphmem.search.lexical import STOP_WORDS, stem, words
+from graphmem.core.text import STOP_WORDS, stem, words
 from graphmem.search.ranking import fuse, graph_ranking
 from graphmem.search.service import GRAPH_SEEDS, discover_entities
 

@@ -27,7 +27,7 @@ from fastmcp.tools import ToolResult
 from bench.facts import bench_store, scratch_tenant
 from graphmem.app.metrics import CallObserver, ToolMetrics
 from graphmem.app.server import create_server
-from graphmem.app.settings import Settings
+from graphmem.core.settings import Settings
 from graphmem.store import Store
 
 MICRO_CALLS = 200_000

@@ -87,7 +87,7 @@ from bench.facts import quantile_ms, say, scratch_tenant
 from bench.jvm_threads import Watch, jvm_of
 from bench.locomo import evidence_ids, sessions, turn_text
 from bench.speed import echo_server, server_side
-from graphmem.app.settings import Settings
+from graphmem.core.settings import Settings
 from graphmem.store import Store
 from tests.app.helpers import clean_env, listening_process, serving_http
 from tests.neo4j_endpoint import Endpoint, find_endpoint, free_port, managed_local

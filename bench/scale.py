@@ -57,11 +57,11 @@ from bench.chain import load_events
 from bench.facts import BENCH_CATALOG, in_memory_client, quantile_ms, say, scratch_tenant
 from graphmem.archive.service import EMPTY_HASH, fold_hash, sha256, turn_digest, turn_lexical
 from graphmem.core.ids import new_id
+from graphmem.core.keys import ChainKey
 from graphmem.decisions.models import RecordDecisionRequest
 from graphmem.decisions.service import _alternatives_and_rules
 from graphmem.history.chain import GENESIS_HASH
-from graphmem.history.keys import ChainKey
-from graphmem.search.indexing import memory_lexical
+from graphmem.retrieval.indexing import memory_lexical
 from graphmem.store import QueryCatalog, Store
 from tests.app.helpers import INITIALIZE_MESSAGE, clean_env, post, serving_http
 from tests.neo4j_endpoint import Endpoint, find_endpoint

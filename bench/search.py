@@ -32,12 +32,12 @@ from typing import Any
 
 from bench.archive import conversation_requests
 from bench.facts import BENCH_CATALOG, bench_store, quantile_ms, say, scratch_tenant
-from graphmem.app.settings import Settings
 from graphmem.archive import service as archive
 from graphmem.core.ids import new_id
+from graphmem.core.settings import Settings
+from graphmem.embeddings.embedder import Embedder, load_embedder
+from graphmem.retrieval.indexing import memory_embedding_text, memory_lexical
 from graphmem.search import service as search
-from graphmem.search.embeddings import Embedder, load_embedder
-from graphmem.search.indexing import memory_embedding_text, memory_lexical
 from graphmem.search.models import SearchRequest
 from graphmem.store import QueryCatalog, Store
 

@@ -18,7 +18,7 @@ import neo4j
 from fastmcp import Client
 
 from graphmem.app.server import create_server
-from graphmem.app.settings import Settings
+from graphmem.core.settings import Settings
 from graphmem.store import Store
 
 BUILDS = 50

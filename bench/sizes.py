@@ -65,8 +65,8 @@ from bench.scale import (
     memory_title,
     topic_key,
 )
-from graphmem.app.settings import Settings
-from graphmem.history.keys import ChainKey
+from graphmem.core.keys import ChainKey
+from graphmem.core.settings import Settings
 from graphmem.store import QueryCatalog, Store
 from tests.neo4j_endpoint import Endpoint, find_endpoint
 

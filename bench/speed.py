@@ -40,7 +40,7 @@ import neo4j
 
 import graphmem
 from bench.facts import quantile_ms, say, scratch_tenant
-from graphmem.app.settings import Settings
+from graphmem.core.settings import Settings
 from graphmem.store import Store
 from tests.app.helpers import clean_env, listening_process, serving_http
 from tests.neo4j_endpoint import Endpoint, find_endpoint, free_port

@@ -63,11 +63,11 @@ from typing import Any
 from bench.facts import BENCH_CATALOG, quantile_ms, say
 from bench.scale import MEMORY_TYPES, memory_text, words_of
 from bench.search import locomo_texts
-from graphmem.app.settings import Settings
 from graphmem.core.ids import new_id
+from graphmem.core.settings import Settings
+from graphmem.embeddings.embedder import Embedder, EmbeddingsUnavailable, load_embedder
+from graphmem.retrieval.indexing import memory_embedding_text, memory_lexical
 from graphmem.search import service as search
-from graphmem.search.embeddings import Embedder, EmbeddingsUnavailable, load_embedder
-from graphmem.search.indexing import memory_embedding_text, memory_lexical
 from graphmem.search.models import SearchRequest
 from graphmem.store import QueryCatalog, Store
 from tests.neo4j_endpoint import Endpoint, find_endpoint

@@ -24,7 +24,7 @@ from pathlib import Path
 
 from bench.facts import say, scratch_tenant
 from bench.scale import Loader
-from graphmem.history.keys import ChainKey
+from graphmem.core.keys import ChainKey
 from graphmem.store import Store
 from tests.neo4j_endpoint import Endpoint, find_endpoint
 

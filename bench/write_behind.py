@@ -18,10 +18,10 @@ import statistics
 import time
 
 from bench.facts import bench_store, say, scratch_tenant
-from graphmem.app.settings import Settings
+from graphmem.core.settings import Settings
+from graphmem.embeddings.embedder import load_embedder
 from graphmem.memories.models.memories import SaveMemoryRequest
 from graphmem.memories.service import save_memory
-from graphmem.search.embeddings import load_embedder
 from graphmem.search.models import SearchRequest
 from graphmem.search.service import search
 

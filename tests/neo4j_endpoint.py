@@ -24,7 +24,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, TypeVar
 
-from graphmem.app.settings import Settings
+from graphmem.core.settings import Settings
 
 IMAGE = "neo4j:5.26-community"
 TEST_PASSWORD = "graphmem-test-password"

@@ -14,7 +14,7 @@ from fastmcp.server.dependencies import get_access_token
 from fastmcp.server.middleware import CallNext, Middleware, MiddlewareContext
 from fastmcp.tools import ToolResult
 
-from graphmem.app.toolspec import ToolSpec
+from graphmem.toolkit.toolspec import ToolSpec
 
 
 def required_scope(spec: ToolSpec) -> str:

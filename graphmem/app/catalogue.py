@@ -1,6 +1,5 @@
 """The MCP tool catalogue, assembled from one list of specs per area."""
 
-from graphmem.app.toolspec import Toolset, ToolSpec
 from graphmem.archive import tools as archive
 from graphmem.commits import tools as commits
 from graphmem.decisions import tools as decisions
@@ -9,8 +8,10 @@ from graphmem.history import tools as history
 from graphmem.impact import tools as impact
 from graphmem.knowledge.tools import audit, clarify, packs, pipeline
 from graphmem.knowledge.tools import chunks as knowledge
-from graphmem.memories.tools import memories, recall, timeline
+from graphmem.memories.tools import memories
+from graphmem.recall.tools import recall, timeline
 from graphmem.search import tools as search
+from graphmem.toolkit.toolspec import Toolset, ToolSpec
 from graphmem.workstreams import tools as workstreams
 
 CATALOGUE: list[ToolSpec] = [

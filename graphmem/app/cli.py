@@ -25,28 +25,28 @@ from pydantic import ValidationError
 from starlette.middleware import Middleware as StarletteMiddleware
 
 from graphmem import __version__
-from graphmem.app import http_front_door
+from graphmem.app import embeddings_commands, http_front_door
 from graphmem.app.http_limits import BodySizeLimit
 from graphmem.app.session_aliases import SessionAliases
-from graphmem.app.settings import Settings
-from graphmem.app.terminal import progress_bar
-from graphmem.app.terminal import say as _say
 from graphmem.core.errors import (
     ConfigurationError,
     GraphmemError,
     StoreUnavailable,
     VectorSpaceMismatch,
 )
-from graphmem.history.keys import ChainKey, load, load_or_create
-from graphmem.search import commands as embeddings_commands
+from graphmem.core.keys import ChainKey, load, load_or_create
+from graphmem.core.settings import Settings
+from graphmem.core.terminal import progress_bar
+from graphmem.core.terminal import say as _say
+from graphmem.localdb.connect import resolve_connection
 from graphmem.transfer import commands as transfer_commands
 
 if TYPE_CHECKING:  # the web stack is imported only by the commands that serve
     from fastmcp import FastMCP
 
-    from graphmem.app.startup import StoreGate
     from graphmem.history.verification import Anchor
     from graphmem.store import Store
+    from graphmem.toolkit.startup import StoreGate
 
 T = TypeVar("T")
 RECONNECT_EVERY = 5.0  # seconds between attempts while the database does not answer at start
@@ -60,30 +60,6 @@ def _load_settings(**overrides: object) -> Settings:
         first = error.errors(include_url=False)[0]
         field = ".".join(str(part) for part in first["loc"])
         raise ConfigurationError(f"invalid setting {field}: {first['msg']}") from error
-
-
-# --- connection -------------------------------------------------------------------------------
-def resolve_connection(
-    settings: Settings, stage: Callable[[str], None] = lambda _: None
-) -> tuple[str, str, str]:
-    """(uri, user, password): NEO4J_URI if set, else the managed local Neo4j, started;
-    ``stage`` hears what the start is doing."""
-    if settings.neo4j_uri:
-        password = settings.neo4j_password.get_secret_value() if settings.neo4j_password else ""
-        return settings.neo4j_uri, settings.neo4j_user, password
-    from graphmem.localdb import LocalNeo4j
-    from graphmem.store import ping_sync
-
-    def progress(line: str) -> None:
-        _say(line)
-        if line.startswith("downloading"):
-            stage("downloading Neo4j, first start only")
-
-    stage("starting the managed Neo4j")
-    local = LocalNeo4j(settings, progress=progress)
-    status, started = local.start(ready_check=ping_sync)
-    _say(("started " if started else "using running ") + f"local Neo4j at {status.bolt_uri}")
-    return status.bolt_uri, local.user, local.password()
 
 
 # --- serve ------------------------------------------------------------------------------------
@@ -111,17 +87,6 @@ def run_event_loop(main: Coroutine[Any, Any, T]) -> T:
         return asyncio.run(main)
     with asyncio.Runner(loop_factory=uvloop.new_event_loop) as runner:
         return runner.run(main)
-
-
-async def connect_store(settings: Settings) -> Store:
-    """The store of an operator command (export, import, embeddings backfill), its schema
-    applied: a fresh database gets graphmem's constraints first."""
-    from graphmem.store import Store
-
-    uri, user, password = resolve_connection(settings)
-    store = await Store.connect(uri, user, password, settings.neo4j_database)
-    await store.apply_schema()
-    return store
 
 
 async def _open_store(settings: Settings, gate: StoreGate, chain_key: ChainKey) -> Store:
@@ -162,8 +127,8 @@ async def _open_store(settings: Settings, gate: StoreGate, chain_key: ChainKey) 
 
 async def _check_vector_space(settings: Settings, store: Store) -> None:
     """With embeddings on, the database's vectors must be the configured model's."""
-    from graphmem.search.embeddings import load_embedder
-    from graphmem.search.vector_space import check_vector_space
+    from graphmem.embeddings.embedder import load_embedder
+    from graphmem.retrieval.vector_space import check_vector_space
 
     embedder = load_embedder(settings)
     if embedder is None:
@@ -205,7 +170,7 @@ def _in_daemon_thread(fn: Callable[[], T]) -> asyncio.Future[T]:
 
 async def _serve_async(settings: Settings, transport: str, chain_key: ChainKey) -> None:
     from graphmem.app.server import create_server
-    from graphmem.app.startup import StoreGate
+    from graphmem.toolkit.startup import StoreGate
 
     if transport == "stdio":
         _cancel_on_sigterm()
@@ -309,7 +274,7 @@ def doctor_command(settings: Settings) -> int:
 
 
 def browse_command(settings: Settings, *, open_browser: bool) -> int:
-    from graphmem.browser.browse import browser_login, open_in_system_browser
+    from graphmem.app.browse import browser_login, open_in_system_browser
 
     login = browser_login(settings, _say)
     print(login.describe())
@@ -415,7 +380,7 @@ def token_command(settings: Settings, args: argparse.Namespace) -> int:
 # --- verifier ---------------------------------------------------------------------------------
 def verifier_command(args: argparse.Namespace) -> int:
     """keygen: a new Ed25519 key pair; attest: sign an attestation for a fact."""
-    from graphmem.facts import verification
+    from graphmem.core import attestation as verification
 
     try:
         if args.action == "keygen":

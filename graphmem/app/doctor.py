@@ -21,8 +21,8 @@ from urllib.parse import urlsplit
 
 from pydantic import BaseModel, ConfigDict
 
-from graphmem.app.settings import Settings
 from graphmem.core.errors import ConfigurationError, GraphmemError, StoreAuthFailed
+from graphmem.core.settings import Settings
 
 if TYPE_CHECKING:
     from graphmem.store import QueryCatalog, Store
@@ -345,7 +345,7 @@ def check_embeddings(settings: Settings) -> Check:
         return ok(
             "embeddings", "off: search is full-text only (GRAPHMEM_EMBEDDINGS=minilm adds vectors)"
         )
-    from graphmem.search.embeddings import load_embedder
+    from graphmem.embeddings.embedder import load_embedder
 
     try:
         embedder = load_embedder(settings)
@@ -402,7 +402,7 @@ def check_tokens_file(settings: Settings) -> Check:
 
 
 def check_history_key(settings: Settings) -> Check:
-    from graphmem.history import keys
+    from graphmem.core import keys
 
     path = settings.history_key_path
     if not path.exists():

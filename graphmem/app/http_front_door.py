@@ -398,7 +398,7 @@ def open_http_front_door(argv: list[str]) -> HttpFrontDoor | None:
     first_contact = FirstContact.load(toolset_from(argv)) if applies(argv) else None
     if first_contact is None:
         return None
-    from graphmem.app.settings import Settings
+    from graphmem.core.settings import Settings
 
     try:
         settings = Settings()

@@ -9,20 +9,20 @@ from pydantic import AnyHttpUrl
 from graphmem import __version__
 from graphmem.app.access import ScopeMiddleware
 from graphmem.app.auth import GraphmemTokenVerifier, JWTSettings
-from graphmem.app.boundary import ArgumentErrorMiddleware
 from graphmem.app.catalogue import tools_for
 from graphmem.app.completion import complete
 from graphmem.app.metrics import CallObserver, ToolMetrics, register_metrics_route
 from graphmem.app.prompts import register_prompts
 from graphmem.app.resources import STATIC_RESOURCES, register_resources
-from graphmem.app.services import Services, attach
-from graphmem.app.settings import Settings
-from graphmem.app.startup import ReadinessMiddleware, StoreGate
 from graphmem.browser.routes import register_browser_files
+from graphmem.core.attestation import TrustedVerifiers
 from graphmem.core.errors import ConfigurationError
-from graphmem.facts.verification import TrustedVerifiers
-from graphmem.search.embeddings import load_embedder
+from graphmem.core.settings import Settings
+from graphmem.embeddings.embedder import load_embedder
 from graphmem.store import Store
+from graphmem.toolkit.boundary import ArgumentErrorMiddleware
+from graphmem.toolkit.services import Services, attach
+from graphmem.toolkit.startup import ReadinessMiddleware, StoreGate
 
 INSTRUCTIONS = """\
 graphmem is a governed, temporal knowledge graph. Record observations that can change with

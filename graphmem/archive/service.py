@@ -84,17 +84,17 @@ from graphmem.core.gate import screen
 from graphmem.core.ids import new_id
 from graphmem.core.models import from_node, paged, pick
 from graphmem.core.progress import step
+from graphmem.embeddings.embedder import Embedder
 from graphmem.history.chain import Audit, Change
 from graphmem.history.write_path import Write, write
-from graphmem.search.embeddings import Embedder
-from graphmem.search.lexical import (
+from graphmem.retrieval.lexical import (
     FETCH_GROWTH,
     MAX_QUERY_TERMS,
     lexical_text,
     lucene_query,
     widening,
 )
-from graphmem.search.vectors import embed_texts
+from graphmem.retrieval.vectors import embed_texts
 from graphmem.store import TenantStore
 from graphmem.store.store import Row
 

@@ -2,9 +2,9 @@
 the domain (graphmem/archive/service.py, where the rules are documented), let the boundary map
 errors."""
 
-from graphmem.app.services import Services
-from graphmem.app.toolspec import Effect, ToolList
 from graphmem.archive import models, service
+from graphmem.toolkit.services import Services
+from graphmem.toolkit.toolspec import Effect, ToolList
 
 SPECS = ToolList()
 

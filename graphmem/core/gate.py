@@ -77,7 +77,16 @@ import unicodedata
 from collections import Counter
 from dataclasses import dataclass, field
 
-from graphmem.knowledge.models.chunks import Redaction
+from pydantic import Field
+
+from graphmem.core.models import OutputModel
+
+
+class Redaction(OutputModel):
+    kind: str = Field(description="What was found, e.g. aws_access_key, private_key.")
+    start: int = Field(description="Offset in the text as given.")
+    end: int
+
 
 # --- secrets ---------------------------------------------------------------------------------
 _KEY_END = r"(?![A-Za-z0-9_\-])"

@@ -159,3 +159,8 @@ def paged(rows: list[T], limit: int, offset: int) -> tuple[list[T], dict[str, An
         "has_more": more,
         "next_offset": offset + len(page) if more else None,
     }
+
+
+def owner_of(project: str | None, origin_id: str | None) -> str:
+    """The namespace a fact key lives in: its project, else its capture origin alone."""
+    return f"project:{project}" if project is not None else f"origin:{origin_id}"

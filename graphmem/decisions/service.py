@@ -22,7 +22,7 @@ from typing import Any
 from graphmem.core.clock import iso, parse_iso, utc_now_iso
 from graphmem.core.errors import Conflict, NotFound, first_row
 from graphmem.core.ids import new_id
-from graphmem.core.models import from_node, pick
+from graphmem.core.models import from_node, owner_of, pick
 from graphmem.decisions.models import (
     AckReviewRequest,
     AckReviewResult,
@@ -42,7 +42,6 @@ from graphmem.decisions.models import (
     VerdictCounts,
 )
 from graphmem.decisions.rows import attempt_from_node, decision_from_row, rule_verdict, verdict_of
-from graphmem.facts.models import owner_of
 from graphmem.history.chain import Audit
 from graphmem.history.write_path import Idempotency, IdempotencyRecord, Write, write
 from graphmem.store import TenantStore

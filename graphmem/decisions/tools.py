@@ -1,9 +1,9 @@
 """MCP tools over decisions, review signals, attempts and outcomes. Thin: validate, call the
 domain, let the boundary map errors."""
 
-from graphmem.app.services import Services
-from graphmem.app.toolspec import Effect, ToolList
 from graphmem.decisions import models, review, service
+from graphmem.toolkit.services import Services
+from graphmem.toolkit.toolspec import Effect, ToolList
 
 SPECS = ToolList()
 

@@ -9,6 +9,7 @@ from typing import Annotated, Literal
 from pydantic import AwareDatetime, Field, JsonValue, model_validator
 
 from graphmem.core.answers import compact
+from graphmem.core.attestation import Attestation
 from graphmem.core.errors import InvalidArgument
 from graphmem.core.models import (
     Audit,
@@ -21,9 +22,9 @@ from graphmem.core.models import (
     Name,
     OutputModel,
     StrictModel,
+    owner_of,
 )
 from graphmem.decisions.models import ReviewOutcome, ReviewSignal
-from graphmem.facts.verification import Attestation
 from graphmem.memories.models.memories import MemoryTopicState
 
 SCHEMA_VERSION = 1
@@ -55,11 +56,6 @@ def normalise_source(label: str | None) -> tuple[SourceClass, str | None]:
         if known == folded:
             return known, None if label == known else label
     return "agent_claimed", label
-
-
-def owner_of(project: str | None, origin_id: str | None) -> str:
-    """The namespace a fact key lives in: its project, else its capture origin alone."""
-    return f"project:{project}" if project is not None else f"origin:{origin_id}"
 
 
 class RecordFactRequest(AuditedRequest):

@@ -23,10 +23,11 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from graphmem.core.attestation import Attestation, TrustedVerifiers, check_attestation
 from graphmem.core.clock import iso, utc_now
 from graphmem.core.errors import Conflict, InvalidArgument, NotFound, first_row
 from graphmem.core.ids import new_id
-from graphmem.core.models import canonical_json, pick
+from graphmem.core.models import canonical_json, owner_of, pick
 from graphmem.decisions import service as decisions
 from graphmem.decisions.reopen_rules import value_projection
 from graphmem.facts.models import (
@@ -42,10 +43,8 @@ from graphmem.facts.models import (
     RecordFactResult,
     VerifyFactResult,
     WhyEdge,
-    owner_of,
 )
 from graphmem.facts.rows import fact_from_node
-from graphmem.facts.verification import Attestation, TrustedVerifiers, check_attestation
 from graphmem.history.chain import Audit
 from graphmem.history.write_path import Idempotency, IdempotencyRecord, Write, write
 from graphmem.store import TenantStore

@@ -1,10 +1,10 @@
 """MCP tools over facts. Thin: validate, call the domain, let the boundary map errors."""
 
-from graphmem.app.services import Services
-from graphmem.app.toolspec import Effect, ToolList
 from graphmem.core.errors import ConfigurationError
 from graphmem.facts import maintain as maintain_pass
 from graphmem.facts import models, service, state
+from graphmem.toolkit.services import Services
+from graphmem.toolkit.toolspec import Effect, ToolList
 
 SPECS = ToolList()
 

@@ -15,8 +15,8 @@ from typing import Any
 from graphmem.core.clock import parse_iso, utc_now
 from graphmem.core.errors import HistoryKeyMismatch
 from graphmem.core.ids import new_id
+from graphmem.core.keys import SCHEME, ChainKey
 from graphmem.core.models import canonical_json, pick
-from graphmem.history.keys import SCHEME, ChainKey
 from graphmem.history.models import EventRecord, ReplayRequest
 from graphmem.history.rows import event_from_node
 from graphmem.store import TenantStore, Tx

@@ -1,9 +1,9 @@
 """MCP tools over the append-only history."""
 
-from graphmem.app.services import Services
-from graphmem.app.toolspec import Effect, ToolList
 from graphmem.history import verification
 from graphmem.history.models import ReplayRequest, ReplayResult
+from graphmem.toolkit.services import Services
+from graphmem.toolkit.toolspec import Effect, ToolList
 
 SPECS = ToolList()
 

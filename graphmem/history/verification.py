@@ -22,9 +22,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from graphmem.core.errors import GraphmemError
+from graphmem.core.keys import SCHEME, ChainKey
 from graphmem.core.models import canonical_json
 from graphmem.history.chain import GENESIS_HASH, event_hash, list_events
-from graphmem.history.keys import SCHEME, ChainKey
 from graphmem.history.models import ChainStatus, ChainVerdict, ReplayRequest, ReplayResult
 from graphmem.history.write_path import bookkeeping
 from graphmem.store import TenantStore

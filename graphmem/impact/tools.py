@@ -1,8 +1,8 @@
 """MCP tools over impact: record a link, explain a change's downstream impact. Thin."""
 
-from graphmem.app.services import Services
-from graphmem.app.toolspec import Effect, ToolList
 from graphmem.impact import models, service
+from graphmem.toolkit.services import Services
+from graphmem.toolkit.toolspec import Effect, ToolList
 
 SPECS = ToolList()
 

@@ -52,10 +52,10 @@ from typing import Any
 
 from graphmem.core.errors import InvalidArgument, InvalidState, first_row
 from graphmem.core.ids import new_id
-from graphmem.core.models import from_node, pick
+from graphmem.core.models import from_node, owner_of, pick
 from graphmem.decisions import service as decisions
 from graphmem.facts import service as facts
-from graphmem.facts.models import RecordFactRequest, owner_of
+from graphmem.facts.models import RecordFactRequest
 from graphmem.history.chain import Audit, Change
 from graphmem.history.write_path import Write, write
 from graphmem.knowledge.chunks import load_chunk

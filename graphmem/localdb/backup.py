@@ -12,7 +12,7 @@ replaces everything written since the backup.
 A backup is a folder holding ``<database>.dump`` and ``backup.json`` (Neo4j version, size,
 SHA-256 of the dump, the id of the history key), both mode 0600 in a 0700 folder: the dump
 holds every tenant's data. The history key itself is not copied: it is kept apart from the
-data on purpose (see ``graphmem.history.keys``), so the operator keeps it next to the backup.
+data on purpose (see ``graphmem.core.keys``), so the operator keeps it next to the backup.
 """
 
 from __future__ import annotations
@@ -29,10 +29,10 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict
 
-from graphmem.app.settings import Settings
+from graphmem.core import keys
 from graphmem.core.clock import utc_now
 from graphmem.core.errors import ConfigurationError, LocalDatabaseError
-from graphmem.history import keys
+from graphmem.core.settings import Settings
 from graphmem.localdb.assemble import assemble
 from graphmem.localdb.java import find_java
 from graphmem.localdb.lockfile import sha256_of

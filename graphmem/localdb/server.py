@@ -27,9 +27,9 @@ from pathlib import Path
 
 from pydantic import BaseModel
 
-from graphmem.app.settings import Settings
 from graphmem.browser.served import browser_settings, write_browser_jar
 from graphmem.core.errors import DatabaseStartFailed, GraphmemError, PortInUse
+from graphmem.core.settings import Settings
 from graphmem.localdb.assemble import assemble
 from graphmem.localdb.java import find_java
 from graphmem.localdb.lockfile import LockFile, load_lock

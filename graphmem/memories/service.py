@@ -57,6 +57,8 @@ from graphmem.core.errors import Conflict, InvalidState, NotFound, first_row
 from graphmem.core.gate import screen
 from graphmem.core.ids import new_id
 from graphmem.core.models import pick
+from graphmem.core.text import tenant_prefix
+from graphmem.embeddings.embedder import Embedder
 from graphmem.history.chain import Audit, Change
 from graphmem.history.write_path import Write, bookkeeping, write, write_at_head
 from graphmem.memories.models.memories import (
@@ -75,9 +77,7 @@ from graphmem.memories.models.memories import (
     SaveRedaction,
 )
 from graphmem.memories.rows import memory_from_node
-from graphmem.search.embeddings import Embedder
-from graphmem.search.indexing import Pending, indexer_of
-from graphmem.search.lexical import tenant_prefix
+from graphmem.retrieval.indexing import Pending, indexer_of
 from graphmem.store import TenantStore
 
 # Allowed moves of govern_memory: action -> statuses it may start from, and where it leads.

@@ -15,10 +15,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from graphmem.archive.service import turn_embedding_text
+from graphmem.embeddings.embedder import Embedder
 from graphmem.history.write_path import bookkeeping
-from graphmem.search.embeddings import Embedder
-from graphmem.search.indexing import memory_embedding_text
-from graphmem.search.vectors import embed_texts
+from graphmem.retrieval.indexing import memory_embedding_text
+from graphmem.retrieval.vectors import embed_texts
 from graphmem.store import Store
 
 BATCH = 256  # items embedded in one forward pass and written in one statement

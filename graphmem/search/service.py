@@ -45,11 +45,11 @@ from typing import Any
 
 from graphmem.core.errors import GraphmemError, InvalidArgument
 from graphmem.core.models import from_node
+from graphmem.embeddings.embedder import Embedder
 from graphmem.memories.models.memories import NextStep
 from graphmem.memories.service import preview
-from graphmem.search.embeddings import Embedder
-from graphmem.search.indexing import indexer_of
-from graphmem.search.lexical import (
+from graphmem.retrieval.indexing import indexer_of
+from graphmem.retrieval.lexical import (
     FETCH_GROWTH,
     MAX_QUERY_TERMS,
     STOP_WORDS,
@@ -58,6 +58,7 @@ from graphmem.search.lexical import (
     widening,
     words,
 )
+from graphmem.retrieval.vectors import embed_texts
 from graphmem.search.models import (
     ChannelShare,
     HitExplanation,
@@ -72,7 +73,6 @@ from graphmem.search.models import (
 )
 from graphmem.search.plans import DEFAULT_TOKEN_BUDGET, DEFAULT_WEIGHTS, compile_plan
 from graphmem.search.ranking import Fused, Fusion, fuse, graph_ranking, turn_fusion
-from graphmem.search.vectors import embed_texts
 from graphmem.store import TenantStore
 
 log = logging.getLogger(__name__)

@@ -1,10 +1,10 @@
 """MCP tools of the search area. Thin: validate, call the domain (graphmem/search/service.py,
 where the rules are documented), let the boundary map errors."""
 
-from graphmem.app.services import Services
-from graphmem.app.toolspec import Effect, ToolList
 from graphmem.search import service
 from graphmem.search.models import SearchRequest, SearchResult
+from graphmem.toolkit.services import Services
+from graphmem.toolkit.toolspec import Effect, ToolList
 
 SPECS = ToolList()
 

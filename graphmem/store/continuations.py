@@ -19,7 +19,7 @@ import time
 from typing import Any
 
 from graphmem.core.errors import InvalidArgument
-from graphmem.history.keys import ChainKey
+from graphmem.core.keys import ChainKey
 
 MAX_AGE = 3600  # seconds a token stays valid
 MAX_TOKEN_CHARS = 1024

@@ -11,7 +11,7 @@ from typing import Any
 from pydantic import Field
 
 from graphmem.core.models import OutputModel
-from graphmem.search.lexical import tenant_prefix
+from graphmem.core.text import tenant_prefix
 from graphmem.store import Store
 from graphmem.store.graph_model import GRAPH_MODEL
 

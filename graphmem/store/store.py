@@ -29,7 +29,7 @@ from tenacity import (
 )
 
 from graphmem.core.errors import Conflict, StoreAuthFailed, StoreUnavailable, TimedOut
-from graphmem.history.keys import ChainKey
+from graphmem.core.keys import ChainKey
 from graphmem.store import continuations
 from graphmem.store.catalog import QueryCatalog, default_catalog
 

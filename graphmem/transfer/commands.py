@@ -6,15 +6,12 @@ import argparse
 import asyncio
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING
 
-from graphmem.app.settings import Settings
-from graphmem.app.terminal import progress_bar, say
 from graphmem.core.errors import ConfigurationError
-from graphmem.history.keys import load_or_create
-
-if TYPE_CHECKING:  # the driver is imported by the commands that connect
-    pass
+from graphmem.core.keys import load_or_create
+from graphmem.core.settings import Settings
+from graphmem.core.terminal import progress_bar, say
+from graphmem.localdb.connect import connect_store
 
 
 def add_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -47,7 +44,6 @@ def run(settings: Settings, args: argparse.Namespace) -> int:
 
 
 async def _export(settings: Settings, args: argparse.Namespace) -> None:
-    from graphmem.app.cli import connect_store  # cli imports this module
     from graphmem.transfer.export import export_tenant, total_nodes
 
     out: Path = args.out
@@ -67,7 +63,6 @@ async def _export(settings: Settings, args: argparse.Namespace) -> None:
 
 
 async def _import(settings: Settings, args: argparse.Namespace) -> int:
-    from graphmem.app.cli import connect_store  # cli imports this module
     from graphmem.history.verification import verify_and_checkpoint
     from graphmem.transfer.load import check_file, import_file
 

@@ -24,10 +24,10 @@ from typing import IO, Any, TypeVar
 
 from pydantic import ValidationError
 
-from graphmem.app.terminal import Bar
 from graphmem.core.errors import Conflict, GraphmemError
+from graphmem.core.terminal import Bar
+from graphmem.core.text import tenant_prefix
 from graphmem.history.chain import GENESIS_HASH, SCHEME, event_hash
-from graphmem.search.lexical import tenant_prefix
 from graphmem.store import Store
 from graphmem.transfer.format import (
     BODY,

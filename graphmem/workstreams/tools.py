@@ -1,7 +1,7 @@
 """MCP tools over workstreams. Thin: validate, call the domain, let the boundary map errors."""
 
-from graphmem.app.services import Services
-from graphmem.app.toolspec import Effect, ToolList
+from graphmem.toolkit.services import Services
+from graphmem.toolkit.toolspec import Effect, ToolList
 from graphmem.workstreams import models, service
 
 SPECS = ToolList()

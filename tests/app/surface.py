@@ -12,8 +12,8 @@ from typing import Any
 from fastmcp import Client
 
 from graphmem.app.server import create_server
-from graphmem.app.settings import Settings
-from graphmem.app.startup import StoreGate
+from graphmem.core.settings import Settings
+from graphmem.toolkit.startup import StoreGate
 
 CHARS_PER_TOKEN = 4
 BUDGETS = {"core": 4_000, "full": 14_000}  # model-visible tokens

@@ -9,8 +9,8 @@ import pytest
 from fastmcp import Client
 
 from graphmem.app.server import create_server
-from graphmem.app.settings import Settings
-from graphmem.app.startup import StoreGate
+from graphmem.core.settings import Settings
+from graphmem.toolkit.startup import StoreGate
 from tests.app.surface import BUDGETS, CORE_WHOLE_BUDGET, measure
 
 

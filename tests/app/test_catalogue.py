@@ -9,7 +9,7 @@ from fastmcp import Client
 
 from graphmem.app.catalogue import CATALOGUE, tools_for
 from graphmem.app.server import create_server
-from graphmem.app.settings import Settings
+from graphmem.core.settings import Settings
 from graphmem.store import Store
 from tests.support import Verifier
 

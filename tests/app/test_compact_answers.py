@@ -12,7 +12,7 @@ from fastmcp import Client
 
 from graphmem.app.catalogue import CATALOGUE
 from graphmem.app.server import create_server
-from graphmem.app.settings import Settings
+from graphmem.core.settings import Settings
 from graphmem.store import Store
 
 MAX_PLAIN_RECORD_FACT = 700  # characters of text content

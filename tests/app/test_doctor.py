@@ -14,8 +14,8 @@ from pydantic import SecretStr
 
 from graphmem.app import tokens
 from graphmem.app.doctor import DoctorReport, expected_schema, run_doctor
-from graphmem.app.settings import Settings
-from graphmem.history.keys import load_or_create
+from graphmem.core.keys import load_or_create
+from graphmem.core.settings import Settings
 from graphmem.store import Store, default_catalog
 from tests.app.helpers import clean_env, run_cli
 from tests.neo4j_endpoint import Endpoint, free_port, local_test_settings

@@ -11,7 +11,7 @@ import neo4j
 from fastmcp import Client
 
 from graphmem.app.server import create_server
-from graphmem.app.settings import Settings
+from graphmem.core.settings import Settings
 from graphmem.store import Store
 from tests.neo4j_endpoint import Endpoint, free_port
 

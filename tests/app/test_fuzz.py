@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 
 from graphmem.app.catalogue import CATALOGUE
 from graphmem.app.server import create_server
-from graphmem.app.settings import Settings
+from graphmem.core.settings import Settings
 from graphmem.store import Store
 from tests.support import Verifier
 

@@ -19,8 +19,8 @@ from fastmcp import Client
 
 from graphmem.app.metrics import BUCKETS, CallObserver, ToolMetrics, error_code
 from graphmem.app.server import create_server
-from graphmem.app.settings import Settings
 from graphmem.app.tokens import issue_token
+from graphmem.core.settings import Settings
 from graphmem.store import Store
 from graphmem.store.stats import tenant_digest
 from tests.app.helpers import HttpServer, clean_env, serving_http

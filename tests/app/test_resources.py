@@ -8,7 +8,7 @@ from typing import Any
 from fastmcp import Client
 
 from graphmem.app.server import create_server
-from graphmem.app.settings import Settings
+from graphmem.core.settings import Settings
 from graphmem.store import Store
 from tests.support import call
 

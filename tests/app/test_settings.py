@@ -5,7 +5,7 @@ import hashlib
 import pytest
 from pydantic import ValidationError
 
-from graphmem.app.settings import Settings
+from graphmem.core.settings import Settings
 
 
 def test_neo4j_variables_use_their_conventional_names(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import neo4j.exceptions as neo4j_errors
 
-from graphmem.app.startup import DatabaseNotStarted
+from graphmem.toolkit.startup import DatabaseNotStarted
 
 CODE = "Neo.ClientError.Schema.EquivalentSchemaRuleAlreadyExists"
 

@@ -8,7 +8,7 @@ import urllib.request
 import pytest
 
 from graphmem.app.cli import main
-from graphmem.app.settings import Settings
+from graphmem.core.settings import Settings
 from tests.neo4j_endpoint import Endpoint, free_port
 
 pytestmark = pytest.mark.managed  # tests of the managed local Neo4j itself

@@ -82,7 +82,7 @@ async def test_current_state_statuses(client: Client[Any]) -> None:
 
 async def test_tenants_do_not_see_each_other(client: Client[Any], store: Store) -> None:
     from graphmem.app.server import create_server
-    from graphmem.app.settings import Settings
+    from graphmem.core.settings import Settings
 
     await call(client, "record_fact", project="p", key="secret", value="tenant A")
     other = Settings().model_copy(update={"tenant": "test-other-tenant", "toolset": "full"})

@@ -22,9 +22,9 @@ import pytest
 from fastmcp import Client
 
 from graphmem.core.errors import ConfigurationError
+from graphmem.core.keys import SCHEME, ChainKey, load_or_create
 from graphmem.history import verification
 from graphmem.history.chain import GENESIS_HASH, event_hash
-from graphmem.history.keys import SCHEME, ChainKey, load_or_create
 from graphmem.history.verification import Anchor, verify_chain
 from graphmem.store import Store
 from tests.app.helpers import assert_one_clear_line, clean_env, run_cli

@@ -18,7 +18,7 @@ from typing import Any
 import neo4j
 import pytest
 
-from graphmem.history.keys import load_or_create
+from graphmem.core.keys import load_or_create
 from graphmem.history.verification import verify_chain
 from graphmem.localdb import LocalNeo4j
 from graphmem.store import Store, ping_sync

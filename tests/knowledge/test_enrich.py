@@ -10,8 +10,8 @@ import pytest
 from fastmcp import Client
 
 from graphmem.app.server import create_server
-from graphmem.app.settings import Settings
 from graphmem.core.ids import new_id
+from graphmem.core.settings import Settings
 from graphmem.knowledge import enrich
 from graphmem.store import QueryCatalog, Store
 from tests.neo4j_endpoint import Endpoint

@@ -19,8 +19,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from graphmem.app.server import create_server
-from graphmem.app.settings import Settings
 from graphmem.core.ids import new_id
+from graphmem.core.settings import Settings
 from graphmem.knowledge.packs import body_tokens, tokens
 from graphmem.store import QueryCatalog, Store
 from tests.neo4j_endpoint import Endpoint

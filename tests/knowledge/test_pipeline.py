@@ -13,8 +13,8 @@ import pytest
 from fastmcp import Client
 
 from graphmem.app.server import create_server
-from graphmem.app.settings import Settings
 from graphmem.core.ids import new_id
+from graphmem.core.settings import Settings
 from graphmem.history.write_path import Write, write
 from graphmem.knowledge.claims import promote_in_tx
 from graphmem.knowledge.models.chunks import ChunkState

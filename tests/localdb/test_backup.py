@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from graphmem.history.keys import load_or_create
+from graphmem.core.keys import load_or_create
 from graphmem.localdb import LocalNeo4j
 from graphmem.localdb.backup import (
     MANIFEST,

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from graphmem.app.settings import Settings
-from graphmem.search.embeddings import Embedder, EmbeddingsUnavailable, MiniLM, load_embedder
+from graphmem.core.settings import Settings
+from graphmem.embeddings.embedder import Embedder, EmbeddingsUnavailable, MiniLM, load_embedder
 
 
 @pytest.fixture(scope="session")

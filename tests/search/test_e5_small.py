@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from graphmem.app.settings import Settings
-from graphmem.search.embeddings import Embedder, EmbeddingsUnavailable, load_embedder
+from graphmem.core.settings import Settings
+from graphmem.embeddings.embedder import Embedder, EmbeddingsUnavailable, load_embedder
 
 
 def cosine(a: list[float], b: list[float]) -> float:

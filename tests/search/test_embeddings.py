@@ -17,8 +17,8 @@ from pathlib import Path
 import pytest
 from pydantic import ValidationError
 
-from graphmem.app.settings import Settings
-from graphmem.search.embeddings import EmbeddingsUnavailable, MiniLM, load_embedder
+from graphmem.core.settings import Settings
+from graphmem.embeddings.embedder import EmbeddingsUnavailable, MiniLM, load_embedder
 
 REFERENCE = json.loads((Path(__file__).parent / "fixtures" / "minilm_reference.json").read_text())
 LONG_TEXT: str = max(REFERENCE["texts"], key=len)
@@ -60,8 +60,8 @@ def test_a_missing_extra_names_the_setting_and_the_install_command() -> None:
     # A fresh interpreter where numpy cannot be imported, as after `pip install -e .`.
     code = (
         "import sys; sys.modules['numpy'] = None\n"
-        "from graphmem.search.embeddings import EmbeddingsUnavailable, load_embedder\n"
-        "from graphmem.app.settings import Settings\n"
+        "from graphmem.embeddings.embedder import EmbeddingsUnavailable, load_embedder\n"
+        "from graphmem.core.settings import Settings\n"
         "assert load_embedder(Settings(embeddings='none')) is None\n"
         "try:\n"
         "    load_embedder(Settings(embeddings='minilm'))\n"

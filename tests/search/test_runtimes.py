@@ -10,13 +10,13 @@ from pathlib import Path
 
 import pytest
 
-from graphmem.app.settings import Settings
-from graphmem.search.embeddings import MiniLM, load_embedder
+from graphmem.core.settings import Settings
+from graphmem.embeddings.embedder import MiniLM, load_embedder
 
 REFERENCE = json.loads((Path(__file__).parent / "fixtures" / "minilm_reference.json").read_text())
 
 pytest.importorskip("onnxruntime", reason="the 'embeddings' extra is not installed")
-from graphmem.search.onnx_minilm import OnnxMiniLM  # noqa: E402
+from graphmem.embeddings.onnx_minilm import OnnxMiniLM  # noqa: E402
 
 
 def cosine(a: list[float], b: list[float]) -> float:
@@ -66,8 +66,8 @@ def test_the_setting_picks_the_runtime(minilm: MiniLM, tmp_path: Path) -> None:
 def test_a_missing_onnxruntime_names_the_setting_and_the_install() -> None:
     script = (
         "import sys; sys.modules['onnxruntime'] = None\n"
-        "from graphmem.app.settings import Settings\n"
-        "from graphmem.search.embeddings import EmbeddingsUnavailable, load_embedder\n"
+        "from graphmem.core.settings import Settings\n"
+        "from graphmem.embeddings.embedder import EmbeddingsUnavailable, load_embedder\n"
         "try:\n"
         "    load_embedder(Settings(embeddings='minilm'))\n"
         "except EmbeddingsUnavailable as e:\n"

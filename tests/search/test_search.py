@@ -12,8 +12,8 @@ import pytest
 from fastmcp import Client
 
 from graphmem.app.server import create_server
-from graphmem.app.settings import Settings
-from graphmem.search.embeddings import Embedder
+from graphmem.core.settings import Settings
+from graphmem.embeddings.embedder import Embedder
 from graphmem.search.ranking import RRF_K
 from graphmem.store import QueryCatalog, Store
 from tests.neo4j_endpoint import Endpoint

@@ -6,8 +6,7 @@ from __future__ import annotations
 import pytest
 
 from graphmem.core.errors import InvalidArgument
-from graphmem.search import ranking
-from graphmem.search.lexical import (
+from graphmem.retrieval.lexical import (
     MAX_FETCH,
     lexical_text,
     lucene_query,
@@ -16,6 +15,7 @@ from graphmem.search.lexical import (
     tenant_prefix,
     widening,
 )
+from graphmem.search import ranking
 from graphmem.search.models import SearchRequest
 from graphmem.search.plans import compile_plan
 from graphmem.search.ranking import Fused, fuse, graph_ranking

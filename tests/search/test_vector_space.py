@@ -14,20 +14,20 @@ import neo4j
 import pytest
 
 from graphmem.app import cli
-from graphmem.app.settings import Settings
-from graphmem.app.startup import DatabaseNotStarted, StoreGate
 from graphmem.archive.models import ArchiveTurnsRequest
 from graphmem.archive.service import archive_turns
 from graphmem.core.errors import VectorSpaceMismatch
+from graphmem.core.settings import Settings
+from graphmem.embeddings.embedder import MiniLM
 from graphmem.memories.models.memories import SaveMemoryRequest
 from graphmem.memories.service import save_memory
+from graphmem.retrieval.indexing import indexer_of
+from graphmem.retrieval.vector_space import check_vector_space
 from graphmem.search.backfill import backfill_tenant, items_to_embed
-from graphmem.search.embeddings import MiniLM
-from graphmem.search.indexing import indexer_of
 from graphmem.search.models import SearchRequest
 from graphmem.search.service import search
-from graphmem.search.vector_space import check_vector_space
 from graphmem.store import Store
+from graphmem.toolkit.startup import DatabaseNotStarted, StoreGate
 from tests.neo4j_endpoint import Endpoint
 
 

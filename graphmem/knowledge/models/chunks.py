@@ -9,6 +9,7 @@ from typing import Annotated, Literal
 from pydantic import Field
 
 from graphmem.core.answers import compact
+from graphmem.core.gate import Redaction
 from graphmem.core.models import Audit, AuditText, Name, OutputModel, ShortText, StrictModel
 
 ChunkState = Literal[
@@ -35,12 +36,6 @@ class AddContextChunkRequest(StrictModel):
     workstream_id: Name | None = Field(default=None, description="Existing workstream.")
     actor: Audit = None
     client: Audit = None
-
-
-class Redaction(OutputModel):
-    kind: str = Field(description="What was found, e.g. aws_access_key, private_key.")
-    start: int = Field(description="Offset in the text as given.")
-    end: int
 
 
 class Chunk(OutputModel):

@@ -1,10 +1,10 @@
 """MCP tools of the self-repair audit: run it, list its issues. Thin: validate, call the
 domain, let the boundary map errors."""
 
-from graphmem.app.services import Services
-from graphmem.app.toolspec import Effect, ToolList
 from graphmem.knowledge import audit
 from graphmem.knowledge.models import audit as models
+from graphmem.toolkit.services import Services
+from graphmem.toolkit.toolspec import Effect, ToolList
 
 SPECS = ToolList()
 

@@ -1,10 +1,10 @@
 """MCP tools of the knowledge pipeline's intake. Thin: validate, call the domain, let the
 boundary map errors."""
 
-from graphmem.app.services import Services
-from graphmem.app.toolspec import Effect, ToolList
 from graphmem.knowledge import chunks
 from graphmem.knowledge.models.chunks import AddContextChunkRequest, AddContextChunkResult
+from graphmem.toolkit.services import Services
+from graphmem.toolkit.toolspec import Effect, ToolList
 
 SPECS = ToolList()
 

@@ -1,10 +1,10 @@
 """MCP tools of clarification: queue questions on a chunk, record the human answer. Thin:
 validate, call the domain, let the boundary map errors."""
 
-from graphmem.app.services import Services
-from graphmem.app.toolspec import Effect, ToolList
 from graphmem.knowledge import clarify
 from graphmem.knowledge.models import clarify as models
+from graphmem.toolkit.services import Services
+from graphmem.toolkit.toolspec import Effect, ToolList
 
 SPECS = ToolList()
 

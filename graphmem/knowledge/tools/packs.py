@@ -1,10 +1,10 @@
 """MCP tools over context packs and the one-step pipeline run. Thin: validate, call the domain,
 let the boundary map errors."""
 
-from graphmem.app.services import Services
-from graphmem.app.toolspec import Effect, ToolList
 from graphmem.knowledge import enrich, packs
 from graphmem.knowledge.models import packs as models
+from graphmem.toolkit.services import Services
+from graphmem.toolkit.toolspec import Effect, ToolList
 
 SPECS = ToolList()
 

@@ -1,10 +1,10 @@
 """MCP tools of the knowledge pipeline's core: assess a chunk, extract candidate claims, promote
 one to a governed fact. Thin: validate, call the domain, let the boundary map errors."""
 
-from graphmem.app.services import Services
-from graphmem.app.toolspec import Effect, ToolList
 from graphmem.knowledge import assess, claims
 from graphmem.knowledge.models import pipeline as models
+from graphmem.toolkit.services import Services
+from graphmem.toolkit.toolspec import Effect, ToolList
 
 SPECS = ToolList()
 

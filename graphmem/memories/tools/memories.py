@@ -1,10 +1,10 @@
 """MCP tools of curated memories: save, fetch, govern. Thin: validate, call the domain
 (graphmem/memories/service.py, where the rules are documented), let the boundary map errors."""
 
-from graphmem.app.services import Services
-from graphmem.app.toolspec import Effect, ToolList
 from graphmem.memories import service
 from graphmem.memories.models import memories as models
+from graphmem.toolkit.services import Services
+from graphmem.toolkit.toolspec import Effect, ToolList
 
 SPECS = ToolList()
 

@@ -53,8 +53,10 @@ from graphmem.archive.models import SearchRawRequest
 from graphmem.core.clock import parse_iso
 from graphmem.core.errors import InvalidArgument, InvalidState, NotFound, first_row
 from graphmem.core.models import pick
+from graphmem.embeddings.embedder import Embedder
 from graphmem.memories.models.memories import PREVIEW_CHARS
-from graphmem.memories.models.timeline import (
+from graphmem.memories.service import preview
+from graphmem.recall.models.timeline import (
     COMPACT_MONTHS,
     MAX_REPORT_MONTHS,
     MAX_REPORT_ROWS,
@@ -72,9 +74,7 @@ from graphmem.memories.models.timeline import (
     TokenRoi,
     TypeShare,
 )
-from graphmem.memories.service import preview
 from graphmem.search import service as search
-from graphmem.search.embeddings import Embedder
 from graphmem.search.models import SearchRequest
 from graphmem.store import TenantStore
 
@@ -138,7 +138,7 @@ async def _memory_timeline(
 ) -> TimelineResult:
     statuses = _statuses(request.include_stale)
     rows = await db.read(
-        "memories/get_memory_timeline",
+        "recall/get_memory_timeline",
         anchor=anchor,
         statuses=statuses,
         preview_chars=PREVIEW_CHARS,
@@ -168,7 +168,7 @@ async def _turn_timeline(
     db: TenantStore, request: TimelineRequest, anchor: str, anchored_by: str
 ) -> TimelineResult:
     rows = await db.read(
-        "memories/get_turn_timeline",
+        "recall/get_turn_timeline",
         anchor=anchor,
         **pick(request, "project depth_before depth_after"),
         preview_chars=PREVIEW_CHARS,
@@ -236,13 +236,13 @@ def _turn_item(turn: dict[str, Any], session_id: str, session_ref: str) -> Timel
 # --- timeline_report: reading ----------------------------------------------------------------
 async def timeline_report(db: TenantStore, request: TimelineReportRequest) -> TimelineReportResult:
     [memories] = await db.read(
-        "memories/get_report_memory_activity",
+        "recall/get_report_memory_activity",
         project=request.project,
         max_rows=MAX_REPORT_ROWS,
         recent=REPORT_RECENT if request.full else 0,
     )
     turns = await db.read(
-        "memories/get_report_turn_activity", project=request.project, max_rows=MAX_REPORT_ROWS
+        "recall/get_report_turn_activity", project=request.project, max_rows=MAX_REPORT_ROWS
     )
     stats = report_stats(memories["groups"], turns, request.full, MAX_REPORT_ROWS)
     markdown = render_report(request.project, stats, memories["recent"], request.full)

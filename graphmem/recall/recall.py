@@ -41,10 +41,11 @@ from graphmem.archive.models import ListRawSessionsRequest
 from graphmem.archive.service import list_raw_sessions
 from graphmem.core.clock import utc_now_iso
 from graphmem.core.gate import screen
-from graphmem.core.models import canonical_json, pick
-from graphmem.facts.models import CurrentStateRequest, owner_of
+from graphmem.core.models import canonical_json, owner_of, pick
+from graphmem.embeddings.embedder import Embedder
+from graphmem.facts.models import CurrentStateRequest
 from graphmem.facts.service import current_state
-from graphmem.memories.models.recall import (
+from graphmem.recall.models.recall import (
     CandidateCounts,
     RecallDiagnostics,
     RecallDropped,
@@ -52,7 +53,6 @@ from graphmem.memories.models.recall import (
     RecallRequest,
     RecallResult,
 )
-from graphmem.search.embeddings import Embedder
 from graphmem.search.models import MAX_LIMIT, MAX_TOKEN_BUDGET, SearchRequest
 from graphmem.search.service import search, search_memories_for
 from graphmem.store import TenantStore
@@ -192,7 +192,7 @@ async def _current_states(db: TenantStore, request: RecallRequest) -> list[Candi
 
 async def _safe_claims(db: TenantStore, project: str) -> list[Candidate]:
     rows = await db.read(
-        "memories/list_recall_safe_claims",
+        "recall/list_recall_safe_claims",
         owner=owner_of(project, None),
         classes=SAFE_CLASSES,
         now=utc_now_iso(),
@@ -239,7 +239,7 @@ async def _memories(
     preference_ids = [hit.id for hit in profile.results]
     match_ids = [hit.id for hit in ranked.results]
     ids = list(dict.fromkeys(preference_ids + match_ids))
-    rows = await db.read("memories/get_recall_memories", ids=ids, text_chars=TEXT_CHARS)
+    rows = await db.read("recall/get_recall_memories", ids=ids, text_chars=TEXT_CHARS)
     found = {row["id"]: row for row in rows}
     preferences = [
         _memory(found[i], "preference", ["profile_preference"])

@@ -22,11 +22,11 @@ from mcp_types import TextContent, ToolAnnotations
 from pydantic import BaseModel, Field
 from pydantic.fields import FieldInfo
 
-from graphmem.app import schemas
-from graphmem.app.boundary import map_domain_errors
-from graphmem.app.services import Services, current_services
 from graphmem.core.answers import DETAIL_ARGUMENT, CompactAnswer, Detail, answer_model
 from graphmem.core.progress import Reporter, reporting_to
+from graphmem.toolkit import schemas
+from graphmem.toolkit.boundary import map_domain_errors
+from graphmem.toolkit.services import Services, current_services
 
 Toolset = Literal["core", "full"]
 ToolFunction = Callable[..., Awaitable[Any]]

@@ -16,8 +16,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from urllib.parse import quote, urlsplit
 
-from graphmem.app.settings import Settings
 from graphmem.core.errors import ConfigurationError
+from graphmem.core.settings import Settings
 
 DEFAULT_BROWSER_PORT = 7474
 

@@ -60,9 +60,9 @@ from typing import Any
 from graphmem.core.clock import from_epoch, parse_iso, utc_now_iso
 from graphmem.core.errors import InvalidArgument
 from graphmem.core.gate import screen
-from graphmem.core.models import canonical_json, pick
-from graphmem.facts.models import owner_of
-from graphmem.memories.models.recall import (
+from graphmem.core.models import canonical_json, owner_of, pick
+from graphmem.core.text import STOP_WORDS, stem, words
+from graphmem.recall.models.recall import (
     BUNDLE_SCHEMA_VERSION,
     AuditEntry,
     BundleAudit,
@@ -70,8 +70,7 @@ from graphmem.memories.models.recall import (
     BundleRequest,
     ContextBundle,
 )
-from graphmem.memories.recall import clip, session_text, workstream_text
-from graphmem.search.lexical import STOP_WORDS, stem, words
+from graphmem.recall.recall import clip, session_text, workstream_text
 from graphmem.search.models import MAX_LIMIT
 from graphmem.search.service import search_memories_for
 from graphmem.store import TenantStore
@@ -245,7 +244,7 @@ async def _relevance(db: TenantStore, request: BundleRequest) -> dict[str, int]:
 async def _memories(db: TenantStore, request: BundleRequest, as_of: str | None) -> list[Candidate]:
     rows, ranks = await asyncio.gather(
         db.read(
-            "memories/list_bundle_memories",
+            "recall/list_bundle_memories",
             project=request.project,
             known_until=as_of or FAR_FUTURE,
             at=as_of,
@@ -296,7 +295,7 @@ async def _not_yet_known(db: TenantStore, project: str, as_of: str | None) -> li
     if as_of is None:
         return []
     rows = await db.read(
-        "memories/list_bundle_memories_after", project=project, at=as_of, cap=NOT_YET_KNOWN_CAP
+        "recall/list_bundle_memories_after", project=project, at=as_of, cap=NOT_YET_KNOWN_CAP
     )
     return [_unknown(f"memory:{row['id']}", _memory_channel(row["type"])) for row in rows]
 
@@ -320,9 +319,9 @@ async def _facts(db: TenantStore, request: BundleRequest, as_of: str | None) -> 
     common = {"owner": owner_of(request.project, None), "key_cap": FACT_KEY_CAP}
     if as_of is None:
         now = utc_now_iso()
-        rows = await db.read("memories/list_bundle_current_facts", now=now, **common)
+        rows = await db.read("recall/list_bundle_current_facts", now=now, **common)
     else:
-        rows = await db.read("memories/list_bundle_facts_at", at=as_of, **common)
+        rows = await db.read("recall/list_bundle_facts_at", at=as_of, **common)
     wanted = task_terms(request.task)
 
     def candidate(row: dict[str, Any]) -> Candidate:
@@ -373,7 +372,7 @@ async def _workstreams(
 
 async def _sessions(db: TenantStore, request: BundleRequest, as_of: str | None) -> list[Candidate]:
     rows = await db.read(
-        "memories/list_bundle_sessions",
+        "recall/list_bundle_sessions",
         project=request.project,
         known_until=as_of or FAR_FUTURE,
         limit=SESSION_FETCH,

@@ -21,8 +21,8 @@ from pathlib import Path
 import numpy as np
 from tokenizers import Tokenizer
 
-from graphmem.search.embeddings import by_length, file_sha256, mean_pooled, padded
-from graphmem.search.onnx_session import cpu_session
+from graphmem.embeddings.embedder import by_length, file_sha256, mean_pooled, padded
+from graphmem.embeddings.onnx_session import cpu_session
 
 MODEL_FILE = "e5-small-v2-q.onnx"
 TOKENIZER_FILE = "e5-small-v2-q-tokenizer.json"

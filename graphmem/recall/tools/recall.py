@@ -2,10 +2,10 @@
 validate, call the domain (graphmem/memories/recall.py and bundles.py, where the rules are
 documented), let the boundary map errors."""
 
-from graphmem.app.services import Services
-from graphmem.app.toolspec import Effect, ToolList
-from graphmem.memories import bundles, recall
-from graphmem.memories.models import recall as models
+from graphmem.recall import bundles, recall
+from graphmem.recall.models import recall as models
+from graphmem.toolkit.services import Services
+from graphmem.toolkit.toolspec import Effect, ToolList
 
 SPECS = ToolList()
 

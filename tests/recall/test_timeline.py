@@ -12,8 +12,8 @@ import pytest
 from fastmcp import Client
 
 from graphmem.app.server import create_server
-from graphmem.app.settings import Settings
-from graphmem.memories import timeline as timeline_domain
+from graphmem.core.settings import Settings
+from graphmem.recall import timeline as timeline_domain
 from graphmem.store import Store
 from tests.support import WholeRecordClient, call, call_error
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Sequence
 
-from graphmem.search.embeddings import Embedder
+from graphmem.embeddings.embedder import Embedder
 
 
 async def embed_texts(

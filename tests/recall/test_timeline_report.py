@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from graphmem.memories.timeline import render_report, report_stats
+from graphmem.recall.timeline import render_report, report_stats
 
 
 def group(status: str, type: str, month: int, memories: int, tokens: int, **extra: Any) -> Any:

@@ -6,11 +6,11 @@ from weakref import WeakKeyDictionary
 from fastmcp import FastMCP
 from fastmcp.server.dependencies import get_access_token, get_server
 
-from graphmem.app.settings import Settings
-from graphmem.app.startup import StoreGate
-from graphmem.facts.verification import TrustedVerifiers
-from graphmem.search.embeddings import Embedder
+from graphmem.core.attestation import TrustedVerifiers
+from graphmem.core.settings import Settings
+from graphmem.embeddings.embedder import Embedder
 from graphmem.store import Store, TenantStore
+from graphmem.toolkit.startup import StoreGate
 
 
 @dataclass(frozen=True)

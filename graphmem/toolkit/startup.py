@@ -19,7 +19,6 @@ from fastmcp.exceptions import PromptError, ResourceError, ToolError
 from fastmcp.server.middleware import CallNext, Middleware, MiddlewareContext
 from fastmcp.tools import ToolResult
 
-from graphmem.app.boundary import tool_error
 from graphmem.core.errors import (
     ArtifactDownloadFailed,
     DatabaseStartFailed,
@@ -31,6 +30,7 @@ from graphmem.core.errors import (
     VectorSpaceMismatch,
 )
 from graphmem.store import Store
+from graphmem.toolkit.boundary import tool_error
 
 log = logging.getLogger("graphmem")
 

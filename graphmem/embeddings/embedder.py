@@ -23,8 +23,8 @@ from typing import TYPE_CHECKING, Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from graphmem.app.settings import Settings
 from graphmem.core.errors import ConfigurationError
+from graphmem.core.settings import Settings
 
 try:
     import numpy as np
@@ -131,7 +131,7 @@ def e5_small_dir(settings: Settings) -> Path:
 @lru_cache(maxsize=2)
 def _load_e5_small(folder: Path) -> Embedder:
     try:
-        from graphmem.search.e5_small import MODEL_FILE, TOKENIZER_FILE, E5Small
+        from graphmem.embeddings.e5_small import MODEL_FILE, TOKENIZER_FILE, E5Small
     except ImportError as e:
         raise EmbeddingsUnavailable(
             f"GRAPHMEM_EMBEDDINGS=e5-small needs the 'embeddings' extra ({e.name} is "
@@ -154,7 +154,7 @@ def _load_e5_small(folder: Path) -> Embedder:
 
 def _onnx_runtime(folder: Path, cache: Path, *, int8: bool) -> MiniLM:
     try:
-        from graphmem.search.onnx_minilm import OnnxMiniLM
+        from graphmem.embeddings.onnx_minilm import OnnxMiniLM
     except ImportError as e:
         raise EmbeddingsUnavailable(
             f"the ONNX runtimes of GRAPHMEM_EMBEDDING_RUNTIME need onnxruntime and onnx "

@@ -11,7 +11,7 @@ has re-embedded what the database holds (``graphmem/search/backfill.py``).
 from __future__ import annotations
 
 from graphmem.core.errors import VectorSpaceMismatch
-from graphmem.search.embeddings import Embedder
+from graphmem.embeddings.embedder import Embedder
 from graphmem.store import Store
 
 BACKFILL = "graphmem embeddings backfill"

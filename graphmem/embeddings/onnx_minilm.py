@@ -29,8 +29,8 @@ from onnx import TensorProto, helper, numpy_helper
 from onnxruntime.quantization import QuantType, quantize_dynamic
 from safetensors.numpy import load_file
 
-from graphmem.search.embeddings import MiniLM
-from graphmem.search.onnx_session import cpu_session
+from graphmem.embeddings.embedder import MiniLM
+from graphmem.embeddings.onnx_session import cpu_session
 
 
 class OnnxMiniLM(MiniLM):

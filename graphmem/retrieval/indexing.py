@@ -36,10 +36,10 @@ from dataclasses import dataclass
 from typing import Any
 from weakref import WeakKeyDictionary
 
+from graphmem.embeddings.embedder import Embedder
 from graphmem.history.write_path import bookkeeping
-from graphmem.search.embeddings import Embedder
-from graphmem.search.lexical import lexical_text
-from graphmem.search.vectors import embed_texts
+from graphmem.retrieval.lexical import lexical_text
+from graphmem.retrieval.vectors import embed_texts
 from graphmem.store import Store
 
 log = logging.getLogger("graphmem")

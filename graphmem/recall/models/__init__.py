@@ -1,0 +1,1 @@
+"""Request and result models of recall, bundles and timelines."""

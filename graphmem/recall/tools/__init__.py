@@ -1,0 +1,1 @@
+"""MCP tools of recall, bundles and timelines."""

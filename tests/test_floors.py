@@ -1,0 +1,116 @@
+"""The house's floors: every import in graphmem/ points down, never up or across.
+
+A package imports only packages on lower floors (and itself). Packages that share a floor do
+not import each other, so no two areas can form a circle. docs/architecture.md draws these
+floors; change both together.
+"""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.pure
+
+PACKAGE = Path(__file__).resolve().parents[1] / "graphmem"
+
+# Lowest first. Within a floor: packages that never import one another.
+FLOORS: list[tuple[str, ...]] = [
+    ("core",),  # errors, ids, clock, models, settings, keys, gate, text, progress, terminal
+    ("store",),  # the only user of the driver
+    ("embeddings",),  # local embedding models (no database)
+    ("toolkit",),  # one declaration per tool, services, the error boundary, schemas
+    ("history",),  # the hash chain and the one write path
+    ("retrieval",),  # lexical text, embedding batches, the vector space, the indexer
+    ("workstreams", "commits", "impact", "archive", "decisions", "memories"),
+    ("facts", "search"),
+    ("knowledge", "recall"),
+    ("browser",),  # what Neo4j Browser shows
+    ("localdb",),  # the managed Neo4j and the connection of a process
+    ("transfer",),  # export and import
+    ("app",),  # the process: server assembly, CLI, HTTP, doctor
+]
+FLOOR_OF = {package: level for level, floor in enumerate(FLOORS) for package in floor}
+PROCESS = {"browser", "localdb", "transfer", "app"}
+# Optional model runtimes load only when configured (numpy / onnxruntime stay uninstalled).
+DEFERRED_OK = PROCESS | {"embeddings"}
+
+
+def modules() -> list[Path]:
+    return sorted(PACKAGE.rglob("*.py"))
+
+
+def package_of(path: Path) -> str | None:
+    parts = path.relative_to(PACKAGE).parts
+    return parts[0] if len(parts) > 1 else None
+
+
+def graphmem_imports(tree: ast.AST) -> list[tuple[int, str, bool]]:
+    """(line, imported package, inside a function) for every import of graphmem.*."""
+    found: list[tuple[int, str, bool]] = []
+
+    def visit(node: ast.AST, in_function: bool) -> None:
+        for child in ast.iter_child_nodes(node):
+            nested = in_function or isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef)
+            names: list[str] = []
+            line = getattr(child, "lineno", 0)
+            if isinstance(child, ast.ImportFrom) and child.module and child.level == 0:
+                names = [child.module]
+                if child.module == "graphmem":
+                    names = [f"graphmem.{alias.name}" for alias in child.names]
+            elif isinstance(child, ast.Import):
+                names = [alias.name for alias in child.names]
+            for name in names:
+                parts = name.split(".")
+                if parts[0] == "graphmem" and len(parts) > 1:
+                    found.append((line, parts[1], in_function))
+            visit(child, nested)
+
+    visit(tree, False)
+    return found
+
+
+def test_every_package_has_a_floor() -> None:
+    packages = {package_of(path) for path in modules()} - {None}
+    assert packages == set(FLOOR_OF), "a new package needs a floor in FLOORS (and the drawing)"
+
+
+def test_imports_point_down() -> None:
+    wrong: list[str] = []
+    for path in modules():
+        source = package_of(path)
+        if source is None:
+            continue
+        for line, target, in_function in graphmem_imports(ast.parse(path.read_text())):
+            where = f"{path.relative_to(PACKAGE.parent)}:{line} imports graphmem.{target}"
+            if target not in FLOOR_OF:
+                continue  # a top-level module (graphmem.__version__)
+            if target != source and FLOOR_OF[target] >= FLOOR_OF[source]:
+                direction = "across" if FLOOR_OF[target] == FLOOR_OF[source] else "up"
+                wrong.append(f"{where} ({direction})")
+            if in_function and source not in DEFERRED_OK:
+                wrong.append(f"{where} inside a function (imports belong at the top)")
+    assert wrong == []
+
+
+def test_areas_load_without_the_process_layer() -> None:
+    below = [path for path in modules() if (package_of(path) or "app") not in PROCESS]
+    names = [
+        ".".join(path.relative_to(PACKAGE.parent).with_suffix("").parts).removesuffix(".__init__")
+        for path in below
+    ]
+    code = (
+        "import importlib, sys\n"
+        f"for name in {names!r}: importlib.import_module(name)\n"
+        "loaded = sorted({m.split('.')[1] for m in sys.modules if m.startswith('graphmem.')})\n"
+        "print(' '.join(loaded))\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=120
+    )
+    loaded = set(result.stdout.split())
+    assert loaded & PROCESS == set(), f"areas loaded the process layer: {loaded & PROCESS}"
