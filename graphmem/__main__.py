@@ -1,3 +1,3 @@
-from graphmem.app.entry import main
+from graphmem.app.cli import main
 
 raise SystemExit(main())

@@ -25,9 +25,8 @@ from pydantic import ValidationError
 from starlette.middleware import Middleware as StarletteMiddleware
 
 from graphmem import __version__
-from graphmem.app import embeddings_commands, http_front_door
+from graphmem.app import embeddings_commands
 from graphmem.app.http_limits import BodySizeLimit
-from graphmem.app.session_aliases import SessionAliases
 from graphmem.core.errors import (
     ConfigurationError,
     GraphmemError,
@@ -195,12 +194,6 @@ async def _serve_async(settings: Settings, transport: str, chain_key: ChainKey) 
 
 async def _serve_http(server: FastMCP, settings: Settings) -> None:
     middleware = [StarletteMiddleware(BodySizeLimit, max_bytes=settings.max_request_bytes)]
-    door = http_front_door.opened()  # it answered first contact on this port meanwhile
-    if door is not None and not door.binds(settings.host, settings.port):
-        door.hand_over().close()  # it guessed another address than the settings name
-        door = None
-    if door is not None:
-        middleware.insert(0, StarletteMiddleware(SessionAliases, openings=door.openings))
     _say(f"serving MCP at http://{settings.host}:{settings.port}/mcp")
     await server.run_http_async(
         show_banner=False,
@@ -213,7 +206,6 @@ async def _serve_http(server: FastMCP, settings: Settings) -> None:
         allowed_origins=settings.allowed_origins,
         middleware=middleware,
         uvicorn_config={"access_log": False},  # request lines never reach the logs
-        sockets=[door.hand_over()] if door is not None else None,
     )
 
 
@@ -437,7 +429,7 @@ def _add_neo4j_parser(commands: argparse._SubParsersAction[argparse.ArgumentPars
 
 
 def build_parser() -> argparse.ArgumentParser:
-    # no abbreviated options: the front doors read the same options before this parser runs
+    # no abbreviated options: an option is always spelled out, in docs and in agent configs
     parser = argparse.ArgumentParser(prog="graphmem", description=__doc__, allow_abbrev=False)
     parser.add_argument("--version", action="version", version=f"graphmem {__version__}")
     commands = parser.add_subparsers(dest="command", required=True)

@@ -1,8 +1,5 @@
 """Bearer tokens at rest: SHA-256 digests in a tokens file (0600, re-read when it changes, so
 a revocation takes effect on the next request) and in ``GRAPHMEM_HTTP_TOKEN_SHA256``.
-
-Pydantic and the standard library only: the HTTP front door checks tokens with it before the
-web stack has loaded (see http_front_door.py).
 """
 
 from __future__ import annotations
