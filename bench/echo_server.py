@@ -11,7 +11,7 @@
 ``graphmem`` builds the real server (``create_server``: auth, scopes, readiness, argument
 errors, metrics, strict validation, masked errors) on the store the environment names
 (NEO4J_URI, NEO4J_USER, NEO4J_PASSWORD), adds the echo tool to it and serves it through the
-product's own HTTP path (``cli._serve_http``: body limit, host and origin checks). The echo
+product's own HTTP path (``serve.serve_http``: body limit, host and origin checks). The echo
 tool touches no database, so the difference between the two is graphmem's own layers.
 
 ``write`` is the bare server with one more tool, ``write(name, text)``: one auto-commit
@@ -30,7 +30,7 @@ from typing import Any
 
 from bench.bare_echo import echo, serve_bare
 from bench.facts import BENCH_CATALOG
-from graphmem.app import cli
+from graphmem.app import serve
 from graphmem.app.server import create_server
 from graphmem.core.settings import Settings
 from graphmem.store import Store
@@ -46,7 +46,7 @@ async def serve_graphmem(port: int) -> None:
         await store.apply_schema()
         server = create_server(store, settings)
         server.tool(echo)
-        await cli._serve_http(server, settings)
+        await serve.serve_http(server, settings)
     finally:
         await store.close()
 
@@ -83,16 +83,16 @@ def main() -> None:
         serving = serve_bare(args.port, args.http)
         run(serving, args.loop)
     elif args.kind == "write":
-        cli.run_event_loop(serve_write(args.port))
+        serve.run_event_loop(serve_write(args.port))
     else:
-        cli.run_event_loop(serve_graphmem(args.port))
+        serve.run_event_loop(serve_graphmem(args.port))
 
 
 def run(serving: Coroutine[Any, Any, None], loop: str) -> None:
     if loop == "asyncio":
         asyncio.run(serving)
     else:
-        cli.run_event_loop(serving)  # uvloop where installed, as the product runs
+        serve.run_event_loop(serving)  # uvloop where installed, as the product runs
 
 
 if __name__ == "__main__":

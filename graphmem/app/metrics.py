@@ -191,7 +191,7 @@ class CallObserver(Middleware):
 def register_metrics_route(server: FastMCP, metrics: ToolMetrics, credentials: bool) -> None:
     """GET /metrics on the HTTP server (stdio serves no routes). With credentials configured,
     only a principal with the ``admin`` scope reads it; without, the server binds to loopback
-    only (cli.serve refuses anything else), as /mcp itself."""
+    only (serve.serve refuses anything else), as /mcp itself."""
 
     async def serve_metrics(request: Request) -> Response:
         refused = _refusal(request) if credentials else None

@@ -6,7 +6,7 @@ import asyncio
 
 import uvicorn.config
 
-from graphmem.app.cli import run_event_loop
+from graphmem.app.serve import run_event_loop
 
 
 async def _loop_module() -> str:

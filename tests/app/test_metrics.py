@@ -170,7 +170,7 @@ async def test_calls_without_credentials_log_the_default_tenant(
 async def test_without_credentials_metrics_are_served_as_mcp_is(
     store: Store, settings: Settings
 ) -> None:
-    """No tokens configured: the server binds to loopback only (cli.serve), /mcp asks for no
+    """No tokens configured: the server binds to loopback only (serve.serve), /mcp asks for no
     credentials there, and neither does /metrics."""
     status, body = await _asgi_get(create_server(store, settings).http_app(), "/metrics")
     assert status == 200 and "# TYPE graphmem_tool_calls_total counter" in body

@@ -13,7 +13,7 @@ from typing import Any
 import neo4j
 import pytest
 
-from graphmem.app import cli
+from graphmem.app import serve
 from graphmem.archive.models import ArchiveTurnsRequest
 from graphmem.archive.service import archive_turns
 from graphmem.core.errors import VectorSpaceMismatch
@@ -190,6 +190,6 @@ async def test_serve_refuses_a_database_of_another_model(
         monkeypatch.setenv(name, value)
     assert store.chain_key is not None
     with pytest.raises(VectorSpaceMismatch):
-        await cli._open_store(Settings(), StoreGate(), store.chain_key)
+        await serve.open_store(Settings(), StoreGate(), store.chain_key)
     [refusal] = [line for line in capsys.readouterr().err.splitlines() if "refusing" in line]
     assert refusal.startswith("graphmem: refusing to serve: the database's vectors are ")

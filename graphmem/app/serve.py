@@ -1,0 +1,175 @@
+"""``graphmem serve``: the MCP server over stdio or streamable HTTP, its store opened in the
+background (the server answers the handshake at once; calls wait for the store)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import signal
+import threading
+from collections.abc import Callable, Coroutine
+from typing import Any, TypeVar
+
+from fastmcp import FastMCP
+from starlette.middleware import Middleware as StarletteMiddleware
+
+from graphmem.app.http_limits import BodySizeLimit
+from graphmem.app.server import create_server
+from graphmem.core.errors import ConfigurationError, StoreUnavailable, VectorSpaceMismatch
+from graphmem.core.keys import ChainKey, load_or_create
+from graphmem.core.settings import Settings
+from graphmem.core.terminal import say
+from graphmem.embeddings.embedder import load_embedder
+from graphmem.localdb.connect import resolve_connection
+from graphmem.retrieval.vector_space import check_vector_space
+from graphmem.store import Store
+from graphmem.toolkit.startup import StoreGate
+
+T = TypeVar("T")
+RECONNECT_EVERY = 5.0  # seconds between attempts while the database does not answer at start
+
+
+def serve(settings: Settings, transport: str) -> int:
+    if transport == "http" and not settings.binds_loopback and not settings.has_credentials:
+        raise ConfigurationError(
+            f"refusing to serve HTTP on {settings.host} without credentials: issue tokens "
+            "(`graphmem token issue`, GRAPHMEM_TOKENS_FILE) or set GRAPHMEM_HTTP_TOKEN_SHA256, "
+            "or bind to 127.0.0.1."
+        )
+    chain_key = load_or_create(settings.history_key_path)  # a key file others can read: refused
+    # SIGINT, or SIGTERM on stdio, ends the run; the store is closed on the way out.
+    with contextlib.suppress(KeyboardInterrupt, asyncio.CancelledError):
+        run_event_loop(_serve_async(settings, transport, chain_key))
+    say("graphmem stopped")
+    return 0
+
+
+def run_event_loop(main: Coroutine[Any, Any, T]) -> T:
+    """The server's event loop: uvloop where it is installed (a dependency on Linux and
+    macOS: a faster loop under the HTTP transport), else asyncio's own."""
+    try:
+        import uvloop
+    except ImportError:
+        return asyncio.run(main)
+    with asyncio.Runner(loop_factory=uvloop.new_event_loop) as runner:
+        return runner.run(main)
+
+
+async def open_store(settings: Settings, gate: StoreGate, chain_key: ChainKey) -> Store:
+    """The store, opened in the background while the server already answers."""
+
+    def stage(text: str) -> None:
+        gate.stage = text
+
+    uri, user, password = await _in_daemon_thread(lambda: resolve_connection(settings, stage))
+    stage("connecting to the database")
+    while True:  # a database that does not answer yet may later: calls meanwhile say `starting`
+        try:
+            store = await Store.connect(
+                uri,
+                user,
+                password,
+                settings.neo4j_database,
+                connect_timeout=settings.connect_timeout,
+                query_timeout=settings.query_timeout,
+            )
+            break
+        except StoreUnavailable as error:
+            say(f"{error.message}; trying again in {RECONNECT_EVERY:.0f} s")
+            stage("waiting for the database to answer")
+            await asyncio.sleep(RECONNECT_EVERY)
+    store.chain_key = chain_key
+    try:
+        stage("applying the schema")
+        applied = await store.apply_schema()
+    except BaseException:
+        await store.close()
+        raise
+    say(f"schema applied ({len(applied)} statements); toolset {settings.toolset}")
+    await _check_vector_space(settings, store)
+    return store
+
+
+async def _check_vector_space(settings: Settings, store: Store) -> None:
+    """With embeddings on, the database's vectors must be the configured model's."""
+    embedder = load_embedder(settings)
+    if embedder is None:
+        return
+    try:
+        await check_vector_space(store, embedder)
+    except VectorSpaceMismatch as error:
+        say(f"graphmem: refusing to serve: {error.message}")
+        await store.close()
+        raise
+
+
+def _in_daemon_thread(fn: Callable[[], T]) -> asyncio.Future[T]:
+    """``fn`` in a daemon thread: a server stopped during a managed Neo4j start exits at once
+    (asyncio.to_thread's worker would hold the exit until the start ends)."""
+    loop = asyncio.get_running_loop()
+    future: asyncio.Future[T] = loop.create_future()
+
+    def settle(result: T | None, error: BaseException | None) -> None:  # on the loop's thread
+        if future.done():
+            return
+        if error is not None:
+            future.set_exception(error)
+        else:
+            future.set_result(result)  # type: ignore[arg-type]
+
+    def run() -> None:
+        try:
+            result = fn()
+            outcome: tuple[T | None, BaseException | None] = (result, None)
+        except BaseException as error:  # handed to the awaiting task, which reports it
+            outcome = (None, error)
+        with contextlib.suppress(RuntimeError):  # the server stopped meanwhile: nobody waits
+            loop.call_soon_threadsafe(settle, *outcome)
+
+    threading.Thread(target=run, name="graphmem-database-start", daemon=True).start()
+    return future
+
+
+async def _serve_async(settings: Settings, transport: str, chain_key: ChainKey) -> None:
+    if transport == "stdio":
+        _cancel_on_sigterm()
+    gate = StoreGate()
+    opening = asyncio.create_task(gate.open(lambda g: open_store(settings, g, chain_key)))
+    try:
+        server = create_server(gate, settings)
+        if transport == "http":
+            # uvicorn catches SIGINT/SIGTERM, shuts down gracefully, then re-raises the signal
+            # into the handler it found: make that a no-op so the store closes below.
+            for signum in (signal.SIGINT, signal.SIGTERM):
+                signal.signal(signum, lambda *_: None)
+            await serve_http(server, settings)
+        else:
+            await server.run_stdio_async(show_banner=False)
+    finally:
+        opening.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await opening
+        await gate.close()
+
+
+async def serve_http(server: FastMCP, settings: Settings) -> None:
+    middleware = [StarletteMiddleware(BodySizeLimit, max_bytes=settings.max_request_bytes)]
+    say(f"serving MCP at http://{settings.host}:{settings.port}/mcp")
+    await server.run_http_async(
+        show_banner=False,
+        host=settings.host,
+        port=settings.port,
+        path="/mcp",
+        log_level=settings.log_level.lower(),
+        host_origin_protection=True,  # DNS-rebinding guard, also on loopback
+        allowed_hosts=settings.allowed_hosts,
+        allowed_origins=settings.allowed_origins,
+        middleware=middleware,
+        uvicorn_config={"access_log": False},  # request lines never reach the logs
+    )
+
+
+def _cancel_on_sigterm() -> None:
+    task = asyncio.current_task()
+    if task is not None:
+        asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, task.cancel)
