@@ -13,7 +13,8 @@ import pytest
 from pydantic import SecretStr
 
 from graphmem.app import tokens
-from graphmem.app.doctor import DoctorReport, expected_schema, run_doctor
+from graphmem.app.doctor import DoctorReport, run_doctor
+from graphmem.app.doctor_database import expected_schema
 from graphmem.core.keys import load_or_create
 from graphmem.core.settings import Settings
 from graphmem.store import Store, default_catalog
