@@ -3,7 +3,7 @@
     python -m bench.embedding_runtimes --data ../shared/data/locomo     # 512 LoCoMo turns
 
 A lever of the retrieval issue (write-time embedding at 300 texts/s), measured here and
-shipped as GRAPHMEM_EMBEDDING_RUNTIME (graphmem/search/onnx_minilm.py builds the graph from
+shipped as GRAPHMEM_EMBEDDING_RUNTIME (graphmem/embeddings/onnx_minilm.py builds the graph from
 the model package's own safetensors: no torch, nothing downloaded). Variants: fp32, and int8
 weights per output channel in the MatMuls (onnxruntime's dynamic quantisation), each at 1 and
 2 threads. Printed per runtime and thread count: texts/s batched (length-sorted batches of 16,

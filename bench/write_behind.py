@@ -6,7 +6,7 @@
 On NEO4J_URI if set, else a managed local Neo4j (bench.facts.bench_store), in a scratch tenant.
 Each round saves memories back to back for ``--burst`` seconds through the domain (no MCP
 layer), then runs one search of the tenant, which first settles what the burst left queued
-(graphmem/search/indexing.py); then the indexer is left a second to go idle. Printed per
+(graphmem/retrieval/indexing.py); then the indexer is left a second to go idle. Printed per
 round and as medians: saves per burst and the search's latency.
 """
 
