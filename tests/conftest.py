@@ -1,10 +1,13 @@
 """Session fixtures shared by the tests that need a real Neo4j: the endpoint, a store, a
 per-test tenant (wiped afterwards), a configured verifier and an in-memory MCP client.
-Tests of pure logic use none of them."""
+Tests of pure logic use none of them, and are marked ``pure`` (``pytest -m pure``, no Neo4j).
+Every test runs without the shell's graphmem and Neo4j variables (``clean_environment``)."""
 
 from __future__ import annotations
 
+import asyncio
 import json
+import os
 import uuid
 from collections.abc import AsyncIterator, Iterator
 from contextlib import ExitStack
@@ -18,19 +21,31 @@ from graphmem.app.server import create_server
 from graphmem.core.attestation import generate_keypair, load_private_key
 from graphmem.core.keys import load_or_create
 from graphmem.core.settings import Settings
-from graphmem.store import Store
+from graphmem.store import QueryCatalog, Store
 from tests.neo4j_endpoint import BackendUnavailable, Endpoint, find_endpoint
-from tests.support import Verifier, WholeRecordClient
+from tests.support import TEST_CATALOG, Harness, Verifier, WholeRecordClient
 
 _backend: list[str] = []  # which Neo4j the session used, for the summary line
+SETTINGS_PREFIXES = ("GRAPHMEM_", "NEO4J_")
+# Variables that steer the test run, not graphmem: the per-test clearing keeps them.
+RUN_VARIABLES = (
+    "GRAPHMEM_TEST_",
+    "GRAPHMEM_CONTAINER_TESTS",
+    "GRAPHMEM_UPDATE_GOLDEN",
+    "GRAPHMEM_SCREENSHOT",
+)
+# What the shell said when the run began: the endpoint discovery reads it, whenever it runs.
+SHELL_SETTINGS = {k: v for k, v in os.environ.items() if k.startswith(SETTINGS_PREFIXES)}
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """A test that needs the database is an integration test (``-m integration`` selects them),
     except those of the managed local Neo4j itself (marked ``managed``), which a container
-    backend would skip."""
+    backend would skip. A test marked ``pure`` must not need it: ``-m pure`` starts none."""
     for item in items:
         needs_database = "neo4j_endpoint" in getattr(item, "fixturenames", ())
+        if needs_database and item.get_closest_marker("pure") is not None:
+            raise pytest.UsageError(f"{item.nodeid} is marked pure but needs the database")
         if needs_database and item.get_closest_marker("managed") is None:
             item.add_marker(pytest.mark.integration)
 
@@ -40,11 +55,21 @@ def pytest_terminal_summary(terminalreporter: Any) -> None:
         terminalreporter.write_line(f"graphmem tests: Neo4j backend: {_backend[0]}")
 
 
+@pytest.fixture(autouse=True)
+def clean_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each test sees graphmem's defaults, not the developer's GRAPHMEM_* and NEO4J_* (a
+    test that wants a setting sets it; a subprocess gets an explicit env)."""
+    for name in list(os.environ):
+        if name.startswith(SETTINGS_PREFIXES) and not name.startswith(RUN_VARIABLES):
+            monkeypatch.delenv(name)
+
+
 @pytest.fixture(scope="session")
 def neo4j_endpoint(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Endpoint]:
+    scratch = tmp_path_factory.mktemp("graphmem-db")
     with ExitStack() as stack:
         try:
-            endpoint = stack.enter_context(find_endpoint(tmp_path_factory.mktemp("graphmem-db")))
+            endpoint = stack.enter_context(find_endpoint(scratch, SHELL_SETTINGS))
         except BackendUnavailable as why:  # the asked-for backend cannot be had: one line
             pytest.exit(f"graphmem tests: {why}", returncode=3)
         _backend.append(endpoint.origin)
@@ -64,7 +89,24 @@ async def store(
     await opened.close()
 
 
-@pytest.fixture
+@pytest.fixture(scope="session")
+async def fixture_store(neo4j_endpoint: Endpoint) -> AsyncIterator[Store]:
+    """A second store over tests/cypher: test-only statements (fixtures no tool writes, drift
+    no tool produces, inspections)."""
+    opened = await Store.connect(
+        neo4j_endpoint.uri, neo4j_endpoint.user, neo4j_endpoint.password, connect_timeout=60
+    )
+    opened.catalog = QueryCatalog(TEST_CATALOG)
+    yield opened
+    await opened.close()
+
+
+@pytest.fixture(scope="session")
+async def harness(store: Store) -> Harness:
+    return Harness(asyncio.get_running_loop(), store)
+
+
+@pytest.fixture(scope="session")
 async def raw_driver(neo4j_endpoint: Endpoint) -> AsyncIterator[neo4j.AsyncDriver]:
     """The database as an attacker with its credentials sees it: no graphmem in between."""
     driver = neo4j.AsyncGraphDatabase.driver(

@@ -18,7 +18,7 @@ import os
 import socket
 import sys
 import time
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Iterator, Mapping
 from contextlib import AbstractContextManager, asynccontextmanager, contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -172,14 +172,16 @@ def _say(line: str) -> None:
 
 
 @contextmanager
-def find_endpoint(scratch: Path) -> Iterator[Endpoint]:
-    backend = os.environ.get("GRAPHMEM_TEST_NEO4J", "").strip().lower()
-    image = os.environ.get("GRAPHMEM_TEST_NEO4J_IMAGE", IMAGE)
+def find_endpoint(scratch: Path, environ: Mapping[str, str] = os.environ) -> Iterator[Endpoint]:
+    """The Neo4j that ``environ`` asks for (tests/conftest.py passes the variables it captured
+    before each test's environment is cleared)."""
+    backend = environ.get("GRAPHMEM_TEST_NEO4J", "").strip().lower()
+    image = environ.get("GRAPHMEM_TEST_NEO4J_IMAGE", IMAGE)
     if backend not in ("", "docker", "local"):
         raise BackendUnavailable(f"GRAPHMEM_TEST_NEO4J={backend!r}: use docker, local or unset")
-    uri = os.environ.get("NEO4J_URI")
+    uri = environ.get("NEO4J_URI")
     if uri and not backend:
-        user, password = os.environ.get("NEO4J_USER", "neo4j"), os.environ.get("NEO4J_PASSWORD", "")
+        user, password = environ.get("NEO4J_USER", "neo4j"), environ.get("NEO4J_PASSWORD", "")
         yield Endpoint(uri, user, password, "env")
         return
     if backend == "docker" or (not backend and docker_engine_answers()):

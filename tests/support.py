@@ -1,7 +1,9 @@
-"""Helpers tests import: the verifier's keys and calls through an MCP client."""
+"""Helpers tests import (declared once here, not copied into each module): the verifier's
+keys, calls through an MCP client, the history head, a Hypothesis harness."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -13,6 +15,7 @@ from fastmcp.client.client import CallToolResult
 from mcp.types import TextContent
 
 from graphmem.app.catalogue import CATALOGUE
+from graphmem.store import Store
 
 # Test-only statements (drift no tool produces, fixtures, inspections), named like the catalog.
 TEST_CATALOG = Path(__file__).parent / "cypher"
@@ -62,3 +65,34 @@ async def call_error(client: Client[Any], tool: str, **arguments: Any) -> dict[s
     result = await client.call_tool(tool, arguments, raise_on_error=False)
     assert result.is_error, result.structured_content
     return json.loads(result.content[0].text)  # type: ignore[union-attr]
+
+
+async def revision(client: Client[Any]) -> int:
+    """The tenant's history head: the revision its last event carries."""
+    return (await call(client, "replay_memory", limit=1))["chain"]["head_revision"]
+
+
+async def stats(client: Client[Any]) -> Any:
+    """The graphmem://stats resource, parsed: what a refused call must leave unchanged."""
+    contents = await client.read_resource("graphmem://stats")
+    return json.loads(contents[0].text)  # type: ignore[union-attr]
+
+
+async def save(client: Client[Any], **arguments: Any) -> dict[str, Any]:
+    """save_memory with a default project, title and content; the saved memory."""
+    defaults = {"project": "p", "title": "Ledger database", "content": "We chose Postgres."}
+    return (await call(client, "save_memory", **{**defaults, **arguments}))["memory"]
+
+
+@dataclass
+class Harness:
+    """The session's event loop and store, for a synchronous Hypothesis test: it runs its
+    coroutines with ``loop.run_until_complete`` (tests/conftest.py's ``harness``)."""
+
+    loop: asyncio.AbstractEventLoop
+    store: Store
+
+
+def cosine(a: list[float], b: list[float]) -> float:
+    """The cosine of two unit vectors: their dot product."""
+    return sum(x * y for x, y in zip(a, b, strict=True))

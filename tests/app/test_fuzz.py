@@ -23,7 +23,7 @@ from graphmem.app.catalogue import CATALOGUE
 from graphmem.app.server import create_server
 from graphmem.core.settings import Settings
 from graphmem.store import Store
-from tests.support import Verifier
+from tests.support import Verifier, stats
 
 INJECTIONS = (
     "' OR 1=1 //",
@@ -119,13 +119,8 @@ def _mutations(schema: dict[str, Any]) -> st.SearchStrategy[dict[str, Any]]:
     return st.one_of(valid, unknown, wrong, injected)
 
 
-async def _snapshot(client: Client[Any]) -> Any:
-    contents = await client.read_resource("graphmem://stats")
-    return json.loads(contents[0].text)  # type: ignore[union-attr]
-
-
 async def _check(client: Client[Any], tool: str, arguments: dict[str, Any]) -> None:
-    before = await _snapshot(client)
+    before = await stats(client)
     result = await client.call_tool(tool, arguments, raise_on_error=False)
     if not result.is_error:
         event(f"{tool}: ok")
@@ -139,7 +134,7 @@ async def _check(client: Client[Any], tool: str, arguments: dict[str, Any]) -> N
     assert isinstance(payload, dict) and "error" in payload, text
     event(f"{tool}: {payload['error']}")
     OUTCOMES[tool, payload["error"]] += 1
-    assert await _snapshot(client) == before, f"{tool} wrote despite refusing {arguments!r}"
+    assert await stats(client) == before, f"{tool} wrote despite refusing {arguments!r}"
 
 
 async def _schema_of(client: Client[Any], tool: str) -> dict[str, Any]:

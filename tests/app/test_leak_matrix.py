@@ -18,7 +18,7 @@ from graphmem.app.catalogue import CATALOGUE
 from graphmem.app.server import create_server
 from graphmem.core.attestation import sign_attestation
 from graphmem.store import Store
-from tests.support import Verifier, WholeRecordClient, call
+from tests.support import Verifier, WholeRecordClient, call, stats
 
 Calls = list[dict[str, Any]]
 
@@ -349,16 +349,11 @@ async def _tenant_a(client: Client[Any]) -> dict[str, Any]:
     }
 
 
-async def _stats(client: Client[Any]) -> Any:
-    contents = await client.read_resource("graphmem://stats")
-    return json.loads(contents[0].text)  # type: ignore[union-attr]
-
-
 async def test_nothing_of_tenant_a_reaches_tenant_b(
     client: Client[Any], store: Store, settings: Any, verifier: Verifier
 ) -> None:
     a = await _tenant_a(client)
-    a_stats = await _stats(client)
+    a_stats = await stats(client)
     a_state = await call(client, "current_state", state_key="k", project="p")
     attestation = sign_attestation(
         a["fact"], verifier.private_key, verifier.identity, "x"
@@ -386,7 +381,7 @@ async def test_nothing_of_tenant_a_reaches_tenant_b(
                         assert _with_unknown_ids(payload, a) == twin_payload
                     checked += 1
                     _assert_b_sees_nothing(tool, arguments, result.is_error, payload)
-            b_stats = await _stats(b)
+            b_stats = await stats(b)
             assert b_stats["facts"] == [  # B's own two writes, nothing of A
                 {"owner": "project:p", "status": "active", "count": 1},
                 {"owner": "project:p", "status": "superseded", "count": 1},
@@ -397,7 +392,7 @@ async def test_nothing_of_tenant_a_reaches_tenant_b(
     finally:
         await store.purge_tenant(tenant_b)
     # A is exactly as it was: counted, current and revision unchanged.
-    assert await _stats(client) == a_stats
+    assert await stats(client) == a_stats
     assert await call(client, "current_state", state_key="k", project="p") == {**a_state}
     assert checked == sum(len(calls) for calls in _matrix(a, attestation).values())
 

@@ -13,6 +13,7 @@ from graphmem.app.server import create_server
 from graphmem.core.settings import Settings
 from graphmem.store import Store
 from tests.support import WholeRecordClient, call, call_error
+from tests.support import revision as _revision
 
 SHA = "a1b2c3d4e5f60718293a4b5c6d7e8f9012345678"
 TWIN = "a1b2c3d4ffffffffffffffffffffffffffffffff"  # shares the first 8 digits with SHA
@@ -29,10 +30,6 @@ META = {
 
 async def _record(client: Client[Any], sha: str = SHA, **arguments: Any) -> dict[str, Any]:
     return await call(client, "record_commit", **{**META, "sha": sha, **arguments})
-
-
-async def _revision(client: Client[Any]) -> int:
-    return (await call(client, "replay_memory", limit=1))["chain"]["head_revision"]
 
 
 async def test_record_stores_git_metadata_without_links(client: Client[Any]) -> None:

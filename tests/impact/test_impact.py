@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import itertools
-from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
@@ -12,9 +11,8 @@ from fastmcp import Client
 
 from graphmem.app.server import create_server
 from graphmem.impact import service as impact
-from graphmem.store import QueryCatalog, Store
-from tests.neo4j_endpoint import Endpoint
-from tests.support import TEST_CATALOG, call, call_error
+from graphmem.store import Store
+from tests.support import call, call_error, revision
 
 
 async def fact(client: Client[Any], key: str, **fields: Any) -> str:
@@ -54,10 +52,6 @@ def reached(result: dict[str, Any], kind: str = "fact") -> dict[str, tuple[float
         item["target_ref"]: (item["propagated_score"], item["depth"])
         for item in result["impacts_by_kind"][kind]
     }
-
-
-async def revision(client: Client[Any]) -> int:
-    return (await call(client, "replay_memory", limit=1))["chain"]["head_revision"]
 
 
 # --- link_impact ---------------------------------------------------------------------------------
@@ -550,18 +544,6 @@ async def test_superseded_and_reverted_decisions_are_left_out(client: Client[Any
 
 
 # --- derived edges: the knowledge pipeline (its nodes are a fixture until its tools land) ------
-@pytest.fixture
-async def fixture_store(neo4j_endpoint: Endpoint) -> AsyncIterator[Store]:
-    """A second store over tests/cypher: test-only statements, such as knowledge
-    pipeline nodes no tool writes yet."""
-    opened = await Store.connect(
-        neo4j_endpoint.uri, neo4j_endpoint.user, neo4j_endpoint.password, connect_timeout=60
-    )
-    opened.catalog = QueryCatalog(TEST_CATALOG)
-    yield opened
-    await opened.close()
-
-
 async def test_chunks_claims_and_packs_are_walked(
     client: Client[Any], fixture_store: Store, tenant: str
 ) -> None:

@@ -13,6 +13,7 @@ from graphmem.app.server import create_server
 from graphmem.core.settings import Settings
 from graphmem.store import Store
 from tests.support import WholeRecordClient, call, call_error
+from tests.support import revision as _revision
 
 SECRET = "AKIA" + "ABCDEFGHIJKLMNOP"  # an AWS access key id shape
 
@@ -20,10 +21,6 @@ SECRET = "AKIA" + "ABCDEFGHIJKLMNOP"  # an AWS access key id shape
 async def save(client: Client[Any], **arguments: Any) -> dict[str, Any]:
     defaults = {"project": "p", "title": "Ledger database", "content": "We chose Postgres."}
     return await call(client, "save_memory", **{**defaults, **arguments})
-
-
-async def _revision(client: Client[Any]) -> int:
-    return (await call(client, "replay_memory", limit=1))["chain"]["head_revision"]
 
 
 async def test_save_returns_the_memory_and_commits_one_revision(client: Client[Any]) -> None:

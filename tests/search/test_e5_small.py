@@ -16,10 +16,7 @@ import pytest
 
 from graphmem.core.settings import Settings
 from graphmem.embeddings.embedder import Embedder, EmbeddingsUnavailable, load_embedder
-
-
-def cosine(a: list[float], b: list[float]) -> float:
-    return sum(x * y for x, y in zip(a, b, strict=True))
+from tests.support import cosine
 
 
 def test_the_model_id_names_the_model_its_weights_and_int8(e5_small: Embedder) -> None:

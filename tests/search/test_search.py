@@ -15,9 +15,8 @@ from graphmem.app.server import create_server
 from graphmem.core.settings import Settings
 from graphmem.embeddings.embedder import Embedder
 from graphmem.search.ranking import RRF_K
-from graphmem.store import QueryCatalog, Store
-from tests.neo4j_endpoint import Endpoint
-from tests.support import TEST_CATALOG, WholeRecordClient, call, call_error
+from graphmem.store import Store
+from tests.support import WholeRecordClient, call, call_error
 
 
 async def save(client: Client[Any], title: str, content: str, **extra: Any) -> dict[str, Any]:
@@ -249,22 +248,11 @@ async def test_raw_fallback_ranks_turns_with_their_neighbours(client: Client[Any
     assert len(dated["raw_hits"]) == 3  # every turn carries its date words
 
 
-@pytest.fixture
-async def fx(neo4j_endpoint: Endpoint) -> AsyncIterator[Store]:
-    """Test-only statements under tests/cypher."""
-    opened = await Store.connect(
-        neo4j_endpoint.uri, neo4j_endpoint.user, neo4j_endpoint.password, connect_timeout=60
-    )
-    opened.catalog = QueryCatalog(TEST_CATALOG)
-    yield opened
-    await opened.close()
-
-
 async def test_raw_fallback_failure_keeps_the_curated_results(
-    store: Store, fx: Store, client: Client[Any]
+    store: Store, fixture_store: Store, client: Client[Any]
 ) -> None:
     await save(client, "Only one", "falcon heavy")
-    await fx.write("search/drop_turn_lexical_index", "-")
+    await fixture_store.write("search/drop_turn_lexical_index", "-")
     try:
         found = await find(client, query="falcon")
     finally:

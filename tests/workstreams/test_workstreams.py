@@ -13,14 +13,11 @@ from graphmem.app.server import create_server
 from graphmem.core.settings import Settings
 from graphmem.store import Store
 from tests.support import WholeRecordClient, call, call_error
+from tests.support import revision as _revision
 
 
 async def _create(client: Client[Any], **arguments: Any) -> dict[str, Any]:
     return (await call(client, "create_workstream", **{"project": "p", **arguments}))["workstream"]
-
-
-async def _revision(client: Client[Any]) -> int:
-    return (await call(client, "replay_memory", limit=1))["chain"]["head_revision"]
 
 
 async def test_create_returns_the_workstream_with_defaults_and_one_revision(
