@@ -25,6 +25,7 @@ from graphmem.core.models import (
     owner_of,
 )
 from graphmem.decisions.models import ReviewOutcome, ReviewSignal
+from graphmem.facts.validity import boundary
 from graphmem.memories.models.memories import MemoryTopicState
 
 SCHEMA_VERSION = 1
@@ -125,18 +126,10 @@ class ValidityPolicy(OutputModel):
 
 
 def validity_policy(valid_to: datetime | None, expires_at: datetime | None) -> ValidityPolicy:
-    candidates = [(t, name) for t, name in ((valid_to, "valid_to"), (expires_at, "expires_at"))]
-    present = [(t, name) for t, name in candidates if t is not None]
-    if not present:
-        return ValidityPolicy(
-            valid_to=valid_to, expires_at=expires_at, effective_until=None, boundary="none"
-        )
-    until, boundary = min(present, key=lambda pair: pair[0])
+    until = boundary(valid_to, expires_at)
+    which: Boundary = "none" if until is None else "valid_to" if until == valid_to else "expires_at"
     return ValidityPolicy(
-        valid_to=valid_to,
-        expires_at=expires_at,
-        effective_until=until,
-        boundary=boundary,  # type: ignore[arg-type]
+        valid_to=valid_to, expires_at=expires_at, effective_until=until, boundary=which
     )
 
 
