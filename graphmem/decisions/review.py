@@ -16,6 +16,7 @@ from datetime import datetime
 from typing import Any
 
 from graphmem.core.clock import parse_iso, utc_now_iso
+from graphmem.decisions.evaluation import TERMINAL, Evaluation, verdicts_of
 from graphmem.decisions.models import (
     MAX_DUE,
     DueDecision,
@@ -24,7 +25,6 @@ from graphmem.decisions.models import (
     ReviewSignal,
 )
 from graphmem.decisions.rows import rule_verdict
-from graphmem.decisions.service import TERMINAL, Evaluation, verdicts_of
 from graphmem.store import TenantStore
 
 EVALUATION_CHUNK = 500  # decisions per evaluation statement, run concurrently

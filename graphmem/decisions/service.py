@@ -1,201 +1,36 @@
-"""Decisions domain: record decisions whose rejected alternatives carry reopen rules, evaluate
-the rules against the facts they watch, and keep review signals in step with the breaches.
-
-Evaluation is one Cypher traversal per call (decisions/evaluate_reopen_rules); this module
-groups its rows per decision. A decision's breach set is the sorted set of its rules whose
-verdict is true (rules of one alternative are OR-ed, and any alternative's breach makes the
-decision due). A review signal is identified by (decision, breach set): acknowledging it
-keeps it quiet until the set changes; a set that clears entirely ends the episode.
-
-Signals are pushed: record_fact and govern_fact call ``push_signals`` in their own
-transaction for the decisions that watch the keys they changed.
+"""Decisions domain: record decisions whose rejected alternatives carry reopen rules, read them
+with their rules' verdicts, acknowledge review signals and move a decision through its
+lifecycle. The evaluation of the rules and the review signals are evaluation.py's; attempts
+and outcomes are attempts.py's.
 """
 
 from __future__ import annotations
 
 import asyncio
 import re
-from dataclasses import dataclass, field
-from datetime import datetime
 from typing import Any
 
-from graphmem.core.clock import iso, parse_iso, utc_now_iso
+from graphmem.core.clock import iso, utc_now_iso
 from graphmem.core.errors import Conflict, NotFound, first_row
 from graphmem.core.ids import new_id
-from graphmem.core.models import from_node, owner_of, pick
+from graphmem.core.models import owner_of, pick
+from graphmem.decisions.evaluation import TERMINAL, Evaluation, evaluate, signal_change
 from graphmem.decisions.models import (
     AckReviewRequest,
     AckReviewResult,
     Decision,
-    Diagnostic,
-    Outcome,
-    RecordAttemptRequest,
-    RecordAttemptResult,
     RecordDecisionRequest,
     RecordDecisionResult,
-    RecordOutcomeRequest,
-    RecordOutcomeResult,
-    ReviewOutcome,
     ReviewSignal,
     UpdateDecisionRequest,
     UpdateDecisionResult,
-    VerdictCounts,
 )
-from graphmem.decisions.rows import attempt_from_node, decision_from_row, rule_verdict, verdict_of
+from graphmem.decisions.rows import decision_from_row, rule_verdict
 from graphmem.history.chain import Audit
 from graphmem.history.write_path import Idempotency, IdempotencyRecord, Write, write
 from graphmem.store import TenantStore
 
-MAX_DIAGNOSTICS = 100
-STALE_BATCH = 1000
-TERMINAL = ("superseded", "reverted")
 _ID_SHAPE = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$")
-
-
-# --- evaluation ----------------------------------------------------------------------------------
-@dataclass
-class _DecisionVerdicts:
-    decision_id: str
-    project: str
-    title: str
-    status: str
-    review_after: str | None  # ISO 8601, as the evaluation query returns it
-    rows: list[dict[str, Any]] = field(default_factory=list)
-    has_signal: bool = False  # an open or acknowledged signal exists
-
-    def review_after_passed(self, now: datetime) -> bool:
-        return self.review_after is not None and parse_iso(self.review_after) <= now
-
-    def breached(self) -> list[dict[str, Any]]:
-        return [row for row in self.rows if row["reason"] is None and row["verdict"] is True]
-
-    def coverage(self) -> list[str]:
-        return sorted({row["rule_id"] for row in self.breached()})
-
-
-@dataclass
-class Evaluation:
-    """The verdicts of one evaluation and what it did to the review signals."""
-
-    decisions: dict[str, _DecisionVerdicts]
-    signals: dict[str, ReviewSignal]  # the current signal of each breaching decision
-    opened: list[ReviewSignal]
-    cleared: int
-
-    def rows(self) -> list[dict[str, Any]]:
-        return [row for verdicts in self.decisions.values() for row in verdicts.rows]
-
-    def outcome(self) -> ReviewOutcome:
-        rows = self.rows()
-        verdicts = [verdict_of(row) for row in rows]
-        counts = VerdictCounts(
-            true=verdicts.count("true"),
-            false=verdicts.count("false"),
-            unknown=verdicts.count("unknown"),
-        )
-        unknown = [row for row in rows if row["reason"] is not None]
-        return ReviewOutcome(
-            evaluated_decisions=len(self.decisions),
-            evaluated_rules=len(rows),
-            verdicts=counts,
-            diagnostics=[from_node(Diagnostic, row) for row in unknown[:MAX_DIAGNOSTICS]],
-            diagnostics_total=len(unknown),
-            signals_opened=self.opened,
-            signals_cleared=self.cleared,
-        )
-
-
-async def evaluate(w: Write, decision_ids: list[str], *, details: bool = False) -> Evaluation:
-    """Evaluate the decisions' rules at the transaction's time and sync their signals.
-
-    With ``details`` every rule carries its evidence; otherwise only breached rules do.
-    """
-    decisions: dict[str, _DecisionVerdicts] = {}
-    if decision_ids:
-        rows = await w.run(
-            "decisions/evaluate_reopen_rules", decision_ids=decision_ids, details=details
-        )
-        decisions = verdicts_of(rows[0]["decisions"])
-    coverages = {decision_id: _coverage(v) for decision_id, v in decisions.items()}
-    entries = [
-        {
-            "decision_id": decision_id,
-            "coverage": " ".join(coverage),
-            "breached_rule_ids": coverage,
-            "signal_id": new_id(),
-        }
-        for decision_id, coverage in coverages.items()
-        if coverage or decisions[decision_id].has_signal  # nothing to sync for quiet ones
-    ]
-    return await _sync_signals(w, entries, decisions)
-
-
-def verdicts_of(found: list[dict[str, Any]]) -> dict[str, _DecisionVerdicts]:
-    """Per decision, the rows of decisions/evaluate_reopen_rules (or a decision's own fields,
-    for one without rules)."""
-    return {
-        row["decision_id"]: _DecisionVerdicts(
-            row["decision_id"],
-            row["project"],
-            row["title"],
-            row["status"],
-            row["review_after"],
-            row.get("rules", []),
-            row.get("has_signal", False),
-        )
-        for row in found
-    }
-
-
-def _coverage(verdicts: _DecisionVerdicts) -> list[str]:
-    """The breach set that identifies a signal; none for a decision that is no longer live."""
-    if verdicts.status in TERMINAL:
-        return []
-    return verdicts.coverage()
-
-
-async def _sync_signals(
-    w: Write, entries: list[dict[str, Any]], decisions: dict[str, _DecisionVerdicts]
-) -> Evaluation:
-    signals: dict[str, ReviewSignal] = {}
-    opened: list[ReviewSignal] = []
-    cleared = 0
-    if entries:
-        rows = await w.run("decisions/sync_review_signals", entries=entries)
-        for row in rows:
-            cleared += row["cleared"]
-            if row["signal"] is None:
-                continue
-            signal = ReviewSignal(**row["signal"])
-            signals[row["decision_id"]] = signal
-            if row["opening"]:
-                opened.append(signal)
-    return Evaluation(decisions, signals, opened, cleared)
-
-
-async def evaluate_listed(w: Write, listed: list[dict[str, Any]]) -> Evaluation:
-    """Evaluate listed decisions (from decisions/list_live_decisions); those without
-    rules are counted too (they can still be due by review_after)."""
-    evaluation = await evaluate(w, [row["id"] for row in listed])
-    for decision_id, verdicts in verdicts_of(
-        [{**r, "decision_id": r["id"]} for r in listed]
-    ).items():
-        evaluation.decisions.setdefault(decision_id, verdicts)
-    return evaluation
-
-
-async def push_signals(w: Write, fact_ids: list[str]) -> Evaluation:
-    """Re-evaluate the decisions watching the keys of these facts (called by fact writes)."""
-    rows = await w.run("decisions/list_decisions_watching_facts", fact_ids=fact_ids)
-    return await evaluate(w, [row["id"] for row in rows])
-
-
-def signal_change(evaluation: Evaluation) -> dict[str, Any]:
-    """What an evaluation changed, for the history event of the write that ran it."""
-    return {
-        "signals_opened": [signal.signal_id for signal in evaluation.opened],
-        "signals_cleared": evaluation.cleared,
-    }
 
 
 # --- reading decisions ---------------------------------------------------------------------------
@@ -278,14 +113,12 @@ async def record_decision(db: TenantStore, request: RecordDecisionRequest) -> Re
 
 
 async def _create(w: Write, decision_id: str, request: RecordDecisionRequest) -> None:
-    now = w.now_iso
     owner = owner_of(request.project, None)
     await w.run(
         "decisions/create_decision",
         id=decision_id,
         **pick(request, "project title choice rationale"),
         review_after=iso(request.review_after),
-        now=now,
     )
     alternatives, rules = _alternatives_and_rules(request)
     if alternatives:
@@ -299,7 +132,6 @@ async def _create(w: Write, decision_id: str, request: RecordDecisionRequest) ->
             rules=rules,
             owner=owner,
             project=request.project,
-            now=now,
         )
     if request.depends_on:
         fact_ids, keys = await _dependencies(w, request.depends_on)
@@ -310,7 +142,6 @@ async def _create(w: Write, decision_id: str, request: RecordDecisionRequest) ->
             keys=[{"key": key, "key_id": new_id()} for key in keys],
             owner=owner,
             project=request.project,
-            now=now,
         )
     if request.supersedes_decision_id is not None:
         await w.run(
@@ -318,7 +149,6 @@ async def _create(w: Write, decision_id: str, request: RecordDecisionRequest) ->
             newer_id=decision_id,
             older_id=request.supersedes_decision_id,
             reason=f"superseded by decision {decision_id}",
-            now=now,
         )
         await evaluate(w, [request.supersedes_decision_id])  # clears its signals
 
@@ -388,10 +218,7 @@ async def ack_review(db: TenantStore, request: AckReviewRequest) -> AckReviewRes
                 "acknowledged"
             )
         updated = await w.run(
-            "decisions/acknowledge_review_signal",
-            id=request.signal_id,
-            note=request.note,
-            actor=request.actor,
+            "decisions/acknowledge_review_signal", id=request.signal_id, note=request.note
         )
         signal = ReviewSignal(**updated[0]["signal"])
         revision = await w.record(
@@ -427,7 +254,6 @@ async def update_decision(db: TenantStore, request: UpdateDecisionRequest) -> Up
             successor_id=request.successor_decision_id,
             status=request.status,
             reason=request.reason,
-            now=w.now_iso,
         )
         loaded, evaluation = await load_decisions(w, [request.decision_id])
         revision = await w.record(
@@ -447,76 +273,3 @@ async def update_decision(db: TenantStore, request: UpdateDecisionRequest) -> Up
         )
 
     return await write(db, "update_decision", work, audit=Audit.of(request))
-
-
-# --- attempts and outcomes -----------------------------------------------------------------------
-
-
-async def record_attempt(db: TenantStore, request: RecordAttemptRequest) -> RecordAttemptResult:
-    attempt_id = new_id()
-
-    async def work(w: Write) -> RecordAttemptResult:
-        rows = await w.run(
-            "decisions/create_attempt",
-            id=attempt_id,
-            **pick(request, "decision_id workstream_id title description evidence"),
-        )
-        if not rows:
-            if request.decision_id is not None:
-                raise NotFound("decision", request.decision_id)
-            raise NotFound("workstream", request.workstream_id or "")
-        subject = request.decision_id or request.workstream_id or ""
-        revision = await w.record(
-            "attempt",
-            attempt_id,
-            [attempt_id, subject],
-            {"title": request.title, "subject_id": subject},
-        )
-        return RecordAttemptResult(attempt=attempt_from_node(rows[0]["attempt"]), revision=revision)
-
-    return await write(db, "record_attempt", work, audit=Audit.of(request))
-
-
-async def record_outcome(db: TenantStore, request: RecordOutcomeRequest) -> RecordOutcomeResult:
-    outcome_id = new_id()
-
-    async def work(w: Write) -> RecordOutcomeResult:
-        rows = await w.run("decisions/get_attempt", id=request.attempt_id)
-        if first_row(rows, "attempt", request.attempt_id)["attempt"]["status"] != "open":
-            raise Conflict(
-                f"attempt {request.attempt_id!r} already has an outcome; record a new "
-                "attempt for a new try"
-            )
-        created = await w.run(
-            "decisions/create_outcome",
-            id=outcome_id,
-            **pick(request, "attempt_id result summary lesson evidence"),
-        )
-        revision = await w.record(
-            "attempt",
-            request.attempt_id,
-            [request.attempt_id, outcome_id],
-            {"result": request.result},
-        )
-        return RecordOutcomeResult(
-            outcome=from_node(Outcome, created[0]["outcome"]),
-            attempt=attempt_from_node(created[0]["attempt"]),
-            revision=revision,
-        )
-
-    return await write(db, "record_outcome", work, audit=Audit.of(request))
-
-
-# --- maintain ------------------------------------------------------------------------------------
-async def mark_stale_decisions(w: Write) -> list[str]:
-    """maintain: active decisions past review_after become stale (one batch)."""
-    rows = await w.run("decisions/mark_stale_decisions", limit=STALE_BATCH)
-    return [row["id"] for row in rows]
-
-
-async def evaluate_live_batch(w: Write, after: str, limit: int) -> tuple[Evaluation, str | None]:
-    """maintain: the rules of the next ``limit`` live decisions after ``after`` (by id)
-    evaluated and their signals synced; the last id read, None when none remain."""
-    listed = await w.run("decisions/list_live_decisions", after=after, limit=limit)
-    evaluation = await evaluate_listed(w, listed)
-    return evaluation, listed[-1]["id"] if len(listed) == limit else None

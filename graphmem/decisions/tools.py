@@ -1,7 +1,7 @@
 """MCP tools over decisions, review signals, attempts and outcomes. Thin: validate, call the
 domain, let the boundary map errors."""
 
-from graphmem.decisions import models, review, service
+from graphmem.decisions import attempts, models, review, service
 from graphmem.toolkit.services import Services
 from graphmem.toolkit.toolspec import Effect, ToolList
 
@@ -68,7 +68,7 @@ async def record_attempt(
     stays open until record_outcome. One transaction, one history revision. Answers with
     id, status and revision; detail=full adds the whole record.
     """
-    return await service.record_attempt(services.db(), request)
+    return await attempts.record_attempt(services.db(), request)
 
 
 @SPECS.tool("Record how an attempt ended", Effect.ADDS)
@@ -79,4 +79,4 @@ async def record_outcome(
     new attempt). One transaction, one history revision. Answers with id, attempt_id,
     attempt_status and revision; detail=full adds the whole record.
     """
-    return await service.record_outcome(services.db(), request)
+    return await attempts.record_outcome(services.db(), request)

@@ -15,9 +15,9 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from graphmem.decisions import service as decisions
+from graphmem.decisions import evaluation as decisions
+from graphmem.decisions.evaluation import STALE_BATCH
 from graphmem.decisions.models import ReviewOutcome, VerdictCounts
-from graphmem.decisions.service import STALE_BATCH
 from graphmem.facts.models import MaintainRequest, MaintainResult
 from graphmem.history.chain import Change
 from graphmem.history.write_path import Write, write_batches

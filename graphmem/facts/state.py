@@ -1,11 +1,11 @@
 """current_state across facts and memories: one state key, resolved on both sides.
 
 Rules:
-- The facts side is graphmem/facts/service.py's resolution (the governed truth). The memories side
-  resolves the topic whose topic_key equals the state key: ``current`` when a version is
-  active, ``no_current`` when the topic exists but no version is (all stale, quarantined,
-  rejected or deleted), ``ambiguous`` when several projects hold an active version and no
-  project was given, ``not_found`` when no version exists.
+- The facts side is graphmem/facts/fact_state.py's resolution (the governed truth). The
+  memories side resolves the topic whose topic_key equals the state key: ``current`` when a
+  version is active, ``no_current`` when the topic exists but no version is (all stale,
+  quarantined, rejected or deleted), ``ambiguous`` when several projects hold an active
+  version and no project was given, ``not_found`` when no version exists.
 - With ``known_at`` (or else ``as_of``: memories have no valid time of their own) the active
   version is the one whose [active_from, retired_at) holds that instant; versions created
   later are not seen.
@@ -21,7 +21,7 @@ import asyncio
 from datetime import UTC, datetime
 from typing import Any
 
-from graphmem.facts import service as facts
+from graphmem.facts import fact_state as facts
 from graphmem.facts.models import CurrentState, CurrentStateRequest
 from graphmem.memories.models.memories import MemoryTopicState
 from graphmem.memories.rows import memory_from_node, topic_version_from_node

@@ -1,8 +1,8 @@
 """MCP tools over facts. Thin: validate, call the domain, let the boundary map errors."""
 
 from graphmem.core.errors import ConfigurationError
+from graphmem.facts import govern, models, service, state
 from graphmem.facts import maintain as maintain_pass
-from graphmem.facts import models, service, state
 from graphmem.toolkit.services import Services
 from graphmem.toolkit.toolspec import Effect, ToolList
 
@@ -50,7 +50,7 @@ async def govern_fact(
     transaction, one history revision. Answers with fact_id, action, target_fact_id,
     changed, revision, review_signals and status; detail=full adds the whole record.
     """
-    return await service.govern_fact(services.db(), request)
+    return await govern.govern_fact(services.db(), request)
 
 
 @SPECS.tool("Expire facts, mark stale decisions, evaluate reopen rules", Effect.ADDS_ONCE)

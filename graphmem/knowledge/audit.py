@@ -92,7 +92,7 @@ from typing import Any, get_args
 from graphmem.core.ids import new_id
 from graphmem.core.models import from_node
 from graphmem.core.progress import step
-from graphmem.decisions import service as decisions
+from graphmem.decisions import evaluation as decisions
 from graphmem.history.chain import Audit
 from graphmem.history.write_path import Write, hand_over, write
 from graphmem.knowledge.lifecycle import record_run

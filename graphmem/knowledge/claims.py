@@ -53,7 +53,7 @@ from typing import Any
 from graphmem.core.errors import InvalidArgument, InvalidState, first_row
 from graphmem.core.ids import new_id
 from graphmem.core.models import from_node, owner_of, pick
-from graphmem.decisions import service as decisions
+from graphmem.decisions import evaluation as decisions
 from graphmem.facts import service as facts
 from graphmem.facts.models import RecordFactRequest
 from graphmem.history.chain import Audit, Change

@@ -43,8 +43,8 @@ from graphmem.core.clock import utc_now_iso
 from graphmem.core.gate import screen
 from graphmem.core.models import canonical_json, owner_of, pick
 from graphmem.embeddings.embedder import Embedder
+from graphmem.facts.fact_state import current_state
 from graphmem.facts.models import CurrentStateRequest
-from graphmem.facts.service import current_state
 from graphmem.recall.models.recall import (
     CandidateCounts,
     RecallDiagnostics,

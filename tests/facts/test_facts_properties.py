@@ -2,7 +2,8 @@
 server and against a small in-Python reference model of the truth-maintenance rules,
 comparing current_state (now, as_of and known_at reads) after every step.
 
-The model is written from the rules in graphmem/facts/service.py's docstring, not from its code.
+The model is written from the time rules in graphmem/facts/resolution.py's docstring, not from
+the code.
 Transaction times come from the server (each result says when it committed); valid times
 are chosen days away from now, so no read can race a boundary.
 """

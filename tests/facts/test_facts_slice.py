@@ -24,7 +24,11 @@ async def test_a_new_fact_supersedes_the_active_one_and_keeps_it_as_history(
         source_class="tool_observed",
         confidence=0.9,
         actor="probe",
+        session_id="s-1",
     )
+    # The write's audit fields land on the fact once, from the write path.
+    assert (second["actor"], second["session_id"]) == ("probe", "s-1")
+    assert (first["actor"], first["session_id"]) == (None, None)
     assert first["superseded_id"] is None
     assert second["superseded_id"] == first["id"]
     assert second["revision"] == first["revision"] + 1

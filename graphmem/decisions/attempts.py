@@ -1,0 +1,74 @@
+"""Attempts and outcomes: a try at a decision or workstream, and how it ended (one outcome per
+attempt; a new try is a new attempt)."""
+
+from __future__ import annotations
+
+from graphmem.core.errors import Conflict, NotFound, first_row
+from graphmem.core.ids import new_id
+from graphmem.core.models import from_node, pick
+from graphmem.decisions.models import (
+    Outcome,
+    RecordAttemptRequest,
+    RecordAttemptResult,
+    RecordOutcomeRequest,
+    RecordOutcomeResult,
+)
+from graphmem.decisions.rows import attempt_from_node
+from graphmem.history.chain import Audit
+from graphmem.history.write_path import Write, write
+from graphmem.store import TenantStore
+
+
+async def record_attempt(db: TenantStore, request: RecordAttemptRequest) -> RecordAttemptResult:
+    attempt_id = new_id()
+
+    async def work(w: Write) -> RecordAttemptResult:
+        rows = await w.run(
+            "decisions/create_attempt",
+            id=attempt_id,
+            **pick(request, "decision_id workstream_id title description evidence"),
+        )
+        if not rows:
+            if request.decision_id is not None:
+                raise NotFound("decision", request.decision_id)
+            raise NotFound("workstream", request.workstream_id or "")
+        subject = request.decision_id or request.workstream_id or ""
+        revision = await w.record(
+            "attempt",
+            attempt_id,
+            [attempt_id, subject],
+            {"title": request.title, "subject_id": subject},
+        )
+        return RecordAttemptResult(attempt=attempt_from_node(rows[0]["attempt"]), revision=revision)
+
+    return await write(db, "record_attempt", work, audit=Audit.of(request))
+
+
+async def record_outcome(db: TenantStore, request: RecordOutcomeRequest) -> RecordOutcomeResult:
+    outcome_id = new_id()
+
+    async def work(w: Write) -> RecordOutcomeResult:
+        rows = await w.run("decisions/get_attempt", id=request.attempt_id)
+        if first_row(rows, "attempt", request.attempt_id)["attempt"]["status"] != "open":
+            raise Conflict(
+                f"attempt {request.attempt_id!r} already has an outcome; record a new "
+                "attempt for a new try"
+            )
+        created = await w.run(
+            "decisions/create_outcome",
+            id=outcome_id,
+            **pick(request, "attempt_id result summary lesson evidence"),
+        )
+        revision = await w.record(
+            "attempt",
+            request.attempt_id,
+            [request.attempt_id, outcome_id],
+            {"result": request.result},
+        )
+        return RecordOutcomeResult(
+            outcome=from_node(Outcome, created[0]["outcome"]),
+            attempt=attempt_from_node(created[0]["attempt"]),
+            revision=revision,
+        )
+
+    return await write(db, "record_outcome", work, audit=Audit.of(request))

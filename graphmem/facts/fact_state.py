@@ -1,0 +1,44 @@
+"""current_state on the facts side: the read (now, or the graph as known at known_at) and its
+resolution (resolution.py, where the time rules are). state.py adds the memories side."""
+
+from __future__ import annotations
+
+from graphmem.core.clock import utc_now
+from graphmem.core.models import owner_of
+from graphmem.facts.models import CurrentState, CurrentStateRequest
+from graphmem.facts.resolution import resolve, slot_from_current, slot_from_states
+from graphmem.store import TenantStore
+
+MAX_OWNERS_PER_KEY = 50  # bounds an ambiguous answer's candidate list
+
+
+async def current_state(db: TenantStore, request: CurrentStateRequest) -> CurrentState:
+    now = utc_now()
+    reference = request.known_at or now
+    owner = _owner_filter(request)
+    if request.as_of is None and request.known_at is None:
+        rows = await db.read(
+            "facts/get_current_state",
+            key=request.state_key,
+            owner=owner,
+            history_limit=request.history_limit,
+            owner_limit=MAX_OWNERS_PER_KEY,
+            now=now.isoformat(),
+        )
+        slots = [slot_from_current(row) for row in rows if row["has_facts"]]
+    else:
+        rows = await db.read(
+            "facts/get_state_at",
+            key=request.state_key,
+            owner=owner,
+            known_at=reference.isoformat(),
+            owner_limit=MAX_OWNERS_PER_KEY,
+        )
+        slots = [slot_from_states(row) for row in rows if row["facts"]]
+    return resolve(request, slots, reference)
+
+
+def _owner_filter(request: CurrentStateRequest) -> str | None:
+    if request.project is None and request.origin_id is None:
+        return None
+    return owner_of(request.project, request.origin_id)

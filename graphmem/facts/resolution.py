@@ -1,0 +1,201 @@
+"""current_state's resolution on the facts side: from the fact views of each owner of a key,
+the answer, its history and why. Pure: the read is fact_state.py's.
+
+Time rules (the reference model in tests/facts/test_facts_properties.py mirrors them):
+- A fact's *boundary* is the earlier of valid_to and expires_at (validity.py); at the boundary
+  instant it has lapsed. maintain turns lapsed active facts into 'expired'; reads do not wait.
+- Without as_of, the answer is the key's current (active) fact unless it has lapsed at the
+  reference time (known_at, else now).
+- With as_of T, the answer is the fact whose valid window [valid_from, boundary) holds T, the
+  newest valid_from winning (then the newest recorded_at, then the larger id), whatever its
+  status: a superseded fact still says what was true in its window.
+- known_at K reads the graph as it was at K: facts recorded by then, each with the status and
+  window it had then (FactState), and the SUPERSEDES / CONTRADICTS links that existed then.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from graphmem.core.models import pick
+from graphmem.facts.models import (
+    CurrentState,
+    CurrentStateRequest,
+    Fact,
+    FactStatus,
+    HistoryEntry,
+    WhyEdge,
+)
+from graphmem.facts.rows import fact_from_node
+from graphmem.facts.validity import boundary, lapsed
+
+
+@dataclass(frozen=True)
+class View:
+    """One fact as known at the reference time: its lifecycle fields and links, plus the
+    whole node when it may become the answer (history-only views carry a projection)."""
+
+    id: str
+    status: FactStatus
+    value: Any
+    valid_from: datetime
+    valid_to: datetime | None
+    expires_at: datetime | None
+    recorded_at: datetime
+    edges: list[dict[str, Any]]
+    node: dict[str, Any]
+    state: dict[str, Any] | None = None
+
+    @classmethod
+    def of(
+        cls, node: dict[str, Any], edges: list[dict[str, Any]], state: dict[str, Any] | None = None
+    ) -> View:
+        lifecycle = state or node
+        return cls(
+            id=node["id"],
+            status=lifecycle["status"],
+            value=json.loads(node["value_json"]),
+            valid_from=node["valid_from"],
+            valid_to=lifecycle.get("valid_to"),
+            expires_at=lifecycle.get("expires_at"),
+            recorded_at=node["recorded_at"],
+            edges=edges,
+            node=node,
+            state=state,
+        )
+
+    @property
+    def whole(self) -> bool:
+        """A whole Fact node (not a history projection): it can be an answer."""
+        return "key" in self.node
+
+    def fact(self) -> Fact:
+        return fact_from_node(self.node, self.state)
+
+    def lapsed_at(self, at: datetime) -> bool:
+        return lapsed(self.valid_to, self.expires_at, at)
+
+    def live_at(self, at: datetime) -> bool:
+        return self.status == "active" and not self.lapsed_at(at)
+
+    def holds(self, instant: datetime) -> bool:
+        until = boundary(self.valid_to, self.expires_at)
+        return self.valid_from <= instant and (until is None or instant < until)
+
+
+@dataclass(frozen=True)
+class Slot:
+    project: str | None
+    origin_id: str | None
+    owner: str
+    views: list[View]  # newest recorded first
+
+
+def slot_from_current(row: dict[str, Any]) -> Slot:
+    views = [View.of(old, old["edges"]) for old in row["history"]]
+    if row["answer"] is not None:
+        views.append(View.of(row["answer"], row["answer_edges"]))
+    return _slot(row, views)
+
+
+def slot_from_states(row: dict[str, Any]) -> Slot:
+    views = [View.of(item["fact"], item["edges"], item["state"]) for item in row["facts"]]
+    return _slot(row, views)
+
+
+def _slot(row: dict[str, Any], views: list[View]) -> Slot:
+    views.sort(key=lambda v: (v.recorded_at, v.id), reverse=True)
+    return Slot(row["project"], row["origin_id"], row["owner"], views)
+
+
+def _answer(slot: Slot, as_of: datetime | None, reference: datetime) -> View | None:
+    if as_of is not None:
+        holding = [view for view in slot.views if view.holds(as_of)]
+        return max(holding, key=lambda v: (v.valid_from, v.recorded_at, v.id), default=None)
+    # At most one fact of a key is active at any time: the one its CURRENT edge names (the
+    # only whole node of a now-read; an active fact without it is drift that audit repairs).
+    return next((v for v in slot.views if v.whole and v.live_at(reference)), None)
+
+
+def resolve(request: CurrentStateRequest, slots: list[Slot], reference: datetime) -> CurrentState:
+    base = CurrentState(
+        state_key=request.state_key,
+        status="not_found",
+        project=request.project,
+        origin_id=request.origin_id,
+        answer=None,
+        history=[],
+        why=[],
+        as_of=request.as_of,
+        known_at=request.known_at,
+    )
+    if not slots:
+        return base
+    answered = [(slot, _answer(slot, request.as_of, reference)) for slot in slots]
+    with_answer = [(slot, view) for slot, view in answered if view is not None]
+    if len(with_answer) > 1:
+        return base.model_copy(
+            update={"status": "ambiguous", "candidates": [slot.owner for slot, _ in with_answer]}
+        )
+    if with_answer:
+        slot, answer = with_answer[0]
+    elif len(slots) == 1:
+        slot, answer = slots[0], None
+    else:
+        return base.model_copy(update={"status": "no_current"})
+    return _state_of_slot(base, slot, answer, request.history_limit, reference)
+
+
+def _state_of_slot(
+    base: CurrentState, slot: Slot, answer: View | None, limit: int, reference: datetime
+) -> CurrentState:
+    others = [view for view in slot.views if answer is None or view.id != answer.id]
+    history = [_history_entry(view, reference) for view in others[:limit]]
+    edges = {
+        (edge["type"], edge["from_id"], edge["to_id"]): edge
+        for view in ([answer] if answer else []) + others[:limit]
+        for edge in view.edges
+    }
+    why = [
+        WhyEdge(
+            type=kind.lower(),
+            from_id=source,
+            to_id=target,
+            at=edge.get("at"),  # type: ignore[arg-type]
+            rationale=edge.get("rationale"),
+        )
+        for (kind, source, target), edge in sorted(edges.items())
+    ]
+    status = "no_current"
+    if answer is not None:
+        conflicted = any(
+            edge["type"] == "CONTRADICTS" and edge.get("other_live", False) for edge in answer.edges
+        )
+        status = "unresolved_conflict" if conflicted else "current"
+    return base.model_copy(
+        update={
+            "status": status,
+            "project": slot.project,
+            "origin_id": slot.origin_id,
+            "answer": answer.fact() if answer else None,
+            "history": history,
+            "why": why,
+        }
+    )
+
+
+def _history_entry(view: View, reference: datetime) -> HistoryEntry:
+    superseded_by = next(
+        (e["from_id"] for e in view.edges if e["type"] == "SUPERSEDES" and e["to_id"] == view.id),
+        None,
+    )
+    lapsed_now = view.status == "active" and view.lapsed_at(reference)
+    return HistoryEntry(
+        id=view.id,
+        status="expired" if lapsed_now else view.status,
+        **pick(view, "value valid_from valid_to expires_at recorded_at"),
+        superseded_by=superseded_by,
+    )
