@@ -1,21 +1,38 @@
 """The one error tree of graphmem.
 
-    GraphmemError                 every error graphmem raises on purpose
-    ├── InvalidArgument           bad input; names the field          (code: invalid_argument)
-    ├── NotFound                  no such thing for this tenant        (code: not_found)
-    ├── Conflict                  state changed under the caller       (code: conflict)
-    │   └── InvalidState          not allowed in the entity's state     (code: invalid_state)
-    ├── PermissionDenied          the principal may not do this        (code: permission_denied)
-    ├── ConfigurationError        settings or environment are unusable (code: configuration)
-    │   ├── JavaNotFound          no Java 17 or 21 to run Neo4j
-    │   └── PortInUse             a configured port is taken
-    ├── LocalDatabaseError        the managed local Neo4j failed       (code: local_database)
-    │   ├── ArtifactDownloadFailed   Maven repository unreachable or jar corrupt
-    │   └── DatabaseStartFailed      the server process did not come up
-    ├── StoreError                the database failed                  (code: store_unavailable)
-    │   ├── StoreUnavailable      cannot reach Neo4j
-    │   └── StoreAuthFailed       Neo4j refused the credentials
-    └── TimedOut                  the call did not finish in time      (code: timed_out)
+    GraphmemError                  every error graphmem raises on purpose
+    ├── InvalidArgument            bad input; names the field             (code: invalid_argument)
+    ├── NotFound                   no such thing for this tenant          (code: not_found)
+    ├── Conflict                   the call's expectation no longer holds (code: conflict)
+    ├── InvalidState               not allowed from the record's state    (code: invalid_state)
+    ├── PermissionDenied           the principal may not do this          (code: permission_denied)
+    ├── ConfigurationError         settings or environment are unusable   (code: configuration)
+    │   ├── JavaNotFound           no Java 17 or 21 to run Neo4j
+    │   ├── VectorSpaceMismatch    the model is not the one that made the vectors
+    │   └── PortInUse              a configured port is taken
+    ├── LocalDatabaseError         the managed local Neo4j failed         (code: local_database)
+    │   ├── ArtifactDownloadFailed Maven repository unreachable or jar corrupt
+    │   └── DatabaseStartFailed    the server process did not come up
+    ├── StoreError                 the database failed                    (code: store_unavailable)
+    │   ├── StoreUnavailable       cannot reach Neo4j
+    │   └── StoreAuthFailed        Neo4j refused the credentials
+    │       └── HistoryKeyMismatch the tenant's history has another key
+    └── TimedOut                   the call did not finish in time        (code: timed_out)
+
+Subclasses that live beside their use (each keeps its parent's code unless it names one):
+``Starting`` (code: starting) and ``DatabaseNotStarted`` (a StoreError) in toolkit/startup.py,
+``VerificationRefused`` (code: verification_refused) in core/attestation.py,
+``ExtractRefused`` (an InvalidState) in knowledge/, ``BackupRefused`` and
+``BackupFailed`` (LocalDatabaseErrors) in localdb/backup.py, ``FetchFailed`` and
+``EmbeddingsUnavailable`` (ConfigurationErrors) in embeddings/, and ``BadExportFile`` (code:
+invalid_file) in transfer/load.py.
+
+One code per meaning: a call refused because of where a record *is* — its status or state does
+not allow the operation (governing a fact that is no longer active, acknowledging a signal
+that is not open, recording an outcome on an ended attempt, changing a final decision) — is
+``invalid_state``, naming the state. ``conflict`` is only for a call whose expectation of the
+graph no longer holds: an idempotency key reused with other arguments, an expected version or
+revision that moved, a concurrent write that collided on a unique key.
 
 Domain code raises these; the store translates driver exceptions into them with
 ``raise ... from e``; the MCP boundary (``graphmem.toolkit.boundary``) turns them into tool errors,
@@ -85,10 +102,12 @@ def first_row(rows: list[dict[str, Any]], kind: str, ref: str) -> dict[str, Any]
 
 
 class Conflict(GraphmemError):
+    """The graph is not as the call expected it (key reused, version moved, collision)."""
+
     code = "conflict"
 
 
-class InvalidState(Conflict):
+class InvalidState(GraphmemError):
     """An operation the entity's lifecycle state does not allow; names the state."""
 
     code = "invalid_state"

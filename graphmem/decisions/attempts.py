@@ -3,7 +3,7 @@ attempt; a new try is a new attempt)."""
 
 from __future__ import annotations
 
-from graphmem.core.errors import Conflict, NotFound, first_row
+from graphmem.core.errors import InvalidState, NotFound, first_row
 from graphmem.core.ids import new_id
 from graphmem.core.models import from_node, pick
 from graphmem.decisions.models import (
@@ -49,10 +49,13 @@ async def record_outcome(db: TenantStore, request: RecordOutcomeRequest) -> Reco
 
     async def work(w: Write) -> RecordOutcomeResult:
         rows = await w.run("decisions/get_attempt", id=request.attempt_id)
-        if first_row(rows, "attempt", request.attempt_id)["attempt"]["status"] != "open":
-            raise Conflict(
-                f"attempt {request.attempt_id!r} already has an outcome; record a new "
-                "attempt for a new try"
+        status = first_row(rows, "attempt", request.attempt_id)["attempt"]["status"]
+        if status != "open":
+            raise InvalidState(
+                "attempt",
+                request.attempt_id,
+                status,
+                "it already has an outcome; record a new attempt for a new try",
             )
         created = await w.run(
             "decisions/create_outcome",

@@ -11,7 +11,7 @@ import re
 from typing import Any
 
 from graphmem.core.clock import iso, utc_now_iso
-from graphmem.core.errors import Conflict, NotFound, first_row
+from graphmem.core.errors import InvalidState, NotFound, first_row
 from graphmem.core.ids import new_id
 from graphmem.core.models import owner_of, pick
 from graphmem.decisions.evaluation import TERMINAL, Evaluation, evaluate, signal_change
@@ -76,9 +76,11 @@ async def record_decision(db: TenantStore, request: RecordDecisionRequest) -> Re
         if request.supersedes_decision_id is not None:
             older = await _require_decision(w, request.supersedes_decision_id)
             if older["status"] in TERMINAL:
-                raise Conflict(
-                    f"decision {older['id']!r} is {older['status']}; only a live decision "
-                    "can be superseded"
+                raise InvalidState(
+                    "decision",
+                    older["id"],
+                    older["status"],
+                    "only a live decision can be superseded",
                 )
         await _create(w, decision_id, request)
         loaded, evaluation = await load_decisions(w, [decision_id])
@@ -213,9 +215,11 @@ async def ack_review(db: TenantStore, request: AckReviewRequest) -> AckReviewRes
         rows = await w.run("decisions/get_review_signal", id=request.signal_id)
         status = first_row(rows, "review signal", request.signal_id)["signal"]["status"]
         if status != "open":
-            raise Conflict(
-                f"review signal {request.signal_id!r} is {status}; only an open signal can be "
-                "acknowledged"
+            raise InvalidState(
+                "review signal",
+                request.signal_id,
+                status,
+                "only an open signal can be acknowledged",
             )
         updated = await w.run(
             "decisions/acknowledge_review_signal", id=request.signal_id, note=request.note
@@ -241,13 +245,18 @@ async def update_decision(db: TenantStore, request: UpdateDecisionRequest) -> Up
         node = await _require_decision(w, request.decision_id)
         previous = node["status"]
         if previous in TERMINAL:
-            raise Conflict(f"decision {request.decision_id!r} is {previous}, which is final")
+            raise InvalidState("decision", request.decision_id, previous, "that status is final")
         if previous == request.status:
-            raise Conflict(f"decision {request.decision_id!r} is already {previous}")
+            raise InvalidState("decision", request.decision_id, previous, f"already {previous}")
         if request.successor_decision_id is not None:
             successor = await _require_decision(w, request.successor_decision_id)
             if successor["status"] in TERMINAL:
-                raise Conflict(f"successor decision {successor['id']!r} is {successor['status']}")
+                raise InvalidState(
+                    "successor decision",
+                    successor["id"],
+                    successor["status"],
+                    "a successor must be live",
+                )
         await w.run(
             "decisions/update_decision_status",
             id=request.decision_id,

@@ -3,7 +3,7 @@
 The write snapshots the changed facts' transaction-time states, refreshes their contradiction
 counts, pushes review signals and appends one history event. An action the facts' current
 state does not allow (superseding a fact that is no longer active, contradicting a fact it
-already contradicts, ...) is refused.
+already contradicts, ...) is refused with invalid_state naming that state.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from datetime import datetime
 from typing import Any
 
 from graphmem.core.clock import iso
-from graphmem.core.errors import Conflict, InvalidArgument, NotFound
+from graphmem.core.errors import InvalidArgument, InvalidState, NotFound
 from graphmem.core.models import pick
 from graphmem.decisions import evaluation as decisions
 from graphmem.facts.models import Fact, GovernFactRequest, GovernFactResult
@@ -119,9 +119,9 @@ async def _supersede(g: _Governance) -> list[str]:
     w, fact, target, effective_at = g.w, g.fact, g.target, g.effective_at
     assert target is not None
     if fact.status != "active":
-        raise Conflict(f"fact {fact.id!r} is {fact.status}; only an active fact can be superseded")
+        raise InvalidState("fact", fact.id, fact.status, "only an active fact can be superseded")
     if target.status != "active":
-        raise Conflict(f"target fact {target.id!r} is {target.status}; a successor must be active")
+        raise InvalidState("target fact", target.id, target.status, "a successor must be active")
     valid_to = _ending_window(fact, effective_at)
     await _update(w, fact, status="superseded", valid_to=valid_to, superseded_at=w.now)
     await w.run("facts/release_current", id=fact.id)
@@ -134,7 +134,9 @@ async def _contradict(g: _Governance) -> list[str]:
     assert target is not None
     rows = await w.run("facts/count_contradictions_between", fact_id=fact.id, target_id=target.id)
     if rows and rows[0]["existing"]:
-        raise Conflict(f"facts {fact.id!r} and {target.id!r} are already linked as contradicting")
+        raise InvalidState(
+            "fact", fact.id, "contradicting", f"already linked as contradicting fact {target.id!r}"
+        )
     await _update(w, fact, verification_status="contradicted")
     await _link(g, "facts/link_contradicts", fact_id=fact.id, target_id=target.id)
     return [fact.id, target.id]
@@ -148,7 +150,7 @@ async def _link(g: _Governance, statement: str, **ends: str) -> None:
 async def _invalidate(g: _Governance) -> list[str]:
     w, fact, effective_at = g.w, g.fact, g.effective_at
     if fact.status == "invalidated":
-        raise Conflict(f"fact {fact.id!r} is already invalidated")
+        raise InvalidState("fact", fact.id, fact.status, "already invalidated")
     valid_to = _ending_window(fact, effective_at)
     await _update(w, fact, status="invalidated", valid_to=valid_to, invalidated_at=w.now)
     await w.run("facts/release_current", id=fact.id)
@@ -160,7 +162,7 @@ async def _revalidate(g: _Governance) -> list[str]:
     and the fact that was current there is superseded by it."""
     w, fact = g.w, g.fact
     if fact.status == "active":
-        raise Conflict(f"fact {fact.id!r} is already active")
+        raise InvalidState("fact", fact.id, fact.status, "already active: nothing to revalidate")
     verification = (
         "unverified" if fact.verification_status == "expired" else fact.verification_status
     )

@@ -221,7 +221,7 @@ async def test_signal_identity_and_acknowledgement_across_changes(client: Client
     [s3] = again["review_signals"]  # the episode ended; a new breach opens again
     assert s3["status"] == "open" and s3["breached_rule_ids"] == [latency_rule]
     payload = await call_error(client, "ack_review", signal_id=s2["signal_id"], note="late")
-    assert payload["error"] == "conflict" and "cleared" in payload["message"]
+    assert (payload["error"], payload["state"]) == ("invalid_state", "cleared")
 
 
 async def test_govern_fact_pushes_and_clears_signals(client: Client[Any]) -> None:
@@ -270,18 +270,18 @@ async def test_supersede_update_and_revert(client: Client[Any]) -> None:
     named = await call(client, "review_decisions", decision_id=old_id)
     assert named["evaluated_decisions"] == 0  # a superseded decision is never evaluated
     payload = await call_error(client, "update_decision", decision_id=old_id, status="active")
-    assert payload["error"] == "conflict" and "final" in payload["message"]
+    assert payload["error"] == "invalid_state" and "final" in payload["message"]
     payload = await call_error(
         client, "record_decision", project="p", title="t", choice="c", supersedes_decision_id=old_id
     )
-    assert payload["error"] == "conflict"
+    assert (payload["error"], payload["state"]) == ("invalid_state", "superseded")
 
     newest = new["decision"]["id"]
     moved = await call(client, "update_decision", decision_id=newest, status="review_required")
     assert (moved["previous_status"], moved["decision"]["status"]) == ("active", "review_required")
     assert (
         await call_error(client, "update_decision", decision_id=newest, status="review_required")
-    )["error"] == "conflict"
+    )["error"] == "invalid_state"
     reverted = await call(
         client, "update_decision", decision_id=newest, status="reverted", reason="x"
     )
@@ -330,7 +330,7 @@ async def test_update_decision_supersedes_with_a_successor(client: Client[Any]) 
         ("invalid_argument", "successor_decision_id"),
         ("invalid_argument", "successor_decision_id"),
         ("invalid_argument", "successor_decision_id"),
-        ("conflict", None),
+        ("invalid_state", None),
         ("not_found", None),
     ]
 
@@ -427,7 +427,7 @@ async def test_ack_review_errors(client: Client[Any]) -> None:
     [signal] = (await _decide(client, _rule("latency", "greater_than", 300)))["review_signals"]
     await call(client, "ack_review", signal_id=signal["signal_id"], note="seen")
     again = await call_error(client, "ack_review", signal_id=signal["signal_id"], note="seen")
-    assert again["error"] == "conflict"
+    assert (again["error"], again["state"]) == ("invalid_state", "acknowledged")
     assert (await call_error(client, "review_decisions", limit=0))["field"] == "limit"
 
 
@@ -465,7 +465,7 @@ async def test_attempts_and_outcomes(client: Client[Any]) -> None:
         await call_error(client, "record_attempt", title="t", decision_id=decision, evidence=[""]),
     ]
     assert [(e["error"], e.get("field")) for e in errors] == [
-        ("conflict", None),
+        ("invalid_state", None),
         ("not_found", None),
         ("invalid_argument", "result"),
         ("invalid_argument", "decision_id"),

@@ -284,22 +284,26 @@ async def test_govern_unknown_fact_and_target(client: Client[Any]) -> None:
     assert target == {"error": "not_found", "message": "fact 'no-such-target' not found"}
 
 
-async def test_govern_state_conflicts(client: Client[Any]) -> None:
+async def test_govern_refusals_name_the_state(client: Client[Any]) -> None:
     a, b = await _two_keys(client)
     active = await call_error(client, "govern_fact", fact_id=a["id"], action="revalidate")
-    assert active["error"] == "conflict" and "already active" in active["message"]
+    assert (active["error"], active["state"]) == ("invalid_state", "active")
+    assert "already active" in active["message"]
     await call(client, "govern_fact", fact_id=b["id"], action="invalidate")
     twice = await call_error(client, "govern_fact", fact_id=b["id"], action="invalidate")
-    assert twice["error"] == "conflict" and "already invalidated" in twice["message"]
+    assert (twice["error"], twice["state"]) == ("invalid_state", "invalidated")
+    assert "already invalidated" in twice["message"]
     dead_successor = await call_error(
         client, "govern_fact", fact_id=a["id"], action="supersede", target_fact_id=b["id"]
     )
-    assert dead_successor["error"] == "conflict" and "must be active" in dead_successor["message"]
+    assert (dead_successor["error"], dead_successor["state"]) == ("invalid_state", "invalidated")
+    assert "must be active" in dead_successor["message"]
     await call(client, "govern_fact", fact_id=a["id"], action="contradict", target_fact_id=b["id"])
     again = await call_error(
         client, "govern_fact", fact_id=b["id"], action="contradict", target_fact_id=a["id"]
     )
-    assert again["error"] == "conflict" and "already linked" in again["message"]
+    assert (again["error"], again["state"]) == ("invalid_state", "contradicting")
+    assert "already linked" in again["message"]
 
 
 async def test_effective_at_before_valid_from_is_refused(client: Client[Any]) -> None:

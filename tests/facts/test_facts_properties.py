@@ -131,15 +131,15 @@ class Model:
         if action == "supersede":
             assert target is not None
             if fact.now.status != "active" or self.facts[target].now.status != "active":
-                return "conflict"
+                return "invalid_state"
         if action == "contradict" and any(
             e.kind == "contradicts" and {e.source, e.target} == {fid, target} for e in self.edges
         ):
-            return "conflict"
+            return "invalid_state"
         if action == "invalidate" and fact.now.status == "invalidated":
-            return "conflict"
+            return "invalid_state"
         if action == "revalidate" and fact.now.status == "active":
-            return "conflict"
+            return "invalid_state"
         if ends_validity and effective <= fact.valid_from:
             return "invalid_argument"
         if ends_validity:
