@@ -3,9 +3,9 @@
 A write's ToolSpec names its compact answer: fields taken from the whole result, by name or
 by a dotted path into it (``id="decision.id"``): ids, what changed, the revision, the signals
 raised. The tool then takes one more argument, ``detail``: ``compact`` (the default) answers
-with those fields; ``full`` adds ``record``, the whole result as before. The answer model is
-derived from the result model, so a field keeps its type and the output schema stays small
-(``record`` is an object whose shape docs/tools.md describes).
+with those fields and no ``record`` key; ``full`` adds ``record``, the whole result as before.
+The answer model is derived from the result model, so a field keeps its type and the output
+schema stays small (``record`` is an optional object whose shape docs/tools.md describes).
 """
 
 from __future__ import annotations
@@ -29,8 +29,9 @@ class CompactAnswer:
     def of(self, result: BaseModel, detail: Detail) -> BaseModel:
         model = answer_model(type(result), self)
         values = {name: _value_at(result, path) for name, path in self.paths}
-        record = result.model_dump(mode="json") if detail == "full" else None
-        return model(**values, record=record)
+        if detail == "full":
+            values["record"] = result.model_dump(mode="json")
+        return model(**values)
 
 
 def compact(*names: str, **paths: str) -> CompactAnswer:
@@ -43,13 +44,18 @@ def answer_model(result: type[BaseModel], answer: CompactAnswer) -> type[BaseMod
     fields: dict[str, Any] = {
         name: (_annotation_at(result, path), ...) for name, path in answer.paths
     }
-    fields["record"] = (dict[str, Any] | None, None)
+    # Absent unless detail is full: not null, so a compact answer carries no empty key.
+    fields["record"] = (dict[str, Any], Field(default=None, exclude_if=_absent))
     return create_model(
         f"{result.__name__}Compact",
         __config__=ConfigDict(extra="forbid"),
         __doc__=f"The compact answer of {result.__name__}.",
         **fields,
     )
+
+
+def _absent(value: Any) -> bool:
+    return value is None
 
 
 def _annotation_at(model: type[BaseModel], path: str) -> Any:
