@@ -6,7 +6,6 @@ nothing new."""
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
@@ -14,9 +13,8 @@ from fastmcp import Client
 
 from graphmem.knowledge import audit
 from graphmem.knowledge.models.audit import AuditMemoryRequest
-from graphmem.store import QueryCatalog, Store
-from tests.neo4j_endpoint import Endpoint
-from tests.support import TEST_CATALOG, call, call_error
+from graphmem.store import Store
+from tests.support import call, call_error, revision
 
 ZERO = {
     "fact_provenance_backfilled": 0,
@@ -29,14 +27,9 @@ SECTIONS = {"facts": 0, "claims": 0, "questions": 0, "chunks": 0}
 
 
 @pytest.fixture
-async def fx(neo4j_endpoint: Endpoint) -> AsyncIterator[Store]:
-    """Test-only statements under tests/cypher (drift no tool produces)."""
-    opened = await Store.connect(
-        neo4j_endpoint.uri, neo4j_endpoint.user, neo4j_endpoint.password, connect_timeout=60
-    )
-    opened.catalog = QueryCatalog(TEST_CATALOG)
-    yield opened
-    await opened.close()
+def fx(fixture_store: Store) -> Store:
+    """tests/conftest.py's session-wide fixture_store, by this module's name."""
+    return fixture_store
 
 
 async def run_audit(client: Client[Any], **arguments: Any) -> dict[str, Any]:
@@ -55,10 +48,6 @@ def found(result: dict[str, Any], issue_type: str | None = None) -> list[tuple[s
 async def issues(client: Client[Any], status: str = "open") -> list[tuple[str, str]]:
     listed = await call(client, "list_memory_issues", status=status)
     return sorted((i["issue_type"], i["subject_ref"]) for i in listed["issues"])
-
-
-async def revision(client: Client[Any]) -> int:
-    return (await call(client, "replay_memory", limit=1))["chain"]["head_revision"]
 
 
 async def fact(client: Client[Any], key: str, value: Any = None, **fields: Any) -> dict[str, Any]:

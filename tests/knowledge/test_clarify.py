@@ -6,29 +6,16 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
 from fastmcp import Client
 
-from graphmem.store import QueryCatalog, Store
-from tests.neo4j_endpoint import Endpoint
-from tests.support import TEST_CATALOG, call, call_error
+from graphmem.store import Store
+from tests.support import call, call_error, revision
 
 NEVER = "01a22918-0000-7000-8000-000000000000"
 VAGUE = "the thing broke again"  # every rule fires: five questions
-
-
-@pytest.fixture
-async def fixture_store(neo4j_endpoint: Endpoint) -> AsyncIterator[Store]:
-    """Test-only statements under tests/cypher (states no tool sets directly)."""
-    opened = await Store.connect(
-        neo4j_endpoint.uri, neo4j_endpoint.user, neo4j_endpoint.password, connect_timeout=60
-    )
-    opened.catalog = QueryCatalog(TEST_CATALOG)
-    yield opened
-    await opened.close()
 
 
 async def chunk(client: Client[Any], body: str = VAGUE, **fields: Any) -> dict[str, Any]:
@@ -46,10 +33,6 @@ async def detail(store: Store, tenant: str, chunk_id: str) -> dict[str, Any]:
 
 async def set_state(store: Store, tenant: str, chunk_id: str, state: str) -> None:
     await store.write("clarify/set_chunk_state", tenant, id=chunk_id, state=state)
-
-
-async def revision(client: Client[Any]) -> int:
-    return (await call(client, "replay_memory", limit=1))["chain"]["head_revision"]
 
 
 # --- queue_clarification -------------------------------------------------------------------------

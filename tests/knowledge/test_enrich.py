@@ -3,7 +3,6 @@ the per-run bound, argument errors, and all-or-nothing (a failure mid-run keeps 
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
@@ -13,24 +12,12 @@ from graphmem.app.server import create_server
 from graphmem.core.ids import new_id
 from graphmem.core.settings import Settings
 from graphmem.knowledge import enrich
-from graphmem.store import QueryCatalog, Store
-from tests.neo4j_endpoint import Endpoint
-from tests.support import TEST_CATALOG, WholeRecordClient, call, call_error
+from graphmem.store import Store
+from tests.support import WholeRecordClient, call, call_error, revision
 
-FIXTURES = TEST_CATALOG
 SERVICE = "The ingest service depends on the message queue. ENRICH_OK"
 BRIDGE = "The bridge sync depends on the mapping table. ENRICH_OK"  # sensitive scope
 VAGUE = "Caroline is a counselor. ENRICH_OK"  # an 'is' claim: confidence 0.4
-
-
-@pytest.fixture
-async def fixture_store(neo4j_endpoint: Endpoint) -> AsyncIterator[Store]:
-    opened = await Store.connect(
-        neo4j_endpoint.uri, neo4j_endpoint.user, neo4j_endpoint.password, connect_timeout=60
-    )
-    opened.catalog = QueryCatalog(FIXTURES)
-    yield opened
-    await opened.close()
 
 
 async def chunk(client: Client[Any], body: str, **fields: Any) -> dict[str, Any]:
@@ -46,10 +33,6 @@ async def reread(client: Client[Any], body: str) -> dict[str, Any]:
 
 async def enrich_run(client: Client[Any], **arguments: Any) -> dict[str, Any]:
     return await call(client, "enrich_context", **arguments)
-
-
-async def revision(client: Client[Any]) -> int:
-    return (await call(client, "replay_memory", limit=1))["chain"]["head_revision"]
 
 
 async def workstream(fixtures: Store, tenant: str, title: str, status: str = "active") -> str:
