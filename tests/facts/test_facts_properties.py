@@ -13,12 +13,10 @@ from __future__ import annotations
 import asyncio
 import json
 import uuid
-from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-import pytest
 from fastmcp import Client
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
@@ -26,7 +24,7 @@ from hypothesis import strategies as st
 from graphmem.app.server import create_server
 from graphmem.core.settings import Settings
 from graphmem.store import Store
-from tests.support import WholeRecordClient
+from tests.support import Harness, WholeRecordClient
 
 KEYS = ("a", "b")
 DAY = timedelta(days=1)
@@ -261,17 +259,6 @@ operations = st.tuples(
     record_op.map(lambda op: {**op, "key": "b"}),
     st.lists(st.one_of(record_op, govern_op, contradict_op, govern_op, maintain_op), max_size=8),
 ).map(lambda parts: [parts[0], parts[1], *parts[2]])
-
-
-@dataclass
-class Harness:
-    loop: asyncio.AbstractEventLoop
-    store: Store
-
-
-@pytest.fixture
-async def harness(store: Store) -> AsyncIterator[Harness]:
-    yield Harness(asyncio.get_running_loop(), store)
 
 
 def run(harness: Harness, coroutine: Any) -> Any:
