@@ -9,6 +9,8 @@ import pytest
 from graphmem.core.errors import InvalidArgument
 from graphmem.decisions.reopen_rules import Rule, canon, parse_instant, value_projection
 
+pytestmark = pytest.mark.pure
+
 
 @pytest.mark.parametrize(
     ("value", "kind", "fields"),

@@ -10,6 +10,8 @@ from graphmem.core.ids import new_id
 from graphmem.core.models import canonical_json
 from graphmem.facts.models import RecordFactRequest, normalise_source
 
+pytestmark = pytest.mark.pure
+
 
 @pytest.mark.parametrize(
     ("label", "expected"),

@@ -29,6 +29,8 @@ from graphmem.core.attestation import (
     signed_payload,
 )
 
+pytestmark = pytest.mark.pure
+
 T0 = datetime(2025, 3, 1, 12, 0, 0, tzinfo=UTC)
 IDENTITY = "alice@example.org"
 
