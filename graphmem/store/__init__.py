@@ -1,17 +1,21 @@
 """The store seam: the only package that imports the ``neo4j`` driver.
 
-Everything above it speaks tenants, named queries and plain Python values.
+Everything above it speaks tenants, named queries and plain Python values (``Row``).
 """
 
 from graphmem.store.catalog import NamedQuery, QueryCatalog, default_catalog
-from graphmem.store.store import Store, TenantStore, Tx, ping_sync
+from graphmem.store.rows import Row, shaped
+from graphmem.store.store import Store, TenantStore, ping_sync
+from graphmem.store.tx import Tx
 
 __all__ = [
     "NamedQuery",
     "QueryCatalog",
+    "Row",
     "Store",
     "TenantStore",
     "Tx",
     "default_catalog",
     "ping_sync",
+    "shaped",
 ]

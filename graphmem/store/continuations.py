@@ -16,7 +16,7 @@ import hmac
 import json
 import secrets
 import time
-from typing import Any
+from typing import Any, TypeAlias, TypedDict, cast
 
 from graphmem.core.errors import InvalidArgument
 from graphmem.core.keys import ChainKey
@@ -26,13 +26,23 @@ MAX_TOKEN_CHARS = 1024
 _PROCESS_SECRET = secrets.token_bytes(32)
 _REFUSAL = "is not one this server issued for this call, or has expired: call again without it"
 
+Position: TypeAlias = dict[str, Any]
+"""Where a batched call stopped, in the tool's own JSON terms (the next batch's start)."""
 
-def issue(key: ChainKey | None, tool: str, tenant: str, position: dict[str, Any]) -> str:
-    body = json.dumps({"p": position, "i": int(time.time())}, separators=(",", ":"))
+
+class _Body(TypedDict):
+    """A token's signed body."""
+
+    p: Position
+    i: int  # when it was issued, in Unix seconds
+
+
+def issue(key: ChainKey | None, tool: str, tenant: str, position: Position) -> str:
+    body = json.dumps(_Body(p=position, i=int(time.time())), separators=(",", ":"))
     return f"{_encode(body.encode())}.{_encode(_mac(key, tool, tenant, body))}"
 
 
-def resume(key: ChainKey | None, tool: str, tenant: str, token: str) -> dict[str, Any]:
+def resume(key: ChainKey | None, tool: str, tenant: str, token: str) -> Position:
     """The position a token names; InvalidArgument('continuation') for any other token."""
     try:
         encoded_body, encoded_mac = token.split(".")
@@ -45,7 +55,7 @@ def resume(key: ChainKey | None, tool: str, tenant: str, token: str) -> dict[str
             raise ValueError("age")
     except (ValueError, KeyError, TypeError, UnicodeDecodeError, binascii.Error):
         raise InvalidArgument("continuation", _REFUSAL) from None
-    return position
+    return cast(Position, position)  # a JSON object: its keys are text
 
 
 def _secret(key: ChainKey | None) -> bytes:

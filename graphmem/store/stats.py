@@ -6,7 +6,6 @@ from __future__ import annotations
 import asyncio
 import functools
 from datetime import datetime
-from typing import Any
 
 from pydantic import Field
 
@@ -14,6 +13,7 @@ from graphmem.core.models import OutputModel
 from graphmem.core.text import tenant_prefix
 from graphmem.store import Store
 from graphmem.store.graph_model import GRAPH_MODEL
+from graphmem.store.rows import LabelCountRow, TenantGraphRow, shaped
 
 LABELS = tuple(node.label for node in GRAPH_MODEL.nodes)
 
@@ -54,26 +54,30 @@ async def tenant_stats(store: Store, tenant: str) -> TenantStats:
         store.read("store/count_tenant_graph", tenant),
         store.read("store/count_tenant_labels", tenant),
     )
-    row = graph[0]
+    row = shaped(TenantGraphRow, graph)[0]
+    labels = shaped(LabelCountRow, labelled)
     counts = [FactCount(owner=f["owner"], status=f["status"], count=f["n"]) for f in row["facts"]]
     return TenantStats(
         revision=row["revision"],
         fact_keys=row["fact_keys"],
         facts=sorted(counts, key=lambda c: (c.owner, c.status)),
-        head=HistoryHead(revision=row["revision"], hash=row["last_hash"], last_at=row["last_at"]),
-        labels=_per_label(labelled),
-        projects=_per_project(labelled),
+        # the head stores its last time as ISO text: the model parses it
+        head=HistoryHead.model_validate(
+            {"revision": row["revision"], "hash": row["last_hash"], "last_at": row["last_at"]}
+        ),
+        labels=_per_label(labels),
+        projects=_per_project(labels),
     )
 
 
-def _per_label(rows: list[dict[str, Any]]) -> dict[str, int]:
+def _per_label(rows: list[LabelCountRow]) -> dict[str, int]:
     totals = dict.fromkeys(LABELS, 0)
     for row in rows:
         totals[row["label"]] += row["count"]
     return totals
 
 
-def _per_project(rows: list[dict[str, Any]]) -> dict[str, dict[str, int]]:
+def _per_project(rows: list[LabelCountRow]) -> dict[str, dict[str, int]]:
     projects: dict[str, dict[str, int]] = {}
     for row in rows:
         if row["project"] is not None and row["count"]:

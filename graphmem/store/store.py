@@ -3,21 +3,28 @@
 Every call names a catalog query and a tenant; the tenant is always passed as ``$tenant`` so
 each statement can (and must) scope itself by it. Each transaction is tagged with the query
 name in its metadata, so ``SHOW TRANSACTIONS`` and the query log say which file ran.
+
+Rows across the seam: the store cannot know what a statement returns, so ``read``, ``write``,
+``Tx.run`` and the rest return ``list[Row]`` (rows.py: column name to plain value). Whoever
+knows the statement gives its rows their type, once, beside the code that runs it:
+- the lower floors (store, history) declare a TypedDict per statement family (rows.py of each:
+  the history head and its checkpoint, chain events, idempotency records; the store's schema,
+  vector space and counts; continuations.py its token) and read rows through ``shaped``;
+  the store's own methods return those types (``schema_state``, ``vector_space``);
+- areas map rows to their pydantic models in their rows.py (``core.models.from_node``), which
+  check every value as they build the model.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 import neo4j
 import neo4j.exceptions as neo4j_errors
 from neo4j import AsyncManagedTransaction, Query, RoutingControl
-from neo4j.graph import Node, Relationship
-from neo4j.time import Date, DateTime, Duration, Time
 from tenacity import (
     AsyncRetrying,
     retry_if_exception,
@@ -28,124 +35,26 @@ from tenacity import (
     wait_random,
 )
 
-from graphmem.core.errors import Conflict, StoreAuthFailed, StoreUnavailable, TimedOut
+from graphmem.core.errors import StoreUnavailable
 from graphmem.core.keys import ChainKey
 from graphmem.store import continuations
 from graphmem.store.catalog import QueryCatalog, default_catalog
+from graphmem.store.continuations import Position
+from graphmem.store.driver_errors import schema_race, translated
+from graphmem.store.rows import IndexRow, Row, TenantRow, VectorSpaceRow, row_of, shaped
+from graphmem.store.tx import Tx, pipelined_begin
 
-Row = dict[str, Any]
 T = TypeVar("T")
 
 BOLT_SCHEMES = ("bolt", "bolt+s", "bolt+ssc", "neo4j", "neo4j+s", "neo4j+ssc")
-_UNREACHABLE = (neo4j_errors.ServiceUnavailable, neo4j_errors.SessionExpired, OSError)
-
-
-# Codes of a transaction the server ended for running past its timeout (a lock wait included).
-_TIMED_OUT = ("TimedOut", "LockClientStopped", "Transaction.Terminated")
 BULK_TIMEOUT = 600.0  # seconds: one import batch (or the closing pass over a large tenant)
-
-_PLAIN = frozenset({str, int, float, bool, type(None)})
-
-
-def _native(value: Any) -> Any:
-    """Driver values to plain Python: temporal types to datetime/date, nodes to dicts."""
-    kind = type(value)
-    if kind in _PLAIN:  # most values; exact type checks are far cheaper than isinstance
-        return value
-    if kind is list:
-        return [_native(item) for item in value]
-    if kind is dict:
-        return {key: _native(item) for key, item in value.items()}
-    if isinstance(value, DateTime | Date | Time):
-        return value.to_native()
-    if isinstance(value, Duration):
-        return value.iso_format()
-    if isinstance(value, Node | Relationship):
-        return {key: _native(item) for key, item in value.items()}
-    if isinstance(value, list):
-        return [_native(item) for item in value]
-    if isinstance(value, dict):
-        return {key: _native(item) for key, item in value.items()}
-    return value
-
-
-def _row(record: neo4j.Record) -> Row:
-    return {key: _native(value) for key, value in record.items()}
-
 
 SCHEMA_ATTEMPTS = 4
 
 
-def _schema_race(error: BaseException) -> bool:
-    """A schema statement refused because another server applied the same one at that moment.
-
-    Neo4j checks IF [NOT] EXISTS before it takes the schema lock, so two servers creating (or
-    dropping) the same rule at once collide: the loser gets EquivalentSchemaRuleAlreadyExists
-    (or a failed drop). Run again, the statement finds the other's committed result and does
-    nothing; a real conflict fails on every attempt and is raised."""
-    return isinstance(error, neo4j_errors.ClientError) and (error.code or "").startswith(
-        "Neo.ClientError.Schema."
-    )
-
-
-def _require_tenant(tenant: str) -> None:
+def _require_tenant(tenant: object) -> None:  # callers may be untyped (a CLI, a test)
     if not isinstance(tenant, str) or not tenant:
         raise ValueError("every store call needs a tenant")  # a programming error, not input
-
-
-@contextlib.contextmanager
-def _translated(uri: str, user: str) -> Iterator[None]:
-    """Driver exceptions that mean 'the database is unusable' become graphmem errors."""
-    try:
-        yield
-    except neo4j_errors.AuthError as error:
-        raise StoreAuthFailed(
-            f"Neo4j at {uri} refused the credentials of user {user!r}. "
-            "Check NEO4J_USER and NEO4J_PASSWORD."
-        ) from error
-    except neo4j_errors.ConstraintError as error:
-        raise Conflict(
-            "the write collided with a concurrent one on a unique key; retry it"
-        ) from error
-    except neo4j_errors.TransientError as error:  # still refused after the driver's retries
-        raise TimedOut(f"Neo4j kept refusing the transaction: {error.code}") from error
-    except neo4j_errors.ClientError as error:
-        if not any(mark in (error.code or "") for mark in _TIMED_OUT):
-            raise
-        raise TimedOut(f"the transaction outlived its timeout: {error.code}") from error
-    except _UNREACHABLE as error:
-        raise StoreUnavailable(
-            f"cannot reach Neo4j at {uri} ({error.__class__.__name__}). Check NEO4J_URI and "
-            "that the server runs (`graphmem neo4j status` for the managed local one)."
-        ) from error
-
-
-class Tx:
-    """One managed transaction; runs catalog queries with the tenant bound."""
-
-    def __init__(
-        self,
-        tx: AsyncManagedTransaction,
-        catalog: QueryCatalog,
-        tenant: str,
-        chain_key: ChainKey | None = None,
-    ) -> None:
-        self._tx = tx
-        self._catalog = catalog
-        self.tenant = tenant
-        self.chain_key = chain_key  # what the history chain is keyed with (None: plain hashes)
-
-    async def run(self, name: str, **params: Any) -> list[Row]:
-        query = self._catalog[name]
-        result = await self._tx.run(query.text, {**params, "tenant": self.tenant})
-        return [_row(record) async for record in result]
-
-
-def pipelined_begin(session: neo4j.AsyncSession) -> contextlib.AbstractContextManager[Any]:
-    """The session's BEGIN sent with its first statement instead of alone: one round trip
-    less per write transaction. The driver does this for ``execute_query`` only, through a
-    private switch (neo4j is pinned, and without the switch every write would fail)."""
-    return session._pipelined_begin
 
 
 class Store:
@@ -173,9 +82,9 @@ class Store:
         self.bookmarks = neo4j.AsyncGraphDatabase.bookmark_manager()
         self._closers: list[Callable[[], Awaitable[None]]] = []
 
-    def _session(self, **config: Any) -> neo4j.AsyncSession:
-        return self._driver.session(
-            database=self.database, bookmark_manager=self.bookmarks, **config
+    def _session(self, access: str = neo4j.WRITE_ACCESS) -> neo4j.AsyncSession:
+        return self._driver.session(  # pyright: ignore[reportUnknownMemberType]  # neo4j hides its typed signature from pyright
+            database=self.database, bookmark_manager=self.bookmarks, default_access_mode=access
         )
 
     @classmethod
@@ -197,7 +106,7 @@ class Store:
                 + ", ".join(f"{s}://" for s in BOLT_SCHEMES)
             )
         try:
-            driver = neo4j.AsyncGraphDatabase.driver(
+            driver = neo4j.AsyncGraphDatabase.driver(  # pyright: ignore[reportUnknownMemberType]  # neo4j hides its typed signature from pyright
                 uri,
                 auth=(user, password),
                 connection_acquisition_timeout=connect_timeout,
@@ -230,7 +139,7 @@ class Store:
 
     async def ping(self) -> None:
         """One round trip, without the driver's own retries (callers decide how to wait)."""
-        with _translated(self.uri, self.user):
+        with translated(self.uri, self.user):
             async with self._session() as session:
                 result = await session.run(self.catalog["store/ping"].text)
                 await result.consume()
@@ -252,7 +161,7 @@ class Store:
             await self._driver.close()
 
     # --- running queries ------------------------------------------------------------------
-    async def read(self, name: str, tenant: str, **params: Any) -> list[Row]:
+    async def read(self, name: str, tenant: str, **params: object) -> list[Row]:
         """One read statement as an auto-commit transaction: a single round trip.
 
         (A managed transaction would add BEGIN and COMMIT round trips; a read that fails
@@ -261,17 +170,17 @@ class Store:
         _require_tenant(tenant)
         named = self.catalog[name]
         query = Query(named.text, metadata={"graphmem_query": name}, timeout=self.query_timeout)
-        with _translated(self.uri, self.user):
-            async with self._session(default_access_mode=neo4j.READ_ACCESS) as session:
+        with translated(self.uri, self.user):
+            async with self._session(neo4j.READ_ACCESS) as session:
                 result = await session.run(query, {**params, "tenant": tenant})
-                return [_row(record) async for record in result]
+                return [row_of(record) async for record in result]
 
-    async def write(self, name: str, tenant: str, **params: Any) -> list[Row]:
+    async def write(self, name: str, tenant: str, **params: object) -> list[Row]:
         """One write statement in a managed (retried) transaction."""
         _require_tenant(tenant)
         named = self.catalog[name]
         query = Query(named.text, metadata={"graphmem_query": name}, timeout=self.query_timeout)
-        with _translated(self.uri, self.user):
+        with translated(self.uri, self.user):
             result = await self._driver.execute_query(
                 query,
                 {**params, "tenant": tenant},
@@ -279,30 +188,30 @@ class Store:
                 database_=self.database,
                 bookmark_manager_=self.bookmarks,
             )
-        return [_row(record) for record in result.records]
+        return [row_of(record) for record in result.records]
 
-    async def stream(self, name: str, tenant: str, **params: Any) -> AsyncIterator[Row]:
+    async def stream(self, name: str, tenant: str, **params: object) -> AsyncIterator[Row]:
         """One read statement's rows as they arrive (bounded memory, no timeout): for
         exports."""
         _require_tenant(tenant)
         named = self.catalog[name]
         query = Query(named.text, metadata={"graphmem_query": name})
-        with _translated(self.uri, self.user):
-            async with self._session(default_access_mode=neo4j.READ_ACCESS) as session:
+        with translated(self.uri, self.user):
+            async with self._session(neo4j.READ_ACCESS) as session:
                 result = await session.run(query, {**params, "tenant": tenant})
                 async for record in result:
-                    yield _row(record)
+                    yield row_of(record)
 
-    async def bulk_write(self, name: str, tenant: str, **params: Any) -> list[Row]:
+    async def bulk_write(self, name: str, tenant: str, **params: object) -> list[Row]:
         """One bulk statement into a tenant nothing else writes (graphmem import, which
         refuses a tenant holding data): no lock, no event, a generous timeout."""
         _require_tenant(tenant)
         named = self.catalog[name]
         query = Query(named.text, metadata={"graphmem_query": name}, timeout=BULK_TIMEOUT)
-        with _translated(self.uri, self.user):
+        with translated(self.uri, self.user):
             async with self._session() as session:
                 result = await session.run(query, {**params, "tenant": tenant})
-                return [_row(record) async for record in result]
+                return [row_of(record) async for record in result]
 
     async def write_transaction(
         self, label: str, tenant: str, work: Callable[[Tx], Awaitable[T]]
@@ -317,13 +226,13 @@ class Store:
         async def unit(tx: AsyncManagedTransaction) -> T:
             return await work(Tx(tx, self.catalog, tenant, self.chain_key))
 
-        with _translated(self.uri, self.user):
+        with translated(self.uri, self.user):
             async with self._session() as session:
                 with pipelined_begin(session):
                     return await session.execute_write(unit)
 
     async def write_statement(
-        self, label: str, tenant: str, name: str, **params: Any
+        self, label: str, tenant: str, name: str, **params: object
     ) -> list[Row] | None:
         """One write statement as an auto-commit transaction: a single round trip (RUN and
         PULL; the commit ends it), where a managed transaction takes two. Not retried: None
@@ -336,11 +245,11 @@ class Store:
             metadata={"graphmem_query": name, "graphmem_tool": label},
             timeout=self.query_timeout,
         )
-        with _translated(self.uri, self.user):
+        with translated(self.uri, self.user):
             async with self._session() as session:
                 try:
                     result = await session.run(query, {**params, "tenant": tenant})
-                    return [_row(record) async for record in result]
+                    return [row_of(record) async for record in result]
                 except neo4j_errors.TransientError:
                     return None
 
@@ -348,15 +257,15 @@ class Store:
     async def apply_schema(self) -> list[str]:
         """Apply ``cypher/schema`` in file-name order; every statement is idempotent, also
         while other servers apply the same schema (several starting at once)."""
-        applied = []
+        applied: list[str] = []
         for query in self.catalog.under("schema"):
             async for attempt in AsyncRetrying(
-                retry=retry_if_exception(_schema_race),
+                retry=retry_if_exception(schema_race),
                 stop=stop_after_attempt(SCHEMA_ATTEMPTS),
                 wait=wait_random(0.05, 0.3),
                 reraise=True,
             ):
-                with attempt, _translated(self.uri, self.user):
+                with attempt, translated(self.uri, self.user):
                     await self._driver.execute_query(
                         Query(query.text, metadata={"graphmem_query": query.name}),
                         database_=self.database,
@@ -366,14 +275,14 @@ class Store:
         await self._await_indexes()
         return applied
 
-    async def schema_state(self) -> list[Row]:
+    async def schema_state(self) -> list[IndexRow]:
         """Indexes and constraints with their state (online, populating, failed)."""
-        return await self.read("store/list_schema", tenant="-")
+        return shaped(IndexRow, await self.read("store/list_schema", tenant="-"))
 
-    async def vector_space(self) -> Row | None:
+    async def vector_space(self) -> VectorSpaceRow | None:
         """The embedding model (``model``, ``dimensions``) whose vectors the database holds;
         None before any server has embedded."""
-        rows = await self.read("store/get_vector_space", tenant="-")
+        rows = shaped(VectorSpaceRow, await self.read("store/get_vector_space", tenant="-"))
         return rows[0] if rows else None
 
     async def record_vector_space(self, model: str, dimensions: int) -> None:
@@ -381,10 +290,11 @@ class Store:
 
     async def tenants(self) -> list[str]:
         """Every tenant that has written (for commands over the whole database)."""
-        return [row["tenant"] for row in await self.read("store/list_tenants", tenant="-")]
+        rows = shaped(TenantRow, await self.read("store/list_tenants", tenant="-"))
+        return [row["tenant"] for row in rows]
 
     async def _await_indexes(self) -> None:
-        with _translated(self.uri, self.user):
+        with translated(self.uri, self.user):
             await self._driver.execute_query(
                 self.catalog["store/await_indexes"].text,
                 database_=self.database,
@@ -395,7 +305,7 @@ class Store:
         """Delete every node of ``tenant`` (tests; an explicit, confirmed purge later)."""
         _require_tenant(tenant)
         query = self.catalog["store/delete_tenant_data"]
-        with _translated(self.uri, self.user):
+        with translated(self.uri, self.user):
             async with self._session() as session:
                 # CALL ... IN TRANSACTIONS needs an auto-commit transaction.
                 result = await session.run(query.text, {"tenant": tenant})
@@ -405,10 +315,11 @@ class Store:
         """Plan a catalog query without running it; returns its operators, root first."""
         text = "EXPLAIN " + self.catalog[name].text
         async with self._session() as session:
-            result = await session.run(text)  # type: ignore[arg-type]  # EXPLAIN of catalog text
+            result = await session.run(text)
             summary = await result.consume()
         operators: list[str] = []
-        pending = [summary.plan] if summary.plan else []
+        plan = cast("dict[str, Any] | None", summary.plan)  # pyright: ignore[reportUnknownMemberType]  # an untyped dict in the driver
+        pending = [plan] if plan else []
         while pending:
             step = pending.pop()
             operators.append(str(step.get("operatorType", "")).split("@")[0])
@@ -424,25 +335,25 @@ class TenantStore:
     store: Store
     tenant: str
 
-    async def read(self, name: str, **params: Any) -> list[Row]:
+    async def read(self, name: str, **params: object) -> list[Row]:
         return await self.store.read(name, self.tenant, **params)
 
-    async def write(self, name: str, **params: Any) -> list[Row]:
+    async def write(self, name: str, **params: object) -> list[Row]:
         return await self.store.write(name, self.tenant, **params)
 
     async def write_transaction(self, label: str, work: Callable[[Tx], Awaitable[T]]) -> T:
         return await self.store.write_transaction(label, self.tenant, work)
 
-    async def write_statement(self, label: str, name: str, **params: Any) -> list[Row] | None:
+    async def write_statement(self, label: str, name: str, **params: object) -> list[Row] | None:
         return await self.store.write_statement(label, self.tenant, name, **params)
 
-    def continuation(self, tool: str, position: dict[str, Any] | None) -> str | None:
+    def continuation(self, tool: str, position: Position | None) -> str | None:
         """A token for where a batched call stopped (None when it finished)."""
         if position is None:
             return None
         return continuations.issue(self.store.chain_key, tool, self.tenant, position)
 
-    def resume(self, tool: str, token: str | None) -> dict[str, Any] | None:
+    def resume(self, tool: str, token: str | None) -> Position | None:
         """The position a client's token names (None without one); a token this tenant's
         call was not given is ``invalid_argument``."""
         if token is None:
