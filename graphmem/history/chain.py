@@ -18,8 +18,8 @@ from graphmem.core.ids import new_id
 from graphmem.core.keys import SCHEME, ChainKey
 from graphmem.core.models import canonical_json, pick
 from graphmem.history.models import EventRecord, ReplayRequest
-from graphmem.history.rows import event_from_node
-from graphmem.store import TenantStore, Tx
+from graphmem.history.rows import EventRow, LockedHead, event_from_node
+from graphmem.store import TenantStore, Tx, shaped
 
 GENESIS_HASH = "0" * 64
 log = logging.getLogger("graphmem")
@@ -65,7 +65,7 @@ async def lock_head(tx: Tx) -> Head:
     if not rows:  # the tenant's first write
         await tx.run("history/create_head", genesis_hash=GENESIS_HASH)
         rows = await tx.run("history/lock_head", lock_token=new_id())
-    row = rows[0]
+    row = shaped(LockedHead, rows)[0]
     _refuse_another_key(tx, row["key_id"])  # before the write does any work
     return Head.at(row["revision"], row["last_hash"], row["last_at"])
 
@@ -182,4 +182,4 @@ async def list_events(db: TenantStore, request: ReplayRequest) -> list[EventReco
         since=request.since_ts.isoformat() if request.since_ts else None,
         limit=request.limit,
     )
-    return [event_from_node(row["event"]) for row in rows]
+    return [event_from_node(row["event"]) for row in shaped(EventRow, rows)]

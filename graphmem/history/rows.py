@@ -1,12 +1,72 @@
-"""Query rows to models: the history area's mappers from nodes as Cypher returns them."""
+"""Query rows to models: the history area's mappers from nodes as Cypher returns them, and the
+shapes of the rows the history floor itself reads (see graphmem/store/store.py)."""
 
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, TypedDict
 
 from graphmem.core.models import from_node
 from graphmem.history.models import EventRecord
+
+
+class LockedHead(TypedDict):
+    """The chain head as the write path's lock statement returns it, the lock taken."""
+
+    revision: int
+    last_hash: str
+    last_at: str | None  # the time of the tenant's last event, as ISO text
+    key_id: str | None  # the history key the chain is keyed with
+
+
+class HeadRow(TypedDict):
+    """history/get_head: the head (revision 0 before the first write) and its checkpoint.
+
+    The checkpoint fields are whatever the database holds: verification checks their types
+    before it trusts them (only a database writer could put anything else there)."""
+
+    revision: int
+    last_hash: str | None
+    checkpoint_revision: object
+    checkpoint_hash: object
+    keyed_from: object
+    checkpoint_mac: object
+    checkpoint_key_id: str | None
+
+
+class ChainEvent(TypedDict):
+    """One event of history/list_chain: the fields its hash covers."""
+
+    revision: int
+    op: str
+    at_text: str
+    payload_json: str
+    prev_hash: str
+    hash: str
+    hash_scheme: str | None
+    key_id: str | None
+
+
+class ChainPage(TypedDict):
+    """history/list_chain: one page of events in revision order."""
+
+    events: list[ChainEvent]
+
+
+class EventRow(TypedDict):
+    """history/list_events and list_subject_events: one Event node's properties."""
+
+    event: dict[str, Any]
+
+
+class IdempotencyRow(TypedDict):
+    """history/find_idempotency_record: what an earlier keyed write left for its retries."""
+
+    fingerprint: str
+    entity_id: str
+    revision: int
+    details_json: str | None
+    superseded_id: str | None  # records written before the one write path
 
 
 def event_from_node(node: dict[str, Any]) -> EventRecord:

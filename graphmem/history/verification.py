@@ -19,15 +19,15 @@ import asyncio
 import hmac
 import logging
 from dataclasses import dataclass
-from typing import Any
 
 from graphmem.core.errors import GraphmemError
 from graphmem.core.keys import SCHEME, ChainKey
 from graphmem.core.models import canonical_json
 from graphmem.history.chain import GENESIS_HASH, event_hash, list_events
 from graphmem.history.models import ChainStatus, ChainVerdict, ReplayRequest, ReplayResult
+from graphmem.history.rows import ChainEvent, ChainPage, HeadRow
 from graphmem.history.write_path import bookkeeping
-from graphmem.store import TenantStore
+from graphmem.store import TenantStore, shaped
 
 log = logging.getLogger("graphmem")
 
@@ -125,14 +125,14 @@ class _Walk:
     ) -> None:
         self.tenant, self.key, self.pin = tenant, key, pin
         self.start = self.after = start.revision if start else 0
-        self.prev = start.hash if start else GENESIS_HASH
+        self.prev: str = start.hash if start else GENESIS_HASH
         self.keyed_from = start.keyed_from if start else None
         self.must_key_from = pin.keyed_from if pin else self.keyed_from
         self.foreign_from: int | None = None  # the first event keyed with another key
         self.checked = 0
         self.hashes: dict[int, str] = {0: GENESIS_HASH}  # the anchor's revision, when passed
 
-    def step(self, event: dict[str, Any], watch: int | None) -> None:
+    def step(self, event: ChainEvent, watch: int | None) -> None:
         revision = self.after + 1
         if event["revision"] != revision:
             raise _Broken("tampered", revision, f"revision {revision} is missing")
@@ -150,7 +150,7 @@ class _Walk:
         if revision == watch:
             self.hashes[revision] = event["hash"]
 
-    def _key_of(self, event: dict[str, Any], revision: int) -> tuple[bool, ChainKey | None]:
+    def _key_of(self, event: ChainEvent, revision: int) -> tuple[bool, ChainKey | None]:
         """Whether this server can check the event's hash, and with which key."""
         scheme = event.get("hash_scheme")
         if scheme is None:
@@ -187,7 +187,7 @@ async def _check_chain(
     db: TenantStore, limit: int, full: bool, anchor: Anchor | None
 ) -> tuple[ChainVerdict, str]:
     """The verdict, and the last hash the walk verified (the head's, when complete)."""
-    [head] = await db.read("history/get_head")
+    [head] = shaped(HeadRow, await db.read("history/get_head"))
     head_revision = head["revision"]
     walk = _Walk(db.tenant, db.store.chain_key, None, None)
 
@@ -243,22 +243,20 @@ async def _check_chain(
     return verdict()
 
 
-def _checkpoint(tenant: str, key: ChainKey | None, head: dict[str, Any]) -> _Checkpoint | None:
+def _checkpoint(tenant: str, key: ChainKey | None, head: HeadRow) -> _Checkpoint | None:
     """The tenant's checkpoint when this server can check it (its key wrote it), else None;
     a checkpoint whose MAC does not hold, or that the head is behind, is tampering."""
     point = head["checkpoint_revision"]
     if point is None or key is None or head["checkpoint_key_id"] != key.key_id:
         return None
     digest, keyed_from, mac = head["checkpoint_hash"], head["keyed_from"], head["checkpoint_mac"]
-    well_formed = (
-        isinstance(point, int)
-        and isinstance(digest, str)
-        and isinstance(mac, str)
-        and (keyed_from is None or isinstance(keyed_from, int))
-    )
-    expected = _checkpoint_mac(key, tenant, point, digest, keyed_from) if well_formed else ""
-    if not well_formed or not hmac.compare_digest(expected, mac):
-        raise _Broken("tampered", None, "the checkpoint's MAC does not hold")
+    broken = _Broken("tampered", None, "the checkpoint's MAC does not hold")
+    if not (isinstance(point, int) and isinstance(digest, str) and isinstance(mac, str)):
+        raise broken
+    if not (keyed_from is None or isinstance(keyed_from, int)):
+        raise broken
+    if not hmac.compare_digest(_checkpoint_mac(key, tenant, point, digest, keyed_from), mac):
+        raise broken
     if point > head["revision"]:
         raise _Broken(
             "tampered",
@@ -268,9 +266,10 @@ def _checkpoint(tenant: str, key: ChainKey | None, head: dict[str, Any]) -> _Che
     return _Checkpoint(point, digest, keyed_from)
 
 
-async def _page(db: TenantStore, after: int, head: int, budget: int) -> list[dict[str, Any]]:
-    [row] = await db.read("history/list_chain", after=after, head=head, limit=min(PAGE, budget))
-    return row["events"]
+async def _page(db: TenantStore, after: int, head: int, budget: int) -> list[ChainEvent]:
+    rows = await db.read("history/list_chain", after=after, head=head, limit=min(PAGE, budget))
+    [page] = shaped(ChainPage, rows)
+    return page["events"]
 
 
 def _checkpoint_mac(

@@ -39,8 +39,8 @@ from graphmem.core.ids import new_id
 from graphmem.core.models import canonical_json, pick
 from graphmem.core.progress import step
 from graphmem.history.chain import Audit, Change, Head, append_event, event_params, lock_head
-from graphmem.store import Store, TenantStore, Tx
-from graphmem.store.store import Row
+from graphmem.history.rows import IdempotencyRow
+from graphmem.store import Row, Store, TenantStore, Tx, shaped
 
 T = TypeVar("T")
 
@@ -123,7 +123,7 @@ class IdempotencyRecord:
 
     entity_id: str
     revision: int
-    details: dict[str, Any] = field(default_factory=dict)
+    details: dict[str, Any] = field(default_factory=dict[str, Any])
 
 
 class KeyedRequest(Protocol):
@@ -173,8 +173,9 @@ async def write(
     heads: list[Head] = []  # the attempt's head (a transient error runs ``unit`` again)
 
     async def unit(tx: Tx) -> T:
-        current = Write(tx, await lock_head(tx), audit or Audit(), label)
-        heads[:] = [current._head]
+        head = await lock_head(tx)
+        current = Write(tx, head, audit or Audit(), label)
+        heads[:] = [head]
         if idempotency is not None:
             earlier = await _find(current, idempotency)
             if earlier is not None:
@@ -294,13 +295,13 @@ async def _find(current: Write, keyed: Idempotency[Any]) -> IdempotencyRecord | 
     )
     if not rows:
         return None
-    row = rows[0]
+    row = shaped(IdempotencyRow, rows)[0]
     if row["fingerprint"] != keyed.fingerprint:
         raise Conflict(
             "idempotency_key was already used for a different write; use a new key for a "
             "new write, or repeat the original arguments to recover its result"
         )
-    details = json.loads(row["details_json"]) if row["details_json"] else {}
+    details: dict[str, Any] = json.loads(row["details_json"]) if row["details_json"] else {}
     if row["superseded_id"] is not None:  # records written before the one write path
         details.setdefault("superseded_id", row["superseded_id"])
     return IdempotencyRecord(row["entity_id"], row["revision"], details)
