@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 from cryptography.exceptions import InvalidSignature, UnsupportedAlgorithm
 from cryptography.hazmat.primitives import serialization
@@ -67,7 +67,7 @@ class VerificationRefused(GraphmemError):
         return {**super().payload(), "reason": self.reason}
 
 
-def _instant(value: datetime | str) -> str:
+def _instant(value: object) -> str:  # a fact field: whatever the caller holds
     """ISO 8601 in UTC with a trailing ``Z``; microseconds only when nonzero."""
     moment = parse_iso(value) if isinstance(value, str) else value
     if not isinstance(moment, datetime):
@@ -167,6 +167,7 @@ class TrustedVerifiers:
             raise ValueError(f"trusted verifiers: not valid JSON ({exc})") from None
         if not isinstance(data, dict):
             raise ValueError("trusted verifiers: expected a JSON object {identity: public key}")
+        data = cast("dict[str, object]", data)  # a JSON object: its keys are text
         if len(data) > MAX_TRUSTED_VERIFIERS:
             raise ValueError(f"trusted verifiers: at most {MAX_TRUSTED_VERIFIERS} identities")
         keys: dict[str, Ed25519PublicKey] = {}

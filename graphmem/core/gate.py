@@ -317,8 +317,8 @@ def normalise(text: str) -> str:
 @dataclass(frozen=True)
 class Screened:
     text: str  # as it may be stored: secrets replaced
-    redactions: list[Redaction] = field(default_factory=list)
-    quarantine_reasons: list[str] = field(default_factory=list)
+    redactions: list[Redaction] = field(default_factory=list[Redaction])
+    quarantine_reasons: list[str] = field(default_factory=list[str])
 
     @property
     def quarantined(self) -> bool:

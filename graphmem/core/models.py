@@ -70,7 +70,7 @@ def from_node(model: type[Out], node: Mapping[str, Any], **given: Any) -> Out:
     return model(**values)
 
 
-def _depth(value: Any, level: int = 0) -> int:
+def _depth(value: JsonValue, level: int = 0) -> int:
     if isinstance(value, dict):
         return max((_depth(v, level + 1) for v in value.values()), default=level + 1)
     if isinstance(value, list):

@@ -4,7 +4,7 @@ them, see app/toolspec.py); with no reporter set a step costs nothing."""
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Awaitable, Callable, Generator
 from contextlib import contextmanager
 from contextvars import ContextVar
 
@@ -14,7 +14,7 @@ _reporter: ContextVar[Reporter | None] = ContextVar("graphmem_progress", default
 
 
 @contextmanager
-def reporting_to(reporter: Reporter | None) -> Iterator[None]:
+def reporting_to(reporter: Reporter | None) -> Generator[None]:
     """Steps reported inside the block go to ``reporter``."""
     token = _reporter.set(reporter)
     try:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Iterator
+from collections.abc import Generator
 from contextlib import contextmanager
 from typing import Protocol
 
@@ -34,7 +34,7 @@ def interactive() -> bool:
 
 
 @contextmanager
-def progress_bar(description: str, total: int | None) -> Iterator[Bar]:
+def progress_bar(description: str, total: int | None) -> Generator[Bar]:
     """A bar on stderr for ``total`` units (None: unknown, a spinner with a count)."""
     if not interactive():
         yield _Silent()

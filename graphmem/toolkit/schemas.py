@@ -20,6 +20,7 @@ import json
 from typing import Any
 
 from fastmcp.utilities.json_schema import dereference_refs
+from pydantic import JsonValue
 
 from graphmem.core.models import TRIMMED_PATTERN
 
@@ -28,32 +29,35 @@ _OUTPUT_PROSE = frozenset({"description", "examples", "default", "title"})
 
 
 def input_schema(schema: dict[str, Any]) -> dict[str, Any]:
-    return _compacted(dereference_refs(schema), output=False)
+    return _compacted_schema(dereference_refs(schema), output=False)
 
 
 def output_schema(schema: dict[str, Any]) -> dict[str, Any]:
     """Compacted, and inlined where that is no longer: a client validating each answer
     against the schema follows no ``$ref`` then (search's answer validates ~20% faster)."""
-    kept = _compacted(schema, output=True)
-    inlined = _compacted(dereference_refs(schema), output=True)
+    kept = _compacted_schema(schema, output=True)
+    inlined = _compacted_schema(dereference_refs(schema), output=True)
     return inlined if len(json.dumps(inlined)) <= len(json.dumps(kept)) else kept
 
 
-def _nullable(node: dict[str, Any], output: bool) -> dict[str, Any]:
+def _nullable(node: dict[str, JsonValue], output: bool) -> dict[str, JsonValue]:
     """``anyOf: [X, null]`` as one schema: X accepting null too (an output, when X is one
     plain type), or X alone (an optional argument, whose omission is null)."""
     options = node.get("anyOf")
     if not (isinstance(options, list) and len(options) == 2 and _NULL in options):
         return node
     other = options[0] if options[1] == _NULL else options[1]
+    if not isinstance(other, dict):  # a schema is an object (pydantic writes no other)
+        return node
     rest = {key: value for key, value in node.items() if key != "anyOf"}
     if not output and "default" in rest and rest["default"] is None:
         return rest | other  # optional: omitted is null
     if not isinstance(other.get("type"), str) or "$ref" in other:
         return node
-    merged = {**other, "type": [other["type"], "null"]}
-    if "enum" in merged:
-        merged["enum"] = [*merged["enum"], None]
+    merged: dict[str, JsonValue] = {**other, "type": [other["type"], "null"]}
+    enum = merged.get("enum")
+    if isinstance(enum, list):
+        merged["enum"] = [*enum, None]
     return rest | merged
 
 
@@ -68,12 +72,16 @@ def _dropped(key: str, value: Any, output: bool) -> bool:
     )
 
 
-def _compacted(node: Any, output: bool) -> Any:
+def _compacted(node: JsonValue, output: bool) -> JsonValue:
     if isinstance(node, list):
         return [_compacted(item, output) for item in node]
     if not isinstance(node, dict):
         return node
-    compact: dict[str, Any] = {}
+    return _compacted_schema(node, output)
+
+
+def _compacted_schema(node: dict[str, JsonValue], output: bool) -> dict[str, JsonValue]:
+    compact: dict[str, JsonValue] = {}
     for key, value in _nullable(node, output).items():
         if key in ("properties", "$defs") and isinstance(value, dict):
             # names of properties and definitions, never schema keywords

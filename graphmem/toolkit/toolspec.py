@@ -131,11 +131,11 @@ def _argument(name: str, field: FieldInfo) -> inspect.Parameter:
         examples=field.examples,
         json_schema_extra=field.json_schema_extra,
     )
-    annotation = Annotated[(field.annotation, *field.metadata, text)]  # type: ignore[valid-type]
+    annotation = Annotated[(field.annotation, *field.metadata, text)]
     if field.is_required():
         default: Any = inspect.Parameter.empty
     elif field.default_factory is not None:
-        default = field.default_factory()  # type: ignore[call-arg]
+        default = field.get_default(call_default_factory=True)
     else:
         default = field.default
     return inspect.Parameter(
@@ -207,7 +207,7 @@ def flat_tool(handler: Handler, answer: CompactAnswer | None = None) -> ToolFunc
                 annotation=DETAIL_ARGUMENT,
             )
         )
-    tool.__signature__ = inspect.Signature(parameters, return_annotation=result)  # type: ignore[attr-defined]
+    tool.__signature__ = inspect.Signature(parameters, return_annotation=result)
     tool.__annotations__ = {p.name: p.annotation for p in parameters} | {"return": result}
     tool.__name__ = tool.__qualname__ = handler.__name__
     tool.__doc__ = handler.__doc__
