@@ -1,7 +1,13 @@
-"""Text normalisation, declared once: the words of a text, stop words, and the light stemmer.
+"""Text normalisation, declared once: the words of a text, stop words, the plural fold and the
+light stemmer.
 
 Full-text indexing (graphmem.retrieval.lexical), context packs and the question rules of the
-knowledge pipeline all split text into words here, so a word means the same everywhere.
+knowledge pipeline all split text into words here, so a word means the same everywhere. The
+variants differ on purpose, and each caller's tokens are pinned by its tests:
+- ``words``: NFKC, lower-cased letter/digit runs (the full-text index and recall);
+- ``raw_words``: the same runs without NFKC (pack relevance terms);
+- ``joined_words``: NFKC, runs an apostrophe or hyphen may join (``don't``, ``follow-up``),
+  lower-cased after matching (the clarification question rules).
 """
 
 from __future__ import annotations
@@ -11,6 +17,7 @@ import re
 import unicodedata
 
 _WORD = re.compile(r"[^\W_]+")
+_JOINED_WORD = re.compile(r"[^\W_]+(?:['\u2019\-][^\W_]+)*")
 _VOWEL = re.compile(r"[aeiouy]")
 _UNDOUBLE = re.compile(r"([bcdfgkmnprt])\1$")
 
@@ -25,6 +32,18 @@ STOP_WORDS = frozenset(
     what when where which while who whom why will with would you your yours
     """.split()  # noqa: SIM905 - a word list reads best as words
 )
+# Words that never make a relevance term of a context pack: the stop words above and the
+# filler of task titles, except "might" (packs have always kept it as a term).
+TERM_STOP_WORDS = (
+    STOP_WORDS
+    | frozenset(
+        """
+        above against because below between down during each few further herself himself
+        itself myself off ourselves themselves yourself yourselves get got make need needs
+        next via per use uses used using one two
+        """.split()  # noqa: SIM905 - a word list reads best as words
+    )
+) - {"might"}
 
 
 def tenant_prefix(tenant: str) -> str:
@@ -34,7 +53,31 @@ def tenant_prefix(tenant: str) -> str:
 
 def words(text: str) -> list[str]:
     """Lower-cased letter/digit runs of ``text`` (NFKC first, so width variants meet)."""
-    return _WORD.findall(unicodedata.normalize("NFKC", text).lower())
+    return raw_words(unicodedata.normalize("NFKC", text))
+
+
+def raw_words(text: str) -> list[str]:
+    """Lower-cased letter/digit runs of ``text`` as written (no NFKC)."""
+    return _WORD.findall(text.lower())
+
+
+def joined_words(text: str, drop: re.Pattern[str] | None = None) -> list[str]:
+    """Whole words of ``text`` (NFKC first), an apostrophe or hyphen joining two runs, each
+    lower-cased with a curly apostrophe made straight. ``drop`` matches (control words) are
+    blanked after NFKC, so they split words and are never part of one."""
+    plain = unicodedata.normalize("NFKC", text)
+    if drop is not None:
+        plain = drop.sub(" ", plain)
+    return [word.lower().replace("\u2019", "'") for word in _JOINED_WORD.findall(plain)]
+
+
+def fold(word: str) -> str:
+    """A light plural fold: dependencies → dependency, packs → pack (not class, bus)."""
+    if len(word) > 5 and word.endswith("ies"):
+        return word[:-3] + "y"
+    if len(word) > 4 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
+        return word[:-1]
+    return word
 
 
 def stem(word: str) -> str:

@@ -38,13 +38,13 @@ from graphmem.knowledge.heuristics import (
     materiality,
     uncertainty,
 )
-from graphmem.knowledge.lifecycle import record_run
 from graphmem.knowledge.models.pipeline import (
     AssessContextRequest,
     AssessResult,
     EnrichPolicy,
     SkipReason,
 )
+from graphmem.knowledge.runs import record_run
 from graphmem.store import TenantStore
 
 TOOL = "assess_context"

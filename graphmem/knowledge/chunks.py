@@ -13,9 +13,9 @@ from graphmem.core.models import pick
 from graphmem.history.chain import Audit
 from graphmem.history.write_path import Write, write
 from graphmem.knowledge.heuristics import initial_state
-from graphmem.knowledge.lifecycle import record_run
 from graphmem.knowledge.models.chunks import AddContextChunkRequest, AddContextChunkResult
 from graphmem.knowledge.rows import chunk_from_node
+from graphmem.knowledge.runs import record_run
 from graphmem.store import TenantStore
 
 

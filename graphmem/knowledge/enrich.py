@@ -1,7 +1,7 @@
 """enrich_context: the knowledge pipeline in bounded batches, each its own transaction.
 
 A pass runs these phases, through the same in-transaction steps the single tools use
-(graphmem/knowledge/assess.py, claims.py, packs.py):
+(graphmem/knowledge/assess.py, claims.py, promote.py, packs.py):
 
 1. assess (every depth), CHUNK_BATCH chunks a batch: the enrichable chunks untouched since the
    pass began, longest untouched first (under enrich_policy auto also never-assessed no_enrich
@@ -44,9 +44,8 @@ from graphmem.history.write_path import Write, write_batches
 from graphmem.impact import service as impact
 from graphmem.impact.models import ExplainImpactRequest, ExplainImpactResult
 from graphmem.knowledge.assess import assess_in_tx
-from graphmem.knowledge.claims import extract_in_tx, promote_in_tx
-from graphmem.knowledge.heuristics import promotion_block
-from graphmem.knowledge.lifecycle import record_run
+from graphmem.knowledge.claim_rules import promotion_block
+from graphmem.knowledge.claims import extract_in_tx
 from graphmem.knowledge.models.packs import (
     DEFAULT_TOKEN_BUDGET,
     EnrichContextRequest,
@@ -54,6 +53,8 @@ from graphmem.knowledge.models.packs import (
 )
 from graphmem.knowledge.models.pipeline import AssessResult, ClaimItem, EnrichPolicy
 from graphmem.knowledge.packs import BuiltPack, build_pack_in_tx, pack_change
+from graphmem.knowledge.promote import promote_in_tx
+from graphmem.knowledge.runs import record_run
 from graphmem.store import TenantStore
 
 TOOL = "enrich_context"

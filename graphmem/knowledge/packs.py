@@ -1,5 +1,8 @@
 """Context packs: role-specific context compiled from facts, claims, questions and chunks under
-a token budget. Deterministic: rules and arithmetic, no model.
+a token budget. Deterministic: rules and arithmetic, no model. This module reads the
+candidates and stores the pack; the rules are pure modules beside it: scoring
+(graphmem/knowledge/pack_scoring.py: relevance, trust, freshness) and selection
+(graphmem/knowledge/pack_rules.py: caps, tokens, the greedy walk under the budget).
 
 Candidates (cypher/knowledge/list_pack_candidates.cypher). Every pool is a top-k read in index
 order with a LIMIT, so building a pack costs the same on 10^2 facts as on 10^5:
@@ -17,43 +20,6 @@ Pools: per section ``pool = min(3 x cap + 10, 500)`` rows per ordered read (chun
 and order ``min(2 x cap + 5, 200)``), doubled when task-scoped; the linked reads take the
 workstream's 100 newest chunks.
 
-Relevance (task-scoped; unscoped packs use 1.0). Terms of a text: its lowercase words of
-letters and digits (whole words, never substrings), at least 3 characters, not a stop word,
-with a light plural fold (``dependencies`` → ``dependency``, ``packs`` → ``pack``). Task terms
-come from the workstream's title and next_action. ``overlap = min(1, |task ∩ item| /
-min(|task|, 3))``: three shared words (or all of a shorter task's) is full relevance. A linked
-item gets ``min(1, 0.5 + overlap)``. Items below 0.2 are dropped.
-
-Score of an item:
-    score = role_weight[section] x clamp(base, 0.2, 1) x relevance
-            x (0.45 + 0.55 x trust) x (0.75 + 0.25 x freshness)
-- base: confidence (facts, claims), priority (questions), materiality (chunks; 0.1 when
-  not assessed yet);
-- trust: facts by source_class (production_verified 1.0, human_confirmed 0.9, tool_observed
-  0.8, agent_claimed 0.7; verified 1.0), halved when contradicted (verification_status or an
-  open contradiction count); claims min(0.7, 0.2 + 0.5 x confidence); questions 0.55; chunks
-  0.35 enrichable, 0.22 uncertain, 0.16 awaiting_human;
-- freshness = 2^(-age_days / 21), age since recorded_at (facts), created_at (claims,
-  questions) or updated_at (chunks).
-Role weights (facts / claims / questions / chunks): planner 1 / .7 / .9 / .3, reviewer 1 / .8 /
-.5 / .4, executor 1 / .5 / .3 / .6, bridge_checker .8 / .9 / .7 / .5, handoff 1 / .8 / 1 / .2.
-Every section is considered for every role (the weights order them; none is cut off).
-
-Greedy selection under the budget. Items are walked best score first (ties: section order,
-then id); an item is skipped, and the walk goes on, when its section is at its cap, when the
-same text (whitespace-folded, case-folded) was already taken, or when its line (plus its
-section's header line if it is the section's first item) would exceed the remaining budget.
-Caps per section at the default budget: facts 12, claims 6, questions 4, chunks 6; they scale
-with the budget: ``cap x ceil(budget / 4000)`` (at least x1). A negative budget selects
-nothing.
-
-Tokens. The body is lines, each ending in a newline: a section header (``## Canonical
-Facts``, ``## Provisional Claims (unverified)``, ``## Open Questions``, ``## Context
-Fragments``) then one line per item, such as ``- [fact 0.90, 2026-01-05] key = value``. A
-line of n characters costs ``ceil((n + 1) / 4)`` tokens (its newline counted); item texts
-are folded to one line and cut at 300 characters (``…``). ``token_usage`` is the sum over
-every line of the body, headers included, and never exceeds the budget.
-
 Pack scores: freshness, relevance and quality (trust) are score-weighted means over the
 selected items. The preview is the top-ranked items, at most 5; a pack is previewable when
 it has items and a quality of at least 0.5.
@@ -68,20 +34,13 @@ recorded (success, or skipped with reason ``empty_pack``).
 
 from __future__ import annotations
 
-import json
-import math
-import re
-from dataclasses import dataclass, field
-from datetime import datetime
-from typing import Any
+from dataclasses import dataclass
 
-from graphmem.core.clock import parse_iso_or_none
 from graphmem.core.errors import NotFound
 from graphmem.core.ids import new_id
 from graphmem.core.models import pick
 from graphmem.history.chain import Audit, Change
 from graphmem.history.write_path import Write, write
-from graphmem.knowledge.lifecycle import record_run
 from graphmem.knowledge.models.packs import (
     CONTRACT_VERSION,
     AdvancedContext,
@@ -93,351 +52,29 @@ from graphmem.knowledge.models.packs import (
     PackType,
     Section,
 )
+from graphmem.knowledge.pack_rules import (
+    ROLE_WEIGHTS,
+    SECTIONS,
+    Item,
+    Selection,
+    caps_for,
+    one_line,
+    select,
+    tokens,
+)
+from graphmem.knowledge.pack_scoring import Scoring, candidate_items, terms
+from graphmem.knowledge.runs import record_run
 from graphmem.store import TenantStore
 
-SECTIONS: tuple[Section, ...] = ("facts", "claims", "questions", "chunks")
-HEADERS: dict[Section, str] = {
-    "facts": "## Canonical Facts",
-    "claims": "## Provisional Claims (unverified)",
-    "questions": "## Open Questions",
-    "chunks": "## Context Fragments",
-}
-ROLE_WEIGHTS: dict[PackType, dict[Section, float]] = {
-    "planner": {"facts": 1.0, "claims": 0.7, "questions": 0.9, "chunks": 0.3},
-    "reviewer": {"facts": 1.0, "claims": 0.8, "questions": 0.5, "chunks": 0.4},
-    "executor": {"facts": 1.0, "claims": 0.5, "questions": 0.3, "chunks": 0.6},
-    "bridge_checker": {"facts": 0.8, "claims": 0.9, "questions": 0.7, "chunks": 0.5},
-    "handoff": {"facts": 1.0, "claims": 0.8, "questions": 1.0, "chunks": 0.2},
-}
-BASE_CAPS: dict[Section, int] = {"facts": 12, "claims": 6, "questions": 4, "chunks": 6}
-CAP_BUDGET_STEP = 4000
 MAX_POOL = 500
 MAX_CHUNK_POOL = 200
 LINKED_CHUNKS = 100
 BODY_CHARS = 2000  # of a chunk's body read for relevance and preview
-TEXT_CHARS = 300  # of an item's text placed in its line
-RELEVANCE_THRESHOLD = 0.2
-LINKED_RELEVANCE = 0.5
-FULL_OVERLAP_TERMS = 3
-FRESHNESS_HALF_LIFE_DAYS = 21.0
 PREVIEW_ITEMS = 5
 PREVIEWABLE_QUALITY = 0.5
-SCORE_DIGITS = 4
 SELECTION_POLICY = "graphmem_greedy_v1"
 
-FACT_TRUST = {
-    "production_verified": 1.0,
-    "human_confirmed": 0.9,
-    "tool_observed": 0.8,
-    "agent_claimed": 0.7,
-}
-CHUNK_TRUST = {"enrichable": 0.35, "uncertain": 0.22, "awaiting_human": 0.16}
-QUESTION_TRUST = 0.55
-UNASSESSED_MATERIALITY = 0.1
 
-_STOP_TEXT = """
-    a about above after again against all also am an and any are as at be because been before
-    being below between both but by can could did do does doing done down during each few for
-    from further had has have having he her here hers herself him himself his how i if in into
-    is it its itself just me more most my myself no nor not now of off on once only or other
-    our ours ourselves out over own same she should so some such than that the their theirs
-    them themselves then there these they this those through to too under until up very was
-    we were what when where which while who whom why will with would you your yours yourself
-    yourselves get got make need needs next via per use uses used using one two
-"""
-STOP_WORDS = frozenset(_STOP_TEXT.split())
-_WORD = re.compile(r"[^\W_]+")
-
-
-# --- pure rules ----------------------------------------------------------------------------------
-def tokens(line: str) -> int:
-    """Tokens of one body line: ceil((characters + 1) / 4), its newline counted."""
-    return -(-(len(line) + 1) // 4)
-
-
-def body_tokens(body: str) -> int:
-    """Tokens of a whole body (what token_usage reports): the sum over its lines."""
-    return sum(tokens(line) for line in body.splitlines())
-
-
-def one_line(text: str, limit: int = TEXT_CHARS) -> str:
-    """Whitespace (line breaks included) folded to single spaces, cut at ``limit`` characters."""
-    folded = " ".join(text.split())
-    return folded if len(folded) <= limit else folded[: limit - 1].rstrip() + "…"
-
-
-def fold(word: str) -> str:
-    """A light plural fold: dependencies → dependency, packs → pack (not class, bus)."""
-    if len(word) > 5 and word.endswith("ies"):
-        return word[:-3] + "y"
-    if len(word) > 4 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
-        return word[:-1]
-    return word
-
-
-def terms(text: str) -> frozenset[str]:
-    """The whole words of a text that carry meaning (see the module docstring)."""
-    return frozenset(
-        fold(word)
-        for word in _WORD.findall(text.lower())
-        if len(word) >= 3 and word not in STOP_WORDS
-    )
-
-
-def relevance(task_terms: frozenset[str] | None, item_terms: frozenset[str], linked: bool) -> float:
-    """1.0 unscoped; else the word overlap with the task, lifted for linked items."""
-    if task_terms is None:
-        return 1.0
-    overlap = 0.0
-    if task_terms:
-        shared = len(task_terms & item_terms)
-        overlap = min(1.0, shared / min(len(task_terms), FULL_OVERLAP_TERMS))
-    return min(1.0, LINKED_RELEVANCE + overlap) if linked else overlap
-
-
-def freshness(at: datetime | None, now: datetime) -> float:
-    if at is None:
-        return 0.0
-    age_days = max(0.0, (now - at).total_seconds() / 86_400)
-    return 0.5 ** (age_days / FRESHNESS_HALF_LIFE_DAYS)
-
-
-def score(weight: float, base: float, relevance_: float, trust: float, fresh: float) -> float:
-    clamped = min(1.0, max(0.2, base))
-    return weight * clamped * relevance_ * (0.45 + 0.55 * trust) * (0.75 + 0.25 * fresh)
-
-
-def caps_for(budget: int) -> dict[Section, int]:
-    factor = max(1, math.ceil(budget / CAP_BUDGET_STEP))
-    return {section: cap * factor for section, cap in BASE_CAPS.items()}
-
-
-def contradicted(node: dict[str, Any]) -> bool:
-    return node.get("verification_status") == "contradicted" or bool(
-        node.get("contradiction_count")
-    )
-
-
-def fact_trust(node: dict[str, Any]) -> float:
-    trust = FACT_TRUST.get(node.get("source_class") or "", 0.7)
-    if node.get("verification_status") == "verified":
-        trust = 1.0
-    return trust / 2 if contradicted(node) else trust
-
-
-def claim_trust(confidence: float) -> float:
-    return min(0.7, 0.2 + 0.5 * confidence)
-
-
-@dataclass(frozen=True)
-class Item:
-    """One candidate, scored, with the exact line it would place in the body."""
-
-    section: Section
-    id: str
-    element_id: str
-    text: str  # what is deduplicated on, before cutting
-    line: str
-    base: float
-    trust: float
-    freshness: float
-    relevance: float
-    score: float
-    linked: bool
-
-    @property
-    def dedupe_key(self) -> str:
-        return " ".join(self.text.lower().split())
-
-
-@dataclass
-class Selection:
-    items: list[Item] = field(default_factory=list)  # in rank order
-    token_usage: int = 0
-    skipped: dict[str, int] = field(
-        default_factory=lambda: {"irrelevant": 0, "budget": 0, "cap": 0, "duplicate": 0}
-    )
-
-    def count(self, section: Section) -> int:
-        return sum(1 for item in self.items if item.section == section)
-
-    @property
-    def body(self) -> str:
-        lines: list[str] = []
-        for section in SECTIONS:
-            chosen = [item for item in self.items if item.section == section]
-            if chosen:
-                lines.append(HEADERS[section])
-                lines.extend(item.line for item in chosen)
-        return "".join(line + "\n" for line in lines)
-
-    def mean(self, attribute: str) -> float:
-        total = sum(item.score for item in self.items)
-        if not self.items or total <= 0:
-            return 0.0
-        weighted = sum(item.score * getattr(item, attribute) for item in self.items)
-        return round(weighted / total, SCORE_DIGITS)
-
-
-def select(candidates: list[Item], budget: int, caps: dict[Section, int]) -> Selection:
-    """Greedy, best score first, skipping what does not fit (see the module docstring)."""
-    selection = Selection()
-    ranked = sorted(candidates, key=lambda i: (-i.score, SECTIONS.index(i.section), i.id))
-    counts: dict[Section, int] = dict.fromkeys(SECTIONS, 0)
-    seen: set[str] = set()
-    remaining = budget
-    for item in ranked:
-        if item.relevance < RELEVANCE_THRESHOLD:
-            selection.skipped["irrelevant"] += 1
-            continue
-        if counts[item.section] >= caps[item.section]:
-            selection.skipped["cap"] += 1
-            continue
-        if item.dedupe_key in seen:
-            selection.skipped["duplicate"] += 1
-            continue
-        cost = tokens(item.line) + (
-            tokens(HEADERS[item.section]) if not counts[item.section] else 0
-        )
-        if cost > remaining:
-            selection.skipped["budget"] += 1
-            continue
-        remaining -= cost
-        selection.token_usage += cost
-        counts[item.section] += 1
-        seen.add(item.dedupe_key)
-        selection.items.append(item)
-    return selection
-
-
-# --- candidates to items -------------------------------------------------------------------------
-def _predicate(predicate: str | None) -> str:
-    return (predicate or "").replace("_", " ")
-
-
-def _value_text(value_json: str | None) -> str:
-    if value_json is None:
-        return ""
-    value = json.loads(value_json)
-    return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
-
-
-@dataclass(frozen=True)
-class Scoring:
-    weights: dict[Section, float]
-    task_terms: frozenset[str] | None
-    now: datetime
-
-    def item(
-        self,
-        section: Section,
-        row: dict[str, Any],
-        text: str,
-        label: str,
-        base: float,
-        trust: float,
-        at: datetime | None,
-    ) -> Item:
-        linked = bool(row.get("linked"))
-        fresh = freshness(at, self.now)
-        relevant = relevance(self.task_terms, terms(text), linked)
-        return Item(
-            section=section,
-            id=row["id"],
-            element_id=row["element_id"],
-            text=text,
-            line=f"- [{label}] {one_line(text)}",
-            base=base,
-            trust=trust,
-            freshness=round(fresh, SCORE_DIGITS),
-            relevance=round(relevant, SCORE_DIGITS),
-            score=round(score(self.weights[section], base, relevant, trust, fresh), 6),
-            linked=linked,
-        )
-
-    def fact(self, row: dict[str, Any]) -> Item:
-        if row.get("subject") and row.get("object"):
-            text = f"{row['subject']} {_predicate(row.get('predicate'))} {row['object']}"
-        else:
-            text = f"{row['key']} = {_value_text(row.get('value_json'))}"
-        recorded = parse_iso_or_none(row.get("recorded_at"))
-        day = f", {recorded.date().isoformat()}" if recorded else ""
-        flag = ", contradicted" if contradicted(row) else ""
-        confidence = float(row.get("confidence") or 0.0)
-        label = f"fact {confidence:.2f}{day}{flag}"
-        return self.item("facts", row, text, label, confidence, fact_trust(row), recorded)
-
-    def claim(self, row: dict[str, Any]) -> Item:
-        subject, obj = row.get("subject") or "", row.get("object") or ""
-        text = f"{subject} {_predicate(row.get('predicate'))} {obj}"
-        confidence = float(row.get("confidence") or 0.0)
-        scope = row.get("scope") or "memory"
-        review = ", needs human review" if row.get("requires_human") else ""
-        return self.item(
-            "claims",
-            row,
-            text.strip(),
-            f"claim {confidence:.2f}, {scope}{review}",
-            confidence,
-            claim_trust(confidence),
-            parse_iso_or_none(row.get("created_at")),
-        )
-
-    def question(self, row: dict[str, Any]) -> Item:
-        priority = float(row.get("priority") or 0.0)
-        kind = row.get("type") or "question"
-        return self.item(
-            "questions",
-            row,
-            row.get("text") or "",
-            f"question {kind} {priority:.2f}",
-            priority,
-            QUESTION_TRUST,
-            parse_iso_or_none(row.get("created_at")),
-        )
-
-    def chunk(self, row: dict[str, Any]) -> Item:
-        title = row.get("title")
-        body = row.get("body") or ""
-        text = f"{title}: {body}" if title else body
-        state = row["state"]
-        materiality = row.get("materiality")
-        base = UNASSESSED_MATERIALITY if materiality is None else float(materiality)
-        return self.item(
-            "chunks",
-            row,
-            text,
-            f"chunk {state} {base:.2f}",
-            base,
-            CHUNK_TRUST.get(state, 0.16),
-            parse_iso_or_none(row.get("updated_at")),
-        )
-
-
-def _distinct(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """One row per node; a row reached as linked wins over the same node unlinked."""
-    by_element: dict[str, dict[str, Any]] = {}
-    for row in rows:
-        held = by_element.get(row["element_id"])
-        if held is None or (row.get("linked") and not held.get("linked")):
-            by_element[row["element_id"]] = row
-    return list(by_element.values())
-
-
-def candidate_items(row: dict[str, Any], scoring: Scoring) -> tuple[list[Item], PackCandidates]:
-    pools = {section: _distinct(row[section]) for section in SECTIONS}
-    make = {
-        "facts": scoring.fact,
-        "claims": scoring.claim,
-        "questions": scoring.question,
-        "chunks": scoring.chunk,
-    }
-    items = [make[section](node) for section in SECTIONS for node in pools[section]]
-    counts = PackCandidates(**{section: len(pools[section]) for section in SECTIONS})
-    return items, counts
-
-
-# --- building a pack inside a transaction --------------------------------------------------------
 @dataclass(frozen=True)
 class BuiltPack:
     """What build_pack_in_tx did; the caller appends the history event."""

@@ -42,11 +42,11 @@ Questions are sorted by priority, highest first (ties in the order of the table)
 from __future__ import annotations
 
 import re
-import unicodedata
 from dataclasses import dataclass
 
 from graphmem.core.gate import screen
-from graphmem.knowledge.heuristics import MARKERS
+from graphmem.core.text import joined_words
+from graphmem.knowledge.heuristics import MARKER_PATTERN
 from graphmem.knowledge.models.clarify import MAX_QUESTIONS, QuestionType
 
 TYPE_ORDER: tuple[QuestionType, ...] = ("scope", "semantics", "time", "action", "downstream_use")
@@ -110,8 +110,6 @@ _TIME = re.compile(
     r"|\bin\s+\d+\s+(?:minutes?|hours?|days?|weeks?|months?|years?)\b",
     re.I,
 )
-_WORD = re.compile(r"[^\W_]+(?:['\u2019\-][^\W_]+)*")
-_MARKER = re.compile(r"(?<![A-Za-z0-9_])(?:" + "|".join(MARKERS) + r")(?![A-Za-z0-9_])", re.I)
 _QUESTION = re.compile(r"[^.!?\n]*[A-Za-z][^.!?\n]*\?")
 _ENDINGS = ("ing", "ed", "es", "s", "d")
 
@@ -126,8 +124,7 @@ class QuestionDraft:
 
 def words(text: str) -> list[str]:
     """Lower-cased whole words, markers left out."""
-    plain = _MARKER.sub(" ", unicodedata.normalize("NFKC", text))
-    return [w.lower().replace("\u2019", "'") for w in _WORD.findall(plain)]
+    return joined_words(text, drop=MARKER_PATTERN)
 
 
 def _inflected(word: str, bases: frozenset[str]) -> bool:
@@ -158,7 +155,7 @@ def subject_of(title: str | None, body: str, quarantined: bool = False) -> str |
     if quarantined:
         return None
     source = title if title and title.strip() else body
-    plain = " ".join(_MARKER.sub(" ", source).split())
+    plain = " ".join(MARKER_PATTERN.sub(" ", source).split())
     if not (title and title.strip()):
         plain = " ".join(plain.split(" ")[:SUBJECT_WORDS])
     if not plain:
@@ -229,22 +226,28 @@ def generate(
             )
         )
 
-    consumer = any(_inflected(t, CONSUMER_WORDS) for t in tokens) or _phrase(
-        tokens, CONSUMER_PHRASES
-    )
-    if not consumer or not drafts:
-        drafts.append(
-            QuestionDraft(
-                "downstream_use",
-                f"Who or what will rely on {subject} (a decision, a context pack, a check), "
-                "and what breaks if it is wrong?",
-                0.5,
-                "no_consumer" if not consumer else "nothing_else",
-            )
-        )
+    downstream = _downstream(tokens, subject, nothing_else=not drafts)
+    if downstream is not None:
+        drafts.append(downstream)
 
     drafts.sort(key=lambda d: (-d.priority, TYPE_ORDER.index(d.type)))
     return drafts[: max(1, min(MAX_QUESTIONS, max_questions))]
+
+
+def _downstream(tokens: list[str], subject: str, *, nothing_else: bool) -> QuestionDraft | None:
+    """The downstream_use question: when no consumer is named, or when no other rule fired."""
+    consumer = any(_inflected(t, CONSUMER_WORDS) for t in tokens) or _phrase(
+        tokens, CONSUMER_PHRASES
+    )
+    if consumer and not nothing_else:
+        return None
+    return QuestionDraft(
+        "downstream_use",
+        f"Who or what will rely on {subject} (a decision, a context pack, a check), "
+        "and what breaks if it is wrong?",
+        0.5,
+        "no_consumer" if not consumer else "nothing_else",
+    )
 
 
 def _semantics(

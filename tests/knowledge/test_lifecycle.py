@@ -1,6 +1,6 @@
 """The chunk state machine: every one of the 49 (from, to) pairs over the seven states is
 checked against the documented table (23 legal moves), written out here independently of
-graphmem/knowledge/lifecycle.py."""
+graphmem/knowledge/lifecycle.py, and against the path the assessment takes (``route``)."""
 
 from __future__ import annotations
 
@@ -9,9 +9,11 @@ from typing import get_args
 
 import pytest
 
-from graphmem.core.errors import InvalidState
-from graphmem.knowledge.lifecycle import TRANSITIONS, can_move, require_move
+from graphmem.knowledge.heuristics import route
+from graphmem.knowledge.lifecycle import TRANSITIONS, can_move
 from graphmem.knowledge.models.chunks import ChunkState
+
+pytestmark = pytest.mark.pure
 
 STATES: tuple[ChunkState, ...] = get_args(ChunkState)
 
@@ -61,7 +63,7 @@ def test_the_table_covers_exactly_the_seven_states() -> None:
 @pytest.mark.parametrize(("current", "target"), sorted(LEGAL))
 def test_legal_moves_are_allowed(current: ChunkState, target: ChunkState) -> None:
     assert can_move(current, target)
-    require_move("chunk-1", current, target)  # does not raise
+    assert route(current, target) == (target,)  # one step, straight there
 
 
 @pytest.mark.parametrize(("current", "target"), [pair for pair in PAIRS if pair not in LEGAL])
@@ -69,14 +71,13 @@ def test_illegal_moves_are_refused_naming_the_state(
     current: ChunkState, target: ChunkState
 ) -> None:
     assert not can_move(current, target)
-    with pytest.raises(InvalidState) as refused:
-        require_move("chunk-1", current, target)
-    error = refused.value
-    assert error.state == current
-    assert error.payload()["error"] == "invalid_state"
-    assert error.payload()["state"] == current
-    assert f"cannot move to {target} from {current}" in error.message
-    assert "'chunk-1'" in error.message
+    path = route(current, target)
+    if current == target:
+        assert path == ()  # staying is no move
+    elif target == "uncertain" and (current, "enrichable") in LEGAL:
+        assert path == ("enrichable", "uncertain")  # two legal steps, never one illegal
+    else:
+        assert path is None  # the assessment moves nothing
 
 
 def test_no_self_transition_and_archived_is_final() -> None:

@@ -1,27 +1,28 @@
-"""The pure rules of context packs (graphmem/knowledge/packs.py): token counting, text folding,
-relevance terms, scoring and the greedy selection under a budget."""
+"""The pure rules of context packs: token counting and the greedy selection under a budget
+(graphmem/knowledge/pack_rules.py), text folding, relevance terms and scoring
+(graphmem/knowledge/pack_scoring.py)."""
 
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from graphmem.knowledge.packs import (
+from graphmem.knowledge.pack_rules import (
     HEADERS,
     SECTIONS,
     Item,
     body_tokens,
     caps_for,
-    freshness,
     one_line,
-    relevance,
-    score,
     select,
-    terms,
     tokens,
 )
+from graphmem.knowledge.pack_scoring import freshness, relevance, score, terms
+
+pytestmark = pytest.mark.pure
 
 NOW = datetime(2026, 1, 1, tzinfo=UTC)
 

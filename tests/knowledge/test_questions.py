@@ -7,6 +7,8 @@ import pytest
 
 from graphmem.knowledge.questions import QuestionDraft, generate, subject_of, words
 
+pytestmark = pytest.mark.pure
+
 RICH = (
     "Bridge sync of the export workflow: we must update the mapping template before "
     "2026-03-01 so that the monthly audit report is correct; the finance team relies on it "

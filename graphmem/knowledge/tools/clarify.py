@@ -1,7 +1,7 @@
 """MCP tools of clarification: queue questions on a chunk, record the human answer. Thin:
 validate, call the domain, let the boundary map errors."""
 
-from graphmem.knowledge import clarify
+from graphmem.knowledge import answers, clarify
 from graphmem.knowledge.models import clarify as models
 from graphmem.toolkit.services import Services
 from graphmem.toolkit.toolspec import Effect, ToolList
@@ -38,4 +38,4 @@ async def record_human_answer(
     an answered question: conflict. Answers the new state, questions resolved and
     remaining, and redactions.
     """
-    return await clarify.record_human_answer(services.db(), request)
+    return await answers.record_human_answer(services.db(), request)

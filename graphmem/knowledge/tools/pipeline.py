@@ -1,7 +1,7 @@
 """MCP tools of the knowledge pipeline's core: assess a chunk, extract candidate claims, promote
 one to a governed fact. Thin: validate, call the domain, let the boundary map errors."""
 
-from graphmem.knowledge import assess, claims
+from graphmem.knowledge import assess, claims, promote
 from graphmem.knowledge.models import pipeline as models
 from graphmem.toolkit.services import Services
 from graphmem.toolkit.toolspec import Effect, ToolList
@@ -56,4 +56,4 @@ async def promote_candidate(
     govern_fact. Not a candidate: invalid_state. Answers promoted, reason, fact_id,
     contradictions and revision.
     """
-    return await claims.promote_candidate(services.db(), request)
+    return await promote.promote_candidate(services.db(), request)
