@@ -30,7 +30,8 @@ from tokenizers import Tokenizer
 from bench.facts import say
 from bench.locomo import sessions, turn_text
 from graphmem.core.settings import Settings
-from graphmem.embeddings.embedder import EmbeddingsUnavailable, MiniLM, load_embedder
+from graphmem.embeddings.embedder import EmbeddingsUnavailable, load_embedder
+from graphmem.embeddings.minilm import MiniLM
 from graphmem.embeddings.onnx_minilm import build_graph
 
 TEXTS = 512

@@ -21,7 +21,7 @@ from pathlib import Path
 import numpy as np
 from tokenizers import Tokenizer
 
-from graphmem.embeddings.embedder import by_length, file_sha256, mean_pooled, padded
+from graphmem.embeddings.minilm import by_length, file_sha256, mean_pooled, padded
 from graphmem.embeddings.onnx_session import cpu_session
 
 MODEL_FILE = "e5-small-v2-q.onnx"

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from graphmem.core.errors import ConfigurationError
 from graphmem.embeddings.e5_small import MODEL_FILE, TOKENIZER_FILE
-from graphmem.embeddings.embedder import file_sha256
+from graphmem.embeddings.minilm import file_sha256
 
 DOWNLOAD_TIMEOUT_S = 60
 CHUNK = 1 << 20

@@ -29,7 +29,7 @@ from onnx import TensorProto, helper, numpy_helper
 from onnxruntime.quantization import QuantType, quantize_dynamic
 from safetensors.numpy import load_file
 
-from graphmem.embeddings.embedder import MiniLM
+from graphmem.embeddings.minilm import MiniLM
 from graphmem.embeddings.onnx_session import cpu_session
 
 

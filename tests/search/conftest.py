@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from graphmem.core.settings import Settings
-from graphmem.embeddings.embedder import Embedder, EmbeddingsUnavailable, MiniLM, load_embedder
+from graphmem.embeddings.embedder import Embedder, EmbeddingsUnavailable, load_embedder
+from graphmem.embeddings.minilm import MiniLM
 
 
 @pytest.fixture(scope="session")

@@ -18,7 +18,8 @@ import pytest
 from pydantic import ValidationError
 
 from graphmem.core.settings import Settings
-from graphmem.embeddings.embedder import EmbeddingsUnavailable, MiniLM, load_embedder
+from graphmem.embeddings.embedder import EmbeddingsUnavailable, load_embedder
+from graphmem.embeddings.minilm import MiniLM
 
 REFERENCE = json.loads((Path(__file__).parent / "fixtures" / "minilm_reference.json").read_text())
 LONG_TEXT: str = max(REFERENCE["texts"], key=len)

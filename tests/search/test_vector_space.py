@@ -18,7 +18,7 @@ from graphmem.archive.models import ArchiveTurnsRequest
 from graphmem.archive.service import archive_turns
 from graphmem.core.errors import VectorSpaceMismatch
 from graphmem.core.settings import Settings
-from graphmem.embeddings.embedder import MiniLM
+from graphmem.embeddings.minilm import MiniLM
 from graphmem.memories.models.memories import SaveMemoryRequest
 from graphmem.memories.service import save_memory
 from graphmem.retrieval.indexing import indexer_of
