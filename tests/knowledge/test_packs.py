@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 from graphmem.app.server import create_server
 from graphmem.core.ids import new_id
 from graphmem.core.settings import Settings
-from graphmem.knowledge.packs import body_tokens, tokens
+from graphmem.knowledge.pack_rules import body_tokens, tokens
 from graphmem.store import QueryCatalog, Store
 from tests.neo4j_endpoint import Endpoint
 from tests.support import TEST_CATALOG, WholeRecordClient, call, call_error

@@ -16,9 +16,9 @@ from graphmem.app.server import create_server
 from graphmem.core.ids import new_id
 from graphmem.core.settings import Settings
 from graphmem.history.write_path import Write, write
-from graphmem.knowledge.claims import promote_in_tx
 from graphmem.knowledge.models.chunks import ChunkState
 from graphmem.knowledge.models.pipeline import PromoteResult
+from graphmem.knowledge.promote import promote_in_tx
 from graphmem.store import QueryCatalog, Store
 from tests.neo4j_endpoint import Endpoint
 from tests.support import TEST_CATALOG, WholeRecordClient, call, call_error
