@@ -55,7 +55,7 @@ from fastmcp.client.progress import ProgressHandler
 
 from bench.chain import load_events
 from bench.facts import BENCH_CATALOG, in_memory_client, quantile_ms, say, scratch_tenant
-from graphmem.archive.service import EMPTY_HASH, fold_hash, sha256, turn_digest, turn_lexical
+from graphmem.archive.turns import EMPTY_HASH, fold_hash, sha256, turn_digest, turn_lexical
 from graphmem.core.ids import new_id
 from graphmem.core.keys import ChainKey
 from graphmem.decisions.models import RecordDecisionRequest

@@ -28,7 +28,7 @@ Rules of archive_turns:
 
 Rules of search_raw:
 - The query is read as plain words, never as Lucene syntax: its letter/digit runs are
-  lower-cased, lightly stemmed and turned into the tenant's tokens (graphmem/search/lexical.py),
+  lower-cased, lightly stemmed and turned into the tenant's tokens (graphmem/retrieval/lexical.py),
   so operators (AND, OR, NOT, +, -), wildcards, fields (``a:b``), ranges, fuzzy and boost
   markers are plain words and never raise a parse error. The content words are OR-ed (stop
   words only count inside the phrase) and the whole query is added as a phrase boosted twice,
@@ -57,15 +57,10 @@ Rules of list_raw_sessions:
 
 from __future__ import annotations
 
-import hashlib
-import re
-from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
 from graphmem.archive.models import (
-    MAX_CALL_CHARS,
-    SNIPPET_CHARS,
     ArchiveTurnsRequest,
     ArchiveTurnsResult,
     ListRawSessionsRequest,
@@ -74,55 +69,40 @@ from graphmem.archive.models import (
     RawSessionSummary,
     SearchRawRequest,
     SearchRawResult,
-    TurnQuarantine,
-    TurnRedaction,
 )
-from graphmem.archive.rows import session_from_node
+from graphmem.archive.turns import (
+    EMPTY_HASH,
+    TurnBatch,
+    check_call_size,
+    check_window,
+    fold_hash,
+    query_terms,
+    screen_turns,
+    snippet,
+    turn_digest,
+    turn_embedding_text,
+)
 from graphmem.core.clock import utc_iso
 from graphmem.core.errors import InvalidArgument
-from graphmem.core.gate import screen
 from graphmem.core.ids import new_id
 from graphmem.core.models import from_node, paged, pick
 from graphmem.core.progress import step
 from graphmem.embeddings.embedder import Embedder
 from graphmem.history.chain import Audit, Change
 from graphmem.history.write_path import Write, write
-from graphmem.retrieval.lexical import (
-    FETCH_GROWTH,
-    MAX_QUERY_TERMS,
-    lexical_text,
-    lucene_query,
-    widening,
-)
+from graphmem.retrieval.lexical import FETCH_GROWTH, MAX_QUERY_TERMS, lucene_query, widening
 from graphmem.retrieval.vectors import embed_texts
 from graphmem.store import TenantStore
 from graphmem.store.store import Row
 
-EMPTY_HASH = "0" * 64
 EARLIEST = datetime(1, 1, 1, tzinfo=UTC)
-
-
-def sha256(text: str) -> str:
-    return hashlib.sha256(text.encode()).hexdigest()
-
-
-def turn_digest(role: str, ts: str, content_hash: str) -> str:
-    """One turn's identity as it enters the session's content hash."""
-    return sha256(f"{role}\x1f{ts}\x1f{content_hash}")
-
-
-def fold_hash(current: str, digests: list[str]) -> str:
-    value = int(current, 16)
-    for digest in digests:
-        value ^= int(digest, 16)
-    return f"{value:064x}"
 
 
 async def archive_turns(
     db: TenantStore, request: ArchiveTurnsRequest, embedder: Embedder | None = None
 ) -> ArchiveTurnsResult:
-    _check_call_size(request)
-    batch = _screen_turns(db.tenant, request)
+    check_call_size(request)
+    batch = screen_turns(db.tenant, request)
     await step(1, 3, f"screened {len(request.turns)} turns")
     await _embed(embedder, batch.candidates)
     await step(2, 3, "embedded" if embedder is not None else "no embeddings configured")
@@ -157,74 +137,6 @@ async def archive_turns(
     archived = await write(db, "archive_turns", work, audit=Audit.of(request))
     await step(3, 3, f"stored {archived.stored} turns")
     return archived
-
-
-def _check_call_size(request: ArchiveTurnsRequest) -> None:
-    total = sum(len(turn.content) for turn in request.turns)
-    if total > MAX_CALL_CHARS:
-        raise InvalidArgument(
-            "turns", f"{total} characters in one call; at most {MAX_CALL_CHARS} (split the call)"
-        )
-
-
-@dataclass
-class _Batch:
-    """A call's turns after the gate: what to report per turn index, and each distinct turn
-    to store (a candidate, in the order given)."""
-
-    redactions: list[TurnRedaction] = field(default_factory=list)
-    quarantined: list[TurnQuarantine] = field(default_factory=list)
-    candidates: list[dict[str, Any]] = field(default_factory=list)
-
-    def result(
-        self, session_row: Row, *, created: bool, stored: int, duplicates: int, revision: int | None
-    ) -> ArchiveTurnsResult:
-        return ArchiveTurnsResult(
-            session=session_from_node(session_row["session"]),
-            session_created=created,
-            stored=stored,
-            duplicates=duplicates,
-            redactions=self.redactions,
-            quarantined=self.quarantined,
-            revision=revision,
-        )
-
-
-def _screen_turns(tenant: str, request: ArchiveTurnsRequest) -> _Batch:
-    batch = _Batch()
-    seen: set[tuple[str, str, str]] = set()
-    for index, turn in enumerate(request.turns):
-        screened = screen(turn.content)
-        batch.redactions.extend(
-            TurnRedaction(index=index, kind=r.kind, start=r.start, end=r.end)
-            for r in screened.redactions
-        )
-        if screened.quarantined:
-            batch.quarantined.append(
-                TurnQuarantine(index=index, reasons=screened.quarantine_reasons)
-            )
-        ts = utc_iso(turn.ts)
-        content_hash = sha256(screened.text)
-        identity = (turn.role, ts, content_hash)
-        if identity in seen:
-            continue  # a repeat within the call: counted as a duplicate
-        seen.add(identity)
-        at = turn.ts.astimezone(UTC)
-        batch.candidates.append(
-            {
-                "index": index,
-                "id": new_id(),
-                "role": turn.role,
-                "ts": ts,
-                "at": at,
-                "content": screened.text,
-                "lexical": turn_lexical(tenant, at, screened.text),
-                "content_hash": content_hash,
-                "quarantined": screened.quarantined,
-                "quarantine_reasons": screened.quarantine_reasons,
-            }
-        )
-    return batch
 
 
 async def _embed(embedder: Embedder | None, candidates: list[dict[str, Any]]) -> None:
@@ -299,7 +211,7 @@ async def _update_session(w: Write, sid: str, new: list[dict[str, Any]], content
 
 def _archive_change(
     request: ArchiveTurnsRequest,
-    batch: _Batch,
+    batch: TurnBatch,
     sid: str,
     new: list[dict[str, Any]],
     duplicates: int,
@@ -328,48 +240,6 @@ def _archive_change(
 
 
 # --- search_raw ------------------------------------------------------------------------------
-_WORD = re.compile(r"\w+")
-
-
-def query_terms(query: str) -> list[str]:
-    """The whitespace-separated terms that can match (hold a letter or digit), in order."""
-    terms = [term for term in query.split() if any(c.isalnum() for c in term)]
-    if len(terms) > MAX_QUERY_TERMS:
-        raise InvalidArgument("query", f"{len(terms)} terms; at most {MAX_QUERY_TERMS}")
-    return terms
-
-
-def turn_lexical(tenant: str, ts: datetime, content: str) -> str:
-    """The indexed form of a turn: its date words, then its content."""
-    return lexical_text(tenant, [date_words(ts), content])
-
-
-def turn_embedding_text(ts: datetime, content: str) -> str:
-    """What the vector of a turn encodes: the day it was said and what was said."""
-    return f"({date_words(ts)}) {content}"
-
-
-def date_words(ts: datetime) -> str:
-    return f"{ts.day} {ts:%B %Y}"
-
-
-def snippet(content: str, terms: list[str], size: int = SNIPPET_CHARS) -> str:
-    """About ``size`` characters around the earliest match of any term's words."""
-    lowered = content.lower()
-    words = {word.lower() for term in terms for word in _WORD.findall(term)}
-    hits = [pos for word in words if (pos := lowered.find(word)) >= 0]
-    start = max(0, min(hits) - size // 3) if hits else 0
-    end = min(len(content), start + size)
-    start = max(0, min(start, end - size))
-    text = content[start:end].strip()
-    return ("…" if start > 0 else "") + text + ("…" if end < len(content) else "")
-
-
-def _check_window(since: datetime | None, until: datetime | None) -> None:
-    if since is not None and until is not None and until < since:
-        raise InvalidArgument("until", "must not be before since")
-
-
 async def _ranked_turns(
     db: TenantStore, request: SearchRawRequest, lucene: str
 ) -> list[dict[str, Any]]:
@@ -399,7 +269,7 @@ async def _ranked_turns(
 async def search_raw(db: TenantStore, request: SearchRawRequest) -> SearchRawResult:
     if not request.query.strip():
         raise InvalidArgument("query", "must not be blank")
-    _check_window(request.since, request.until)
+    check_window(request.since, request.until)
     terms = query_terms(request.query)
     lucene = lucene_query(db.tenant, request.query, MAX_QUERY_TERMS)
     rows = await _ranked_turns(db, request, lucene) if lucene else []
@@ -417,7 +287,7 @@ async def search_raw(db: TenantStore, request: SearchRawRequest) -> SearchRawRes
 async def list_raw_sessions(
     db: TenantStore, request: ListRawSessionsRequest
 ) -> ListRawSessionsResult:
-    _check_window(request.since, request.until)
+    check_window(request.since, request.until)
     rows = await db.read(
         "archive/list_raw_sessions",
         since=utc_iso(request.since or EARLIEST),

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from graphmem.archive.service import turn_embedding_text
+from graphmem.archive.turns import turn_embedding_text
 from graphmem.embeddings.embedder import Embedder
 from graphmem.history.write_path import bookkeeping
 from graphmem.retrieval.indexing import memory_embedding_text
