@@ -47,9 +47,9 @@ from bench.locomo import CATEGORIES, DRAGON, KS, evidence_ids, ingest, sessions
 from graphmem.app.server import create_server
 from graphmem.core.settings import Settings
 from graphmem.embeddings.e5_small import E5Small
-from graphmem.embeddings.embedder import MiniLM
+from graphmem.embeddings.minilm import MiniLM
+from graphmem.search.channels import GRAPH_SEEDS, TURN_GRAPH_DEPTH
 from graphmem.search.ranking import fuse, graph_ranking, turn_fusion
-from graphmem.search.service import GRAPH_SEEDS, TURN_GRAPH_DEPTH
 
 DEPTH = 100  # each channel's list: search's largest page
 TARGET_K = 10  # what the folds maximise: recall@10

@@ -49,8 +49,9 @@ from bench.locomo_folds import (
     score_grid,
 )
 from graphmem.core.text import STOP_WORDS, stem, words
+from graphmem.search.channels import GRAPH_SEEDS
+from graphmem.search.entities import discover_entities
 from graphmem.search.ranking import fuse, graph_ranking
-from graphmem.search.service import GRAPH_SEEDS, discover_entities
 
 DEPTH = 50
 WEIGHTS = (0.0, 0.25, 0.5, 1.0, 2.0)

@@ -6,7 +6,7 @@
     python -m bench.tenants --sizes 100 10000 --queries 50 --keep
 
 On a real Neo4j (NEO4J_URI if set, else a managed local Neo4j in a temp folder). Neo4j 5.26
-cannot filter inside a vector index: search's vector channel (graphmem/search/service.py
+cannot filter inside a vector index: search's vector channel (graphmem/search/channels.py
 ``_vector_rows``) asks the one index every tenant shares (``memory_embedding``) for the
 ``fetch`` nearest memories (4 x pool: 400 for a page of 10), keeps the caller's in scope and,
 when fewer than ``pool`` (100) are left, scans every memory of the caller's scope exactly
@@ -67,6 +67,7 @@ from graphmem.core.ids import new_id
 from graphmem.core.settings import Settings
 from graphmem.embeddings.embedder import Embedder, EmbeddingsUnavailable, load_embedder
 from graphmem.retrieval.indexing import memory_embedding_text, memory_lexical
+from graphmem.search import channels
 from graphmem.search import service as search
 from graphmem.search.models import SearchRequest
 from graphmem.store import QueryCatalog, Store
@@ -89,8 +90,8 @@ QUERY_TIMEOUT = 300.0
 START = datetime(2025, 1, 1, tzinfo=UTC)
 # What search() reads for SearchRequest(project=PROJECT, limit=LIMIT): its pool (search()) and
 # the vector channel's fetch (_vector_rows), and the scope of a request without filters.
-POOL = min(max(3 * (LIMIT + 1), search.MIN_POOL), search.MAX_POOL)
-FETCH = min(max(POOL * 4, 200), search.FETCH_CAP)  # the first index query's
+POOL = min(max(3 * (LIMIT + 1), channels.MIN_POOL), channels.MAX_POOL)
+FETCH = min(max(POOL * 4, 200), channels.FETCH_CAP)  # the first index query's
 SCOPE: dict[str, Any] = {
     "statuses": ["active"],
     "project": PROJECT,
@@ -321,13 +322,13 @@ async def timed_search(
 
 async def vector_channel(
     store: Store, tenant: Tenant, vector: list[float], cap: int
-) -> tuple[float, search.VectorRead]:
-    """The vector channel's reads as ``_vector_rows`` runs them (search.nearest_in_scope),
+) -> tuple[float, channels.VectorRead]:
+    """The vector channel's reads as ``_vector_rows`` runs them (channels.nearest_in_scope),
     with the product's cap or with ``cap`` = FETCH (no second query: index or exact scan)."""
-    sources = search.memory_sources(SCOPE)
+    sources = channels.memory_sources(SCOPE)
     params = {"vector": vector, **SCOPE}
     began = time.perf_counter()
-    found = await search.nearest_in_scope(store.of(tenant.name), sources, POOL, params, cap)
+    found = await channels.nearest_in_scope(store.of(tenant.name), sources, POOL, params, cap)
     seconds = time.perf_counter() - began
     assert found.rows, tenant
     return seconds, found
@@ -340,7 +341,7 @@ async def measure(store: Store, tenants: list[Tenant], pool: Corpus) -> dict[int
         turn = round_ % len(tenants)
         for tenant in tenants[turn:] + tenants[:turn]:
             searched, hits = await timed_search(store, tenant, query, pool.embedder)
-            channel, found = await vector_channel(store, tenant, vector, search.FETCH_CAP)
+            channel, found = await vector_channel(store, tenant, vector, channels.FETCH_CAP)
             fixed, _ = await vector_channel(store, tenant, vector, FETCH)
             if round_ >= WARMUP:
                 figure = figures[tenant.index]
@@ -361,7 +362,7 @@ def table(tenants: list[Tenant], figures: dict[int, Figures], indexed: int) -> N
         "\nper tenant: search = the domain function (with the model: its query embedding "
         f"included); vector = its vector channel alone (index {FETCH} nearest; fewer than the "
         f"pool ({POOL}) of the caller's: a second query for as many as should hold a pool, up "
-        f"to {search.FETCH_CAP}; else the exact scan); paths = how often each ran; fixed = the "
+        f"to {channels.FETCH_CAP}; else the exact scan); paths = how often each ran; fixed = the "
         f"same channel without the second query (index {FETCH} or scan: the previous strategy); "
         f"from index = the caller's rows in the first {FETCH} (median); share = of the "
         f"{indexed:,} memories in the shared index"
@@ -383,8 +384,8 @@ def table(tenants: list[Tenant], figures: dict[int, Figures], indexed: int) -> N
         )
     say(
         f"(the index serves a caller whose share of the nearest is at least {POOL}/"
-        f"{search.FETCH_CAP} x {search.REFETCH_MARGIN}; with tenants alike in content, a share "
-        f"of about {POOL * search.REFETCH_MARGIN / search.FETCH_CAP:.1%} of the index)"
+        f"{channels.FETCH_CAP} x {channels.REFETCH_MARGIN}; with tenants alike in content, a share "
+        f"of about {POOL * channels.REFETCH_MARGIN / channels.FETCH_CAP:.1%} of the index)"
     )
 
 

@@ -1,4 +1,4 @@
-"""Curated memories: save (with topic versions), fetch by id, govern.
+"""Curated memories: save (with topic versions) and fetch by id; govern_memory is govern.py.
 
 Graph: ``(:Memory {tenant, id, project, type, title, content, topic_key, topic_version,
 branch, tags, files, status, version, created_at, updated_at, active_from, retired_at,
@@ -30,106 +30,43 @@ Rules of get_observations: ids of the caller's memories (or raw turns with sourc
 id that is missing, or another tenant's, makes the call not_found naming those ids. Returned
 memories count an access (access_count, last_accessed_at): usage metadata, not history.
 
-Rules of govern_memory (never touches the raw archive):
-- Actions: ``stale`` (active or quarantined → stale), ``reject`` (any but deleted →
-  rejected), ``delete`` (any → deleted; soft: kept for audit, never shown again by search,
-  bundles or recall), ``release`` (quarantined → active; it supersedes the topic's active
-  version when it is newer, else it is stale at once, superseded by the newer one).
-- ``dry_run`` (the default) reports each memory's current version and the status it would
-  get, writing nothing. A real run needs confirm_destructive=true, a reason and
-  expected_versions naming every id; if any memory's version differs (someone changed it
-  since the dry run) nothing is changed and the call is a conflict naming the ids.
-- A transition the status does not allow is invalid_state; unknown ids are not_found. Either
-  way nothing is changed. One transaction, one history event per memory.
+Rules of govern_memory: graphmem/memories/govern.py. The pure rules: graphmem/memories/rules.py;
+the Markdown backup: graphmem/memories/backup.py.
 """
 
 from __future__ import annotations
 
 import json
-import logging
-import re
-from collections.abc import Container
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from graphmem.core.errors import Conflict, InvalidState, NotFound, first_row
-from graphmem.core.gate import screen
+from graphmem.core.errors import first_row
 from graphmem.core.ids import new_id
-from graphmem.core.models import pick
-from graphmem.core.text import tenant_prefix
 from graphmem.embeddings.embedder import Embedder
 from graphmem.history.chain import Audit, Change
 from graphmem.history.write_path import Write, bookkeeping, write, write_at_head
+from graphmem.memories.backup import write_backup
 from graphmem.memories.models.memories import (
-    PREVIEW_CHARS,
     BackupResult,
     GetObservationsRequest,
     GetObservationsResult,
-    GovernedMemory,
-    GovernMemoryRequest,
-    GovernMemoryResult,
     MemoryRecord,
     NextStep,
     RawTurnDetail,
     SaveMemoryRequest,
     SaveMemoryResult,
-    SaveRedaction,
 )
 from graphmem.memories.rows import memory_from_node
+from graphmem.memories.rules import (
+    Screened,
+    memory_fields,
+    require_all,
+    same_content,
+    screen_memory,
+    touched,
+)
 from graphmem.retrieval.indexing import Pending, indexer_of
 from graphmem.store import TenantStore
-
-# Allowed moves of govern_memory: action -> statuses it may start from, and where it leads.
-GOVERN_MOVES: dict[str, tuple[frozenset[str], str]] = {
-    "stale": (frozenset({"active", "quarantined"}), "stale"),
-    "reject": (frozenset({"active", "stale", "quarantined", "rejected"}), "rejected"),
-    "delete": (frozenset({"active", "stale", "quarantined", "rejected", "deleted"}), "deleted"),
-    "release": (frozenset({"quarantined"}), "active"),
-}
-
-
-def preview(content: str, size: int = PREVIEW_CHARS) -> str:
-    return content if len(content) <= size else content[: size - 1].rstrip() + "…"
-
-
-def _normalised(text: str) -> str:
-    return " ".join(text.split()).casefold()
-
-
-def _same_content(active: dict[str, Any], new: dict[str, Any]) -> bool:
-    return (
-        active["type"] == new["type"]
-        and _normalised(active["title"]) == _normalised(new["title"])
-        and _normalised(active["content"]) == _normalised(new["content"])
-        and active.get("branch") == new["branch"]
-        and sorted(active.get("tags") or []) == sorted(new["tags"])
-        and sorted(active.get("files") or []) == sorted(new["files"])
-    )
-
-
-@dataclass(frozen=True)
-class _Screened:
-    title: str
-    content: str
-    redactions: list[SaveRedaction]
-    quarantine_reasons: list[str]
-
-
-def _screen(request: SaveMemoryRequest) -> _Screened:
-    title, content = screen(request.title), screen(request.content)
-    redactions = [
-        *(
-            SaveRedaction(field="title", kind=r.kind, start=r.start, end=r.end)
-            for r in title.redactions
-        ),
-        *(
-            SaveRedaction(field="content", kind=r.kind, start=r.start, end=r.end)
-            for r in content.redactions
-        ),
-    ]
-    reasons = list(dict.fromkeys(title.quarantine_reasons + content.quarantine_reasons))
-    return _Screened(title.text, content.text, redactions, reasons)
 
 
 async def save_memory(
@@ -138,15 +75,15 @@ async def save_memory(
     embedder: Embedder | None = None,
     backup_dir: Path | None = None,
 ) -> SaveMemoryResult:
-    screened = _screen(request)
-    fields = _memory_fields(request, screened)
+    screened = screen_memory(request)
+    fields = memory_fields(request, screened)
     memory_id = new_id()
 
     async def work(w: Write) -> SaveMemoryResult:
         latest, active = 0, None
         if request.topic_key is not None:
-            latest, active = await _topic_head(w, request.project, request.topic_key)
-        if active is not None and _same_content(active, fields):
+            latest, active = await topic_head(w, request.project, request.topic_key)
+        if active is not None and same_content(active, fields):
             return _result(memory_from_node(active), "unchanged", None, screened, None)
         [row] = await w.run(
             "memories/create_memory",
@@ -160,7 +97,7 @@ async def save_memory(
         superseded_id = None
         if active is not None and fields["status"] == "active":
             superseded_id = active["id"]
-            await _supersede(w, memory_id, superseded_id)
+            await supersede(w, memory_id, superseded_id)
         change = _save_change(request, memory_id, latest + 1, fields, superseded_id)
         committed = await w.event(change)
         operation = "new_version" if latest > 0 else "created"
@@ -184,7 +121,7 @@ async def _save_at_head(
     request: SaveMemoryRequest,
     memory_id: str,
     fields: dict[str, Any],
-    screened: _Screened,
+    screened: Screened,
 ) -> SaveMemoryResult | None:
     """The common save in one statement: a new memory, no topic to read first and no
     quarantine issue to open. None when it was not written (run the full write)."""
@@ -207,33 +144,14 @@ async def _save_at_head(
     return _result(memory_from_node(row["memory"]), "created", None, screened, revision)
 
 
-def _memory_fields(request: SaveMemoryRequest, screened: _Screened) -> dict[str, Any]:
-    """The new version's stored fields, as the gate left them (search fields follow)."""
-    fields: dict[str, Any] = {
-        "project": request.project,
-        "type": request.type,
-        "title": screened.title,
-        "content": screened.content,
-        "topic_key": request.topic_key,
-        "branch": request.branch,
-        "tags": list(dict.fromkeys(request.tags)),
-        "files": list(dict.fromkeys(request.files)),
-        "status": "quarantined" if screened.quarantine_reasons else "active",
-        "session_id": request.session_id,
-        "quarantine_reasons": screened.quarantine_reasons,
-        "redactions": [r.kind for r in screened.redactions],
-    }
-    return fields
-
-
-async def _topic_head(w: Write, project: str, topic_key: str) -> tuple[int, dict[str, Any] | None]:
+async def topic_head(w: Write, project: str, topic_key: str) -> tuple[int, dict[str, Any] | None]:
     """The topic's latest version number (0 for a new topic) and its active version."""
     [topic] = await w.run("memories/find_topic_head", project=project, topic_key=topic_key)
     return topic["latest_version"], topic["active"]
 
 
 async def _open_quarantine_issue(
-    w: Write, request: SaveMemoryRequest, memory_id: str, screened: _Screened
+    w: Write, request: SaveMemoryRequest, memory_id: str, screened: Screened
 ) -> None:
     await w.run(
         "memories/open_quarantine_issue",
@@ -249,16 +167,11 @@ async def _open_quarantine_issue(
     )
 
 
-async def _supersede(w: Write, memory_id: str, old_id: str) -> None:
+async def supersede(w: Write, memory_id: str, old_id: str) -> None:
     """``memory_id`` supersedes ``old_id`` (stale from now), as of the write's next event."""
     await w.run(
         "memories/supersede_memory", new_id=memory_id, old_id=old_id, revision=w.next_revision
     )
-
-
-def _touched(memory_id: str, superseded_id: str | None) -> list[str]:
-    """The entities a memory's event names: the memory, and the version it superseded."""
-    return [memory_id, *([superseded_id] if superseded_id else [])]
 
 
 def _save_change(
@@ -272,7 +185,7 @@ def _save_change(
         "save_memory",
         "memory",
         memory_id,
-        _touched(memory_id, superseded_id),
+        touched(memory_id, superseded_id),
         {
             "project": request.project,
             "type": request.type,
@@ -290,12 +203,12 @@ def _result(
     memory: MemoryRecord,
     operation: str,
     superseded_id: str | None,
-    screened: _Screened,
+    screened: Screened,
     revision: int | None,
 ) -> SaveMemoryResult:
     return SaveMemoryResult(
         memory=memory,
-        operation=operation,  # type: ignore[arg-type]
+        operation=operation,  # pyright: ignore[reportArgumentType]  # a str the pydantic model validates
         superseded_id=superseded_id,
         quarantined=memory.status == "quarantined",
         redactions=screened.redactions,
@@ -308,61 +221,6 @@ def _result(
             reason="fetch the full memory later by id",
         ),
     )
-
-
-# --- markdown backup -------------------------------------------------------------------------
-log = logging.getLogger("graphmem")
-_UNSAFE = re.compile(r"[^a-z0-9._-]+")
-
-
-def _slug(text: str, limit: int = 60) -> str:
-    return _UNSAFE.sub("-", text.lower()).strip("-.")[:limit] or "untitled"
-
-
-def backup_path(root: Path, tenant: str, memory: MemoryRecord) -> Path:
-    """Where a version's backup goes: one folder per tenant digest, project and topic."""
-    topic = _slug(memory.topic_key or memory.id)
-    name = f"v{memory.topic_version}-{memory.id}.md"
-    return root / tenant_prefix(tenant).rstrip("_") / _slug(memory.project) / topic / name
-
-
-def render_markdown(memory: MemoryRecord) -> str:
-    header = {
-        "id": memory.id,
-        "project": memory.project,
-        "type": memory.type,
-        "topic_key": memory.topic_key,
-        "topic_version": memory.topic_version,
-        "status": memory.status,
-        "branch": memory.branch,
-        "tags": memory.tags,
-        "files": memory.files,
-        "created_at": memory.created_at.isoformat(),
-    }
-    lines = ["---", *(f"{key}: {_yaml(value)}" for key, value in header.items()), "---", ""]
-    return "\n".join([*lines, f"# {memory.title}", "", memory.content, ""])
-
-
-def _yaml(value: object) -> str:
-    return json.dumps(value, ensure_ascii=False)  # JSON scalars and lists are valid YAML
-
-
-def write_backup(root: Path | None, tenant: str, memory: MemoryRecord) -> BackupResult:
-    if root is None:
-        return BackupResult(status="disabled")
-    path = backup_path(root, tenant, memory)
-    name = path.relative_to(root).as_posix()
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        temporary = path.with_suffix(".tmp")
-        temporary.write_text(render_markdown(memory), encoding="utf-8")
-        temporary.replace(path)  # atomic: a reader never sees half a file
-    except OSError as error:
-        log.warning("save_memory backup %s: %s", path, error)
-        return BackupResult(
-            status="failed", file=name, error="the backup file could not be written"
-        )
-    return BackupResult(status="saved", file=name)
 
 
 # --- get_observations ------------------------------------------------------------------------
@@ -379,143 +237,10 @@ async def get_observations(
     if request.source == "raw":
         rows = await db.read("archive/get_raw_turns", ids=ids)
         turns = {row["id"]: RawTurnDetail.model_validate(row) for row in rows}
-        _require_all(ids, turns, "turn")
+        require_all(ids, turns, "turn")
         return GetObservationsResult(source="raw", details=[turns[i] for i in request.ids])
 
     rows = await bookkeeping(db, "memories/record_memory_access", ids=ids)
     found = {row["memory"]["id"]: memory_from_node(row["memory"]) for row in rows}
-    _require_all(ids, found, "memory")  # the statement counted nothing then
+    require_all(ids, found, "memory")  # the statement counted nothing then
     return GetObservationsResult(source="memory", details=[found[i] for i in request.ids])
-
-
-def _require_all(ids: list[str], found: Container[str], kind: str) -> None:
-    missing = [i for i in ids if i not in found]
-    if missing:
-        raise NotFound(kind, ", ".join(missing))
-
-
-# --- govern_memory ---------------------------------------------------------------------------
-async def govern_memory(db: TenantStore, request: GovernMemoryRequest) -> GovernMemoryResult:
-    ids = list(dict.fromkeys(request.ids))
-    _, target = GOVERN_MOVES[request.action]
-    if request.dry_run:  # a read: no lock, nothing written
-        rows = await db.read("memories/get_memories", ids=ids)
-        found = _governable(ids, rows, request.action)
-        return _governed(request, [_preview(found[i], target) for i in ids], None)
-
-    async def work(w: Write) -> GovernMemoryResult:
-        found = _governable(ids, await w.run("memories/get_memories", ids=ids), request.action)
-        expected = request.expected_versions or {}
-        changed = [i for i in ids if found[i]["version"] != expected[i]]
-        if changed:
-            raise Conflict(
-                "memories changed since they were read (version differs): "
-                + ", ".join(
-                    f"{i} is v{found[i]['version']}, expected v{expected[i]}" for i in changed
-                )
-            )
-        affected = [await _apply(w, request, found[i], target) for i in ids]
-        return _governed(request, affected, w.last_revision)
-
-    return await write(db, "govern_memory", work, audit=Audit.of(request))
-
-
-def _governable(
-    ids: list[str], rows: list[dict[str, Any]], action: str
-) -> dict[str, dict[str, Any]]:
-    """The memories by id, each in a status the action applies to."""
-    allowed_from, _ = GOVERN_MOVES[action]
-    found = {row["memory"]["id"]: row["memory"] for row in rows}
-    _require_all(ids, found, "memory")
-    for memory_id in ids:
-        status = found[memory_id]["status"]
-        if status not in allowed_from:
-            raise InvalidState(
-                "memory", memory_id, status, f"{action} needs {sorted(allowed_from)}"
-            )
-    return found
-
-
-def _preview(memory: dict[str, Any], target: str) -> GovernedMemory:
-    return GovernedMemory(
-        id=memory["id"],
-        title=memory["title"],
-        topic_key=memory.get("topic_key"),
-        version=memory["version"],
-        new_version=None,
-        previous_status=memory["status"],
-        new_status=target,  # type: ignore[arg-type]
-    )
-
-
-def _governed(
-    request: GovernMemoryRequest, affected: list[GovernedMemory], revision: int | None
-) -> GovernMemoryResult:
-    return GovernMemoryResult(
-        **pick(request, "dry_run action reason"), affected=affected, revision=revision
-    )
-
-
-async def _apply(
-    w: Write, request: GovernMemoryRequest, memory: dict[str, Any], target: str
-) -> GovernedMemory:
-    status, superseded_id = target, None
-    if request.action == "release" and memory.get("topic_key") is not None:
-        status, superseded_id = await _release(w, memory, target)
-    [row] = await w.run(
-        "memories/set_memory_status",
-        id=memory["id"],
-        expected_version=memory["version"],
-        status=status,
-        reason=request.reason,
-        revision=w.next_revision,
-    )
-    if superseded_id is not None:
-        await _supersede(w, memory["id"], superseded_id)
-    if memory["status"] == "quarantined":
-        await w.run(
-            "memories/resolve_quarantine_issue",
-            memory_id=memory["id"],
-            resolution=f"governed: {request.action}",
-        )
-    await w.event(_govern_change(request, memory, status, superseded_id))
-    new = row["memory"]
-    return GovernedMemory(
-        id=new["id"],
-        title=new["title"],
-        topic_key=new.get("topic_key"),
-        version=memory["version"],
-        new_version=new["version"],
-        previous_status=memory["status"],
-        new_status=new["status"],
-        superseded_id=superseded_id,
-    )
-
-
-async def _release(w: Write, memory: dict[str, Any], target: str) -> tuple[str, str | None]:
-    """The status a released topic version gets and the version it supersedes: ``target``,
-    superseding the topic's active version if any, or stale when that version is newer."""
-    _, active = await _topic_head(w, memory["project"], memory["topic_key"])
-    if active is None:
-        return target, None
-    if active["topic_version"] > memory["topic_version"]:
-        return "stale", None  # a newer version already holds the topic
-    return target, active["id"]
-
-
-def _govern_change(
-    request: GovernMemoryRequest, memory: dict[str, Any], status: str, superseded_id: str | None
-) -> Change:
-    return Change(
-        "govern_memory",
-        "memory",
-        memory["id"],
-        _touched(memory["id"], superseded_id),
-        {
-            "action": request.action,
-            "previous_status": memory["status"],
-            "new_status": status,
-            "reason": request.reason,
-            "superseded_id": superseded_id,
-        },
-    )

@@ -50,63 +50,40 @@ policy (version, shares, limits, role order). No writes: the gate only drops.
 from __future__ import annotations
 
 import asyncio
-import hashlib
-import math
 import time
-from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
 from graphmem.core.clock import from_epoch, parse_iso, utc_now_iso
 from graphmem.core.errors import InvalidArgument
-from graphmem.core.gate import screen
-from graphmem.core.models import canonical_json, owner_of, pick
-from graphmem.core.text import STOP_WORDS, stem, words
+from graphmem.core.models import owner_of, pick
+from graphmem.recall.bundle_policy import (
+    POLICY_VERSION,
+    SECTIONS,
+    Candidate,
+    bundle_item,
+    memory_candidate,
+    memory_channel,
+    plan_hash,
+    section_budgets,
+    select,
+    task_terms,
+    unknown_entry,
+)
 from graphmem.recall.models.recall import (
     BUNDLE_SCHEMA_VERSION,
     AuditEntry,
     BundleAudit,
-    BundleItem,
     BundleRequest,
     ContextBundle,
 )
-from graphmem.recall.recall import clip, session_text, workstream_text
+from graphmem.recall.texts import clip, session_text, workstream_text
 from graphmem.search.models import MAX_LIMIT
 from graphmem.search.service import search_memories_for
 from graphmem.store import TenantStore
 from graphmem.workstreams.models import ListWorkstreamsRequest
 from graphmem.workstreams.service import list_workstreams
 
-POLICY_VERSION = "graphmem_bundle_v1"
-
-
-@dataclass(frozen=True)
-class Section:
-    name: str
-    channel: str
-    share: float
-    limit: int
-    text_chars: int
-
-
-SECTIONS = {
-    s.channel: s
-    for s in (
-        Section("preferences", "preferences", 0.09, 20, 400),
-        Section("failure_lessons", "lessons", 0.075, 4, 600),
-        Section("current_truth", "core", 0.19, 6, 300),
-        Section("workstreams", "workstreams", 0.075, 5, 300),
-        Section("memory_index", "memory_index", 0.25, 50, 160),
-        Section("recent_sessions", "sessions", 0.14, 5, 300),
-    )
-}
-ROLE_ORDER = {
-    "coder": ("core", "lessons", "preferences", "workstreams", "memory_index", "sessions"),
-    "reviewer": ("lessons", "core", "memory_index", "preferences", "workstreams", "sessions"),
-    "planner": ("workstreams", "core", "memory_index", "preferences", "lessons", "sessions"),
-    "researcher": ("memory_index", "core", "sessions", "lessons", "preferences", "workstreams"),
-}
-TITLE_CHARS = 120
 MEMORY_CAP = 1_000
 NOT_YET_KNOWN_CAP = 20
 FACT_KEY_CAP = 2_000
@@ -114,47 +91,6 @@ SESSION_FETCH = 10
 WORKSTREAM_FETCH = 20
 FAR_FUTURE = "9999-12-31T23:59:59Z"
 TRUSTED_SOURCES = frozenset({"human_confirmed", "production_verified"})
-
-
-@dataclass
-class Candidate:
-    stable_key: str
-    channel: str
-    title: str
-    text: str
-    canonical_ref: str
-    source_kind: str = "canonical"
-    validity: str = "current"
-    trust: str = "standard"
-    branch: str | None = None
-    relevant: bool = False
-    drop: str | None = None  # decided before the budget walk
-
-
-def token_estimate(title: str, text: str) -> int:
-    return math.ceil((len(title) + len(text) + 1) / 4)
-
-
-def section_budgets(token_budget: int) -> dict[str, int]:
-    return {s.name: math.floor(token_budget * s.share) for s in SECTIONS.values()}
-
-
-def plan_hash(request: BundleRequest, as_of: str | None) -> str:
-    body = {
-        "schema_version": BUNDLE_SCHEMA_VERSION,
-        "policy_version": POLICY_VERSION,
-        "task": request.task,
-        "project": request.project,
-        "branch": request.branch,
-        "role": request.role,
-        "risk": request.risk,
-        "token_budget": request.token_budget,
-        "as_of": as_of,
-        "include_superseded": request.include_superseded,
-        "sections": [[s.name, s.channel, s.share, s.limit] for s in SECTIONS.values()],
-        "order": list(ROLE_ORDER[request.role]),
-    }
-    return hashlib.sha256(canonical_json(body).encode()).hexdigest()
 
 
 def _instant(epoch: float | None) -> datetime | None:
@@ -176,11 +112,11 @@ async def context_bundle(db: TenantStore, request: BundleRequest) -> ContextBund
         _sessions(db, request, as_of),
     )
     candidates = [*memories, *facts, *workstreams[0], *sessions]
-    selected, entries = _select(candidates, request)
+    selected, entries = select(candidates, request)
     entries += [*unknown, *workstreams[1]]
     sections: dict[str, Any] = {s.name: [] for s in SECTIONS.values()}  # name: list[BundleItem]
     for candidate in selected:
-        sections[SECTIONS[candidate.channel].name].append(_item(candidate, request.project))
+        sections[SECTIONS[candidate.channel].name].append(bundle_item(candidate, request.project))
     digest = plan_hash(request, as_of)
     chosen = sum(e.token_estimate for e in entries if e.selected)
     return ContextBundle(
@@ -206,28 +142,7 @@ async def context_bundle(db: TenantStore, request: BundleRequest) -> ContextBund
     )
 
 
-def _item(c: Candidate, project: str) -> BundleItem:
-    return BundleItem(
-        stable_key=c.stable_key,
-        channel=c.channel,  # type: ignore[arg-type]
-        title=c.title,
-        text=c.text,
-        source_kind=c.source_kind,  # type: ignore[arg-type]
-        canonical_ref=c.canonical_ref,
-        validity=c.validity,  # type: ignore[arg-type]
-        trust=c.trust,  # type: ignore[arg-type]
-        project=project,
-        branch=c.branch,
-    )
-
-
 # --- memories --------------------------------------------------------------------------------
-def _memory_channel(memory_type: str) -> str:
-    if memory_type == "preference":
-        return "preferences"
-    return "lessons" if memory_type in ("bugfix", "lesson") else "memory_index"
-
-
 async def _relevance(db: TenantStore, request: BundleRequest) -> dict[str, int]:
     """Memory id -> full-text rank of the task in the project (current and stale versions)."""
     ranked = await search_memories_for(
@@ -253,7 +168,7 @@ async def _memories(db: TenantStore, request: BundleRequest, as_of: str | None) 
         ),
         _relevance(db, request),
     )
-    candidates = [_memory(row, request, ranks) for row in rows]
+    candidates = [memory_candidate(row, request, ranks) for row in rows]
     # Section order: relevant first by rank, then newest first; superseded after current.
     position = {row["id"]: i for i, row in enumerate(rows)}  # rows are newest first
 
@@ -264,57 +179,16 @@ async def _memories(db: TenantStore, request: BundleRequest, as_of: str | None) 
     return sorted(candidates, key=order)
 
 
-def _memory(row: dict[str, Any], request: BundleRequest, ranks: dict[str, int]) -> Candidate:
-    channel = _memory_channel(row["type"])
-    candidate = Candidate(
-        stable_key=f"memory:{row['id']}",
-        channel=channel,
-        title=row["title"],
-        text=clip(row["text"], SECTIONS[channel].text_chars),
-        canonical_ref=row["id"],
-        branch=row["branch"],
-        relevant=channel != "preferences" and row["id"] in ranks,
-    )
-    if row["quarantined"]:
-        candidate.trust, candidate.drop = "quarantined", "quarantined_trust"
-    elif row["superseded"]:
-        candidate.validity = "superseded"
-        candidate.drop = None if request.include_superseded else "superseded_excluded"
-    elif not row["live"]:
-        candidate.validity, candidate.drop = "stale", "stale_excluded"
-    if candidate.drop is None and _other_branch(request.branch, row["branch"]):
-        candidate.drop = "branch_scope_mismatch"
-    return candidate
-
-
-def _other_branch(wanted: str | None, branch: str | None) -> bool:
-    return wanted is not None and branch is not None and branch != wanted
-
-
 async def _not_yet_known(db: TenantStore, project: str, as_of: str | None) -> list[AuditEntry]:
     if as_of is None:
         return []
     rows = await db.read(
         "recall/list_bundle_memories_after", project=project, at=as_of, cap=NOT_YET_KNOWN_CAP
     )
-    return [_unknown(f"memory:{row['id']}", _memory_channel(row["type"])) for row in rows]
-
-
-def _unknown(stable_key: str, channel: str) -> AuditEntry:
-    return AuditEntry(
-        stable_key=stable_key,
-        channel=channel,  # type: ignore[arg-type]
-        selected=False,
-        reason="not_yet_known",
-        token_estimate=0,
-    )
+    return [unknown_entry(f"memory:{row['id']}", memory_channel(row["type"])) for row in rows]
 
 
 # --- facts, workstreams, sessions ------------------------------------------------------------
-def task_terms(text: str) -> set[str]:
-    return {stem(w) for w in words(text) if w not in STOP_WORDS and len(w) > 1}
-
-
 async def _facts(db: TenantStore, request: BundleRequest, as_of: str | None) -> list[Candidate]:
     common = {"owner": owner_of(request.project, None), "key_cap": FACT_KEY_CAP}
     if as_of is None:
@@ -363,7 +237,7 @@ async def _workstreams(
     for w in (w for page in pages for w in page.workstreams):
         key = f"workstream:{w.id}"
         if at is not None and (w.created_at is None or w.created_at > at):
-            unknown.append(_unknown(key, "workstreams"))
+            unknown.append(unknown_entry(key, "workstreams"))
             continue
         text = clip(workstream_text(w), SECTIONS["workstreams"].text_chars)
         known.append(Candidate(key, "workstreams", w.title, text, w.id))
@@ -399,72 +273,3 @@ async def _sessions(db: TenantStore, request: BundleRequest, as_of: str | None) 
         )
         for row in rows
     ]
-
-
-# --- selection -------------------------------------------------------------------------------
-@dataclass
-class _Budget:
-    sections: dict[str, int]
-    reserve: int
-    total_left: int
-
-
-def _select(
-    candidates: list[Candidate], request: BundleRequest
-) -> tuple[list[Candidate], list[AuditEntry]]:
-    shares = section_budgets(request.token_budget)
-    budget = _Budget(
-        {s.channel: shares[s.name] for s in SECTIONS.values()},
-        request.token_budget - sum(shares.values()),
-        request.token_budget,
-    )
-    counts = dict.fromkeys(SECTIONS, 0)
-    selected: list[Candidate] = []
-    entries: list[AuditEntry] = []
-    for channel in ROLE_ORDER[request.role]:
-        for candidate in (c for c in candidates if c.channel == channel):
-            _screen(candidate)
-            cost = token_estimate(candidate.title, candidate.text)
-            reason = candidate.drop or _fit(candidate, cost, counts, budget)
-            chosen = reason in ("relevance_selected", "channel_default_selected")
-            if chosen:
-                selected.append(candidate)
-                counts[channel] += 1
-            entries.append(
-                AuditEntry(
-                    stable_key=candidate.stable_key,
-                    channel=channel,  # type: ignore[arg-type]
-                    selected=chosen,
-                    reason=reason,  # type: ignore[arg-type]
-                    token_estimate=cost,
-                )
-            )
-    return selected, entries
-
-
-def _screen(candidate: Candidate) -> None:
-    """Re-screen at read time: instructions drop the item, secrets are shown redacted."""
-    if candidate.drop is not None:
-        return
-    title, text = screen(candidate.title), screen(candidate.text)
-    if title.quarantine_reasons or text.quarantine_reasons:
-        candidate.drop = "poisoning_gate"
-        return
-    candidate.title = clip(title.text, TITLE_CHARS)
-    candidate.text = text.text
-
-
-def _fit(candidate: Candidate, cost: int, counts: dict[str, int], budget: _Budget) -> str:
-    channel = candidate.channel
-    if counts[channel] >= SECTIONS[channel].limit:
-        return "channel_item_limit"
-    if cost <= budget.sections[channel]:
-        budget.sections[channel] -= cost
-    elif cost <= budget.reserve:
-        budget.reserve -= cost
-    elif cost > budget.total_left:
-        return "total_token_budget"
-    else:
-        return "channel_token_budget"
-    budget.total_left -= cost
-    return "relevance_selected" if candidate.relevant else "channel_default_selected"

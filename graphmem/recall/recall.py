@@ -34,13 +34,11 @@ Rules:
 from __future__ import annotations
 
 import asyncio
-from dataclasses import dataclass, field
 from typing import Any
 
 from graphmem.archive.models import ListRawSessionsRequest
 from graphmem.archive.service import list_raw_sessions
 from graphmem.core.clock import utc_now_iso
-from graphmem.core.gate import screen
 from graphmem.core.models import canonical_json, owner_of, pick
 from graphmem.embeddings.embedder import Embedder
 from graphmem.facts.fact_state import current_state
@@ -48,19 +46,17 @@ from graphmem.facts.models import CurrentStateRequest
 from graphmem.recall.models.recall import (
     CandidateCounts,
     RecallDiagnostics,
-    RecallDropped,
-    RecallItem,
     RecallRequest,
     RecallResult,
 )
+from graphmem.recall.selection import TEXT_CHARS, Candidate, group_order, line, select
+from graphmem.recall.texts import session_text, workstream_text
 from graphmem.search.models import MAX_LIMIT, MAX_TOKEN_BUDGET, SearchRequest
 from graphmem.search.service import search, search_memories_for
 from graphmem.store import TenantStore
-from graphmem.workstreams.models import ListWorkstreamsRequest, Workstream
+from graphmem.workstreams.models import ListWorkstreamsRequest
 from graphmem.workstreams.service import list_workstreams
 
-TEXT_CHARS = 500
-TITLE_CHARS = 120
 SAFE_CLASSES = ["human_confirmed", "production_verified"]
 SAFE_CLAIMS_LIMIT = 50
 FACT_KEY_CAP = 2_000
@@ -69,31 +65,13 @@ RECENT_SESSIONS = 5
 FAILURE_TYPES = frozenset({"bugfix", "lesson"})
 
 
-@dataclass
-class Candidate:
-    source_type: str
-    source_id: str
-    title: str
-    text: str
-    reasons: list[str]
-    identity: str  # what makes two candidates the same thing: memory:<id>, fact:<key>, ...
-    drop: str | None = None  # decided before selection (quarantined, no_current, ...)
-    redacted: bool = False  # saved with redactions
-    group: str = field(default="")  # the source group the intent orders
-
-
-def clip(text: str, size: int) -> str:
-    folded = " ".join(text.split())
-    return folded if len(folded) <= size else folded[: size - 1].rstrip() + "…"
-
-
 async def recall_user_context(
     db: TenantStore, request: RecallRequest, embedder: Embedder | None = None
 ) -> RecallResult:
     groups = await _gather(db, request, embedder)
-    ordered = [c for name in _group_order(request.task_intent) for c in groups.get(name, [])]
-    included, dropped = _select(ordered, request)
-    context = "\n".join(_line(item) for item in included)
+    ordered = [c for name in group_order(request.task_intent) for c in groups.get(name, [])]
+    included, dropped = select(ordered, request)
+    context = "\n".join(line(item) for item in included)
     counts = CandidateCounts(
         current_state=len(groups["current_state"]),
         safe_claims=len(groups["safe_claim"]),
@@ -116,24 +94,6 @@ async def recall_user_context(
             candidate_counts=counts,
         ),
     )
-
-
-DEFAULT_ORDER = (
-    "current_state",
-    "safe_claim",
-    "preference",
-    "failure_memory",
-    "memory",
-    "workstream",
-    "session",
-)
-INTENT_LEADS = {"apply_preference": "preference", "debug_failure": "failure_memory"}
-
-
-def _group_order(intent: str | None) -> list[str]:
-    """The default order, with the intent's source group moved to the front."""
-    lead = INTENT_LEADS.get(intent or "")
-    return ([lead] if lead else []) + [group for group in DEFAULT_ORDER if group != lead]
 
 
 # --- sources ---------------------------------------------------------------------------------
@@ -295,17 +255,6 @@ async def _workstreams(db: TenantStore, project: str) -> list[Candidate]:
     ]
 
 
-def workstream_text(w: Workstream) -> str:
-    parts = [w.status]
-    if w.progress is not None:
-        parts.append(f"progress {w.progress}%")
-    if w.next_action:
-        parts.append(f"next: {w.next_action}")
-    if w.blockers:
-        parts.append("blockers: " + ", ".join(w.blockers))
-    return "; ".join(parts)
-
-
 async def _sessions(db: TenantStore, project: str) -> list[Candidate]:
     listed = await list_raw_sessions(
         db,
@@ -330,75 +279,3 @@ async def _sessions(db: TenantStore, project: str) -> list[Candidate]:
         )
         for s in listed.sessions
     ]
-
-
-def session_text(
-    host: str, first_ts: str, last_ts: str, message_count: int, samples: list[str]
-) -> str:
-    text = f"{message_count} messages on {host}, {first_ts[:16]} to {last_ts[:16]}"
-    return text + (f"; first user turn: {samples[0]}" if samples else "")
-
-
-# --- selection -------------------------------------------------------------------------------
-def _line(item: RecallItem) -> str:
-    return f"[{item.source_type}] {item.title}: {item.text}"
-
-
-def _select(
-    candidates: list[Candidate], request: RecallRequest
-) -> tuple[list[RecallItem], list[RecallDropped]]:
-    included: list[RecallItem] = []
-    dropped: list[RecallDropped] = []
-    seen: set[str] = set()
-    used = 0
-    for candidate in candidates:
-        item, reason = _screened(candidate, request.include_sensitive)
-        if candidate.identity in seen or (item and _text_key(item) in seen):
-            reason = "duplicate"
-        seen.add(candidate.identity)
-        if reason is None and item is not None:
-            cost = len(_line(item)) + (1 if included else 0)  # the newline before it
-            if len(included) >= request.limit:
-                reason = "limit_reached"
-            elif used + cost > request.budget_chars:
-                reason = "budget_exhausted"
-            else:
-                included.append(item)
-                seen.add(_text_key(item))
-                used += cost
-                continue
-        dropped.append(
-            RecallDropped(
-                source_type=candidate.source_type,  # type: ignore[arg-type]
-                source_id=candidate.source_id,
-                label=clip(candidate.title, TITLE_CHARS),
-                reason_code=reason,  # type: ignore[arg-type]
-            )
-        )
-    return included, dropped
-
-
-def _text_key(item: RecallItem) -> str:
-    return "text:" + " ".join(f"{item.title} {item.text}".split()).casefold()
-
-
-def _screened(
-    candidate: Candidate, include_sensitive: bool
-) -> tuple[RecallItem | None, str | None]:
-    """The item as it may be shown, or the reason it may not."""
-    if candidate.drop is not None:
-        return None, candidate.drop
-    title, text = screen(candidate.title), screen(candidate.text)
-    if title.quarantine_reasons or text.quarantine_reasons:
-        return None, "poisoning_gate"
-    sensitive = candidate.redacted or bool(title.redactions or text.redactions)
-    if sensitive and not include_sensitive:
-        return None, "sensitive_excluded"
-    reasons = [*candidate.reasons, *(["redacted"] if sensitive else [])]
-    return RecallItem(
-        source_type=candidate.source_type,  # type: ignore[arg-type]
-        source_id=candidate.source_id,
-        title=clip(title.text, TITLE_CHARS),
-        text=clip(text.text, TEXT_CHARS),
-        reason_codes=reasons,
-    ), None

@@ -4,7 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from graphmem.recall.timeline import render_report, report_stats
+import pytest
+
+from graphmem.recall.report import render_report, report_stats
+
+pytestmark = pytest.mark.pure
 
 
 def group(status: str, type: str, month: int, memories: int, tokens: int, **extra: Any) -> Any:

@@ -16,10 +16,12 @@ from graphmem.retrieval.lexical import (
     widening,
 )
 from graphmem.search import ranking
+from graphmem.search.entities import discover_entities
 from graphmem.search.models import SearchRequest
 from graphmem.search.plans import compile_plan
 from graphmem.search.ranking import Fused, fuse, graph_ranking
-from graphmem.search.service import discover_entities
+
+pytestmark = pytest.mark.pure
 
 
 @pytest.mark.parametrize(

@@ -1,7 +1,8 @@
 """MCP tools of curated memories: save, fetch, govern. Thin: validate, call the domain
-(graphmem/memories/service.py, where the rules are documented), let the boundary map errors."""
+(graphmem/memories/service.py and govern.py, where the rules are documented), let the boundary
+map errors."""
 
-from graphmem.memories import service
+from graphmem.memories import govern, service
 from graphmem.memories.models import memories as models
 from graphmem.toolkit.services import Services
 from graphmem.toolkit.toolspec import Effect, ToolList
@@ -48,4 +49,4 @@ async def govern_memory(
     Dry run first; a real run needs confirm_destructive, a reason and every id's expected
     version; one that moved is a conflict. One transaction. Answers versions and statuses.
     """
-    return await service.govern_memory(services.db(), request)
+    return await govern.govern_memory(services.db(), request)

@@ -1,7 +1,7 @@
 """recall_user_context and context_bundle: bounded, source-attributed context for one task.
 
 Each tool argument is declared here once (type, bounds, default, description); the selection
-rules are documented in graphmem/memories/recall.py and graphmem/memories/bundles.py.
+rules are documented in graphmem/recall/recall.py and graphmem/recall/bundles.py.
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """MCP tools that assemble bounded context: recall_user_context and context_bundle. Thin:
-validate, call the domain (graphmem/memories/recall.py and bundles.py, where the rules are
+validate, call the domain (graphmem/recall/recall.py and bundles.py, where the rules are
 documented), let the boundary map errors."""
 
 from graphmem.recall import bundles, recall

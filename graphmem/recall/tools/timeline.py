@@ -1,5 +1,5 @@
 """MCP tools of chronology: timeline (context around one memory or turn) and timeline_report (a
-project's Markdown report). Thin: validate, call the domain (graphmem/memories/timeline.py, where
+project's Markdown report). Thin: validate, call the domain (graphmem/recall/timeline.py, where
 the rules are documented), let the boundary map errors."""
 
 from typing import Any
