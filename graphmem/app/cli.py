@@ -182,7 +182,7 @@ def token_command(settings: Settings, args: argparse.Namespace) -> int:
         unknown = sorted(set(scopes) - set(tokens.ALL_SCOPES))
         if unknown or not scopes:
             raise ConfigurationError(f"--scopes must be among {', '.join(tokens.ALL_SCOPES)}")
-        token, record = tokens.issue_token(path, args.tenant, scopes, args.label)  # type: ignore[arg-type]
+        token, record = tokens.issue_token(path, args.tenant, scopes, args.label)
         print(f"{record.id}: tenant {record.tenant}, scopes {','.join(record.scopes)}")
         print(f"token (shown once, not stored): {token}")
     elif args.action == "revoke":

@@ -115,7 +115,7 @@ def _in_daemon_thread(fn: Callable[[], T]) -> asyncio.Future[T]:
         if error is not None:
             future.set_exception(error)
         else:
-            future.set_result(result)  # type: ignore[arg-type]
+            future.set_result(result)  # pyright: ignore[reportArgumentType]  # without an error, fn returned a T
 
     def run() -> None:
         try:

@@ -129,7 +129,7 @@ def _due_decision(
         decision_id=decision_id,
         project=verdicts.project,
         title=verdicts.title,
-        status=verdicts.status,  # type: ignore[arg-type]
+        status=verdicts.status,  # pyright: ignore[reportArgumentType]  # the stored status; the model checks it
         review_after_passed=verdicts.review_after_passed(now),
         signal=signals.get(decision_id),
         breached_rules=[rule_verdict(row) for row in verdicts.breached()],

@@ -164,7 +164,7 @@ def _state_of_slot(
             type=kind.lower(),
             from_id=source,
             to_id=target,
-            at=edge.get("at"),  # type: ignore[arg-type]
+            at=edge.get("at"),
             rationale=edge.get("rationale"),
         )
         for (kind, source, target), edge in sorted(edges.items())

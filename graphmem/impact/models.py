@@ -61,7 +61,7 @@ def depth_of(requested: str) -> DepthName:
     """quick, standard or deep (case and surrounding blanks ignored); anything else behaves as
     standard, as the seed specifies."""
     folded = requested.strip().lower()
-    return folded if folded in DEPTHS else "standard"  # type: ignore[return-value]
+    return folded if folded in DEPTHS else "standard"
 
 
 class LinkImpactRequest(StrictModel):

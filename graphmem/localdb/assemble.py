@@ -62,7 +62,7 @@ def assemble(
 
 
 def _download(context: object, artifact: LockedArtifact, repository: str) -> Path:
-    project = context.project(artifact.group, artifact.artifact)  # type: ignore[attr-defined]
+    project = context.project(artifact.group, artifact.artifact)  # pyright: ignore[reportAttributeAccessIssue]  # jgo's context is untyped
     jar = project.at_version(artifact.version).artifact(artifact.classifier, artifact.packaging)
     try:
         path = Path(jar.resolve())

@@ -87,13 +87,13 @@ def generate_lock(repository: str, progress: Callable[[str], None] = lambda _: N
     artifacts = jgo.resolve(joined, repositories={"graphmem": repository})
 
     def pin(artifact: object) -> LockedArtifact:
-        path = artifact.resolve()  # type: ignore[attr-defined]
+        path = artifact.resolve()  # pyright: ignore[reportAttributeAccessIssue]  # jgo's artifacts are untyped
         return LockedArtifact(
-            group=artifact.groupId,  # type: ignore[attr-defined]
-            artifact=artifact.artifactId,  # type: ignore[attr-defined]
-            version=artifact.version,  # type: ignore[attr-defined]
-            classifier=artifact.classifier or "",  # type: ignore[attr-defined]
-            packaging=artifact.packaging or "jar",  # type: ignore[attr-defined]
+            group=artifact.groupId,  # pyright: ignore[reportAttributeAccessIssue]  # jgo's artifacts are untyped
+            artifact=artifact.artifactId,  # pyright: ignore[reportAttributeAccessIssue]  # jgo's artifacts are untyped
+            version=artifact.version,  # pyright: ignore[reportAttributeAccessIssue]  # jgo's artifacts are untyped
+            classifier=artifact.classifier or "",  # pyright: ignore[reportAttributeAccessIssue]  # jgo's artifacts are untyped
+            packaging=artifact.packaging or "jar",  # pyright: ignore[reportAttributeAccessIssue]  # jgo's artifacts are untyped
             sha256=sha256_of(path),
             size=path.stat().st_size,
         )

@@ -73,4 +73,4 @@ def compile_plan(request: SearchRequest) -> RetrievalPlan:
         "reason_codes": reasons,
     }
     digest = hashlib.sha256(canonical_json(body).encode()).hexdigest()
-    return RetrievalPlan(plan_hash=digest, **body)  # type: ignore[arg-type]
+    return RetrievalPlan(plan_hash=digest, **body)

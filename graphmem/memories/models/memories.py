@@ -15,7 +15,7 @@ from graphmem.core.models import Audit, AuditedRequest, AuditText, Name, OutputM
 MemoryType = Literal[
     "decision", "bugfix", "discovery", "preference", "procedure", "note", "architecture", "lesson"
 ]
-MEMORY_TYPES: tuple[str, ...] = MemoryType.__args__  # type: ignore[attr-defined]
+MEMORY_TYPES: tuple[str, ...] = MemoryType.__args__
 MemoryStatus = Literal["active", "stale", "quarantined", "rejected", "deleted"]
 GovernAction = Literal["stale", "reject", "delete", "release"]
 
