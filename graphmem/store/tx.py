@@ -38,4 +38,4 @@ def pipelined_begin(session: neo4j.AsyncSession) -> contextlib.AbstractContextMa
     """The session's BEGIN sent with its first statement instead of alone: one round trip
     less per write transaction. The driver does this for ``execute_query`` only, through a
     private switch (neo4j is pinned, and without the switch every write would fail)."""
-    return session._pipelined_begin  # pyright: ignore[reportPrivateUsage]  # the switch above
+    return session._pipelined_begin  # pyright: ignore[reportPrivateUsage]  # the driver's own BEGIN switch

@@ -1,0 +1,73 @@
+"""The TypedDicts the store and history floors read rows through (``shaped``) name exactly the
+columns their statement returns: ``shaped`` declares, it does not check, so this test does."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from graphmem.history.rows import (
+    ChainEvent,
+    ChainPage,
+    EventRow,
+    HeadRow,
+    IdempotencyRow,
+    LockedHead,
+)
+from graphmem.store.catalog import default_catalog
+from graphmem.store.rows import IndexRow, LabelCountRow, TenantGraphRow, TenantRow, VectorSpaceRow
+
+pytestmark = pytest.mark.pure
+
+SHAPES: dict[str, type] = {
+    "history/lock_head": LockedHead,
+    "history/get_head": HeadRow,
+    "history/list_chain": ChainPage,
+    "history/list_events": EventRow,
+    "history/list_subject_events": EventRow,
+    "history/find_idempotency_record": IdempotencyRow,
+    "store/list_schema": IndexRow,
+    "store/get_vector_space": VectorSpaceRow,
+    "store/list_tenants": TenantRow,
+    "store/count_tenant_graph": TenantGraphRow,
+    "store/count_tenant_labels": LabelCountRow,
+}
+
+
+def _top_level_items(clause: str) -> list[str]:
+    """The comma-separated items of a clause, commas inside brackets left alone."""
+    items, depth, current = [], 0, ""
+    for char in clause:
+        depth += char in "([{"
+        depth -= char in ")]}"
+        if char == "," and depth == 0:
+            items.append(current)
+            current = ""
+        else:
+            current += char
+    return [*items, current]
+
+
+def _returned_columns(text: str) -> list[str]:
+    """The columns of the statement's last RETURN (outside any CALL subquery)."""
+    code = "\n".join(line.split("//")[0] for line in text.splitlines())
+    clause = re.split(r"\bRETURN\b", code)[-1]
+    clause = re.split(r"\bORDER BY\b|\bLIMIT\b|\bSKIP\b", clause)[0]
+    columns = []
+    for item in _top_level_items(clause):
+        alias = re.search(r"\bAS\s+(\w+)\s*$", item.strip())
+        columns.append(alias.group(1) if alias else item.strip())
+    return columns
+
+
+@pytest.mark.parametrize("name", sorted(SHAPES))
+def test_a_shape_names_its_statements_columns(name: str) -> None:
+    columns = _returned_columns(default_catalog()[name].text)
+    assert sorted(columns) == sorted(SHAPES[name].__annotations__)
+
+
+def test_a_chain_event_names_the_fields_of_the_chain_page() -> None:
+    text = default_catalog()["history/list_chain"].text
+    fields = re.findall(r"(\w+):", text.split("collect({", 1)[1].split("})", 1)[0])
+    assert sorted(fields) == sorted(ChainEvent.__annotations__)
