@@ -17,6 +17,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from tests.neo4j_endpoint import free_port
+
 GRAPHMEM = [sys.executable, "-m", "graphmem"]
 # An MCP initialize request, for tests that speak JSON-RPC without a client.
 INITIALIZE_MESSAGE = {
@@ -33,7 +35,9 @@ INITIALIZE = json.dumps(INITIALIZE_MESSAGE).encode()
 
 
 def clean_env(**overrides: str) -> dict[str, str]:
-    """The test process environment without graphmem/Neo4j settings, plus ``overrides``."""
+    """The test process environment without graphmem/Neo4j settings, plus ``overrides``: a
+    subprocess gets its settings explicitly. tests/conftest.py has already cleared them for the
+    test but for those that steer the run (GRAPHMEM_TEST_NEO4J...), which this drops too."""
     env = {
         key: value
         for key, value in os.environ.items()
@@ -112,8 +116,6 @@ def serving_http(env: dict[str, str], stderr: Any = None) -> Iterator[HttpServer
     """`graphmem serve --transport http` on a free port, stopped (or killed) afterwards. Its
     stderr goes to ``stderr``, by default a temporary file: never an unread pipe, which fills
     with the server's per-call log lines and then blocks it."""
-    from tests.neo4j_endpoint import free_port
-
     with contextlib.ExitStack() as files:
         sink = stderr if stderr is not None else files.enter_context(tempfile.TemporaryFile())
         with _serving(env, free_port(), sink) as server:

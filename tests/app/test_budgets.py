@@ -13,6 +13,8 @@ from graphmem.core.settings import Settings
 from graphmem.toolkit.startup import StoreGate
 from tests.app.surface import BUDGETS, CORE_WHOLE_BUDGET, measure
 
+pytestmark = pytest.mark.pure
+
 
 @pytest.mark.parametrize("toolset", ["core", "full"])
 async def test_model_visible_tokens_are_within_budget(toolset: str) -> None:

@@ -22,6 +22,7 @@ BASELINE = Path(__file__).with_name("conformance-baseline.yml")
 
 
 @pytest.mark.skipif(shutil.which("npx") is None, reason="needs Node's npx")
+@pytest.mark.timeout(900)  # npx fetches Node and the suite, which may run 600 s
 def test_the_conformance_scenarios_pass_but_the_listed_fixture_ones(
     neo4j_endpoint: Endpoint, tmp_path: Path
 ) -> None:

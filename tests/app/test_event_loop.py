@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
 import uvicorn.config
 
 from graphmem.app.serve import run_event_loop
+
+pytestmark = pytest.mark.pure
 
 
 async def _loop_module() -> str:

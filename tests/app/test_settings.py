@@ -7,6 +7,8 @@ from pydantic import ValidationError
 
 from graphmem.core.settings import Settings
 
+pytestmark = pytest.mark.pure
+
 
 def test_neo4j_variables_use_their_conventional_names(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("NEO4J_URI", "neo4j://db.example:7687")

@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import neo4j.exceptions as neo4j_errors
+import pytest
 
 from graphmem.toolkit.startup import DatabaseNotStarted
+
+pytestmark = pytest.mark.pure
 
 CODE = "Neo.ClientError.Schema.EquivalentSchemaRuleAlreadyExists"
 

@@ -5,7 +5,11 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
+
 from graphmem.browser.served import GUIDE_PATH, STYLE_PATH, browser_settings
+
+pytestmark = pytest.mark.pure
 
 COMPOSE = Path(__file__).resolve().parents[2] / "docker-compose.yml"
 

@@ -4,8 +4,12 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from graphmem.browser.style import BOOKKEEPING, LABELS, RELATIONSHIP_CAPTIONS, grass
 from graphmem.store.graph_model import GRAPH_MODEL
+
+pytestmark = pytest.mark.pure
 
 NODE_PROPERTIES = {node.label: set(node.properties) for node in GRAPH_MODEL.nodes}
 BOOKKEEPING_LABELS = {

@@ -32,10 +32,13 @@ FILES = ["-f", str(ROOT / "docker-compose.yml"), "-f", str(ROOT / "docker" / "co
 UP_TIMEOUT = 240.0
 MCP_HEADERS = {"Content-Type": "application/json", "Accept": "application/json, text/event-stream"}
 
-pytestmark = pytest.mark.skipif(
-    os.environ.get("GRAPHMEM_CONTAINER_TESTS") != "1",
-    reason="the compose test runs from docker/container-tests.sh (GRAPHMEM_CONTAINER_TESTS=1)",
-)
+pytestmark = [
+    pytest.mark.skipif(
+        os.environ.get("GRAPHMEM_CONTAINER_TESTS") != "1",
+        reason="the compose test runs from docker/container-tests.sh (GRAPHMEM_CONTAINER_TESTS=1)",
+    ),
+    pytest.mark.timeout(900),  # the first test brings the stack up, the last takes it down
+]
 
 
 @dataclass(frozen=True)

@@ -88,6 +88,7 @@ def _build(tmp_path: Path, **env: str) -> subprocess.CompletedProcess[str]:
 
 
 @with_engine
+@pytest.mark.timeout(900)  # builds the images: up to 600 s
 def test_a_jar_whose_hash_does_not_match_names_the_step(tmp_path: Path) -> None:
     first = load_lock().artifacts[0]
     m2 = tmp_path / "m2"
@@ -108,6 +109,7 @@ def test_a_jar_whose_hash_does_not_match_names_the_step(tmp_path: Path) -> None:
 
 
 @with_engine
+@pytest.mark.timeout(900)  # builds the images: up to 600 s
 def test_a_debian_mirror_that_refuses_names_the_step(tmp_path: Path) -> None:
     images = subprocess.run(
         ["docker", "image", "ls", "-q", "graphmem/debian"], capture_output=True, text=True

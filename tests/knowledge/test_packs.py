@@ -5,15 +5,11 @@ test over random stores and budgets."""
 
 from __future__ import annotations
 
-import asyncio
 import json
 import uuid
-from collections.abc import AsyncIterator
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-import pytest
 from fastmcp import Client
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -22,24 +18,10 @@ from graphmem.app.server import create_server
 from graphmem.core.ids import new_id
 from graphmem.core.settings import Settings
 from graphmem.knowledge.pack_rules import body_tokens, tokens
-from graphmem.store import QueryCatalog, Store
-from tests.neo4j_endpoint import Endpoint
-from tests.support import TEST_CATALOG, WholeRecordClient, call, call_error
+from graphmem.store import Store
+from tests.support import Harness, WholeRecordClient, call, call_error, revision
 
-FIXTURES = TEST_CATALOG
 NOW = datetime.now(UTC).isoformat()
-
-
-@pytest.fixture
-async def fixture_store(neo4j_endpoint: Endpoint) -> AsyncIterator[Store]:
-    """A second store over tests/cypher: test-only statements (workstreams, and
-    claims or questions while their tools are not in the tree)."""
-    opened = await Store.connect(
-        neo4j_endpoint.uri, neo4j_endpoint.user, neo4j_endpoint.password, connect_timeout=60
-    )
-    opened.catalog = QueryCatalog(FIXTURES)
-    yield opened
-    await opened.close()
 
 
 async def fact(client: Client[Any], key: str, value: Any = None, **fields: Any) -> str:
@@ -55,10 +37,6 @@ async def chunk(client: Client[Any], body: str, **fields: Any) -> dict[str, Any]
 
 async def pack(client: Client[Any], **arguments: Any) -> dict[str, Any]:
     return await call(client, "build_context_pack", **arguments)
-
-
-async def revision(client: Client[Any]) -> int:
-    return (await call(client, "replay_memory", limit=1))["chain"]["head_revision"]
 
 
 async def stored_packs(fixtures: Store, tenant: str) -> list[dict[str, Any]]:
@@ -422,17 +400,6 @@ async def test_a_workstream_of_another_tenant_is_not_found(
 
 
 # --- property: never over budget, never a dead fact ----------------------------------------------
-@dataclass
-class Harness:
-    loop: asyncio.AbstractEventLoop
-    store: Store
-
-
-@pytest.fixture
-async def harness(store: Store) -> AsyncIterator[Harness]:
-    yield Harness(asyncio.get_running_loop(), store)
-
-
 fact_specs = st.lists(
     st.tuples(
         st.text(

@@ -19,9 +19,8 @@ from graphmem.history.write_path import Write, write
 from graphmem.knowledge.models.chunks import ChunkState
 from graphmem.knowledge.models.pipeline import PromoteResult
 from graphmem.knowledge.promote import promote_in_tx
-from graphmem.store import QueryCatalog, Store
-from tests.neo4j_endpoint import Endpoint
-from tests.support import TEST_CATALOG, WholeRecordClient, call, call_error
+from graphmem.store import Store
+from tests.support import WholeRecordClient, call, call_error
 
 # Twenty plain words: no marker, predicate verb, scope or material keyword, ambiguity or
 # completeness word, so a chunk's uncertainty is 0 and its claims come from the sentence given.
@@ -36,14 +35,9 @@ def body(sentence: str) -> str:
 
 
 @pytest.fixture
-async def fixtures(neo4j_endpoint: Endpoint) -> AsyncIterator[Store]:
-    """A second store over tests/cypher: test-only fixtures and inspections."""
-    opened = await Store.connect(
-        neo4j_endpoint.uri, neo4j_endpoint.user, neo4j_endpoint.password, connect_timeout=60
-    )
-    opened.catalog = QueryCatalog(TEST_CATALOG)
-    yield opened
-    await opened.close()
+def fixtures(fixture_store: Store) -> Store:
+    """tests/conftest.py's session-wide fixture_store, by this module's name."""
+    return fixture_store
 
 
 @pytest.fixture

@@ -10,6 +10,8 @@ import pytest
 import graphmem
 from graphmem.store.catalog import QueryCatalog, catalog_root, default_catalog
 
+pytestmark = pytest.mark.pure
+
 PACKAGE = Path(graphmem.__file__).parent
 PROJECT = PACKAGE.parent
 

@@ -5,7 +5,11 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from graphmem.store.catalog import default_catalog
+
+pytestmark = pytest.mark.pure
 
 # A fact is live now when its validity boundary (the earlier of valid_to and expires_at) has
 # not passed: `coalesce(f.effective_until > datetime($now), true)`.

@@ -7,7 +7,11 @@ import importlib.util
 from pathlib import Path
 from types import ModuleType
 
+import pytest
+
 from graphmem.store.graph_model import GRAPH_MODEL
+
+pytestmark = pytest.mark.pure
 
 ROOT = Path(__file__).resolve().parents[2]
 
