@@ -5,7 +5,7 @@ with its history event and a run-history entry.
 record_human_answer(chunk_ref, answer_text 1..20,000, question_id optional)
 - Frozen: a "blocked" run, then invalid_state naming 'frozen' ("cannot record"). Unknown chunk:
   not_found. A question_id must name an open question of this chunk: a question of another
-  chunk or tenant, or none, is not_found; an answered one is a conflict. Without question_id
+  chunk or tenant, or none, is not_found; an answered one is invalid_state. Without question_id
   (null counts as omitted) the answer resolves every open question of the chunk (at most
   MAX_OPEN_QUESTIONS), possibly none.
 - The answer passes the poisoning gate (graphmem/core/gate.py): secrets are redacted before anything
@@ -32,7 +32,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from graphmem.core.errors import Conflict, InvalidArgument, NotFound
+from graphmem.core.errors import InvalidArgument, InvalidState, NotFound
 from graphmem.core.gate import Screened, screen
 from graphmem.core.ids import new_id
 from graphmem.core.models import pick
@@ -63,7 +63,7 @@ class _Answer:
 
 
 async def _questions_answered(w: Write, chunk_id: str, question_id: str | None) -> list[str]:
-    """The one open question named (not_found / conflict otherwise), or every open one."""
+    """The one open question named (not_found / invalid_state otherwise), or every open one."""
     if question_id is None:
         rows = await w.run(
             "knowledge/list_chunk_open_questions", chunk_id=chunk_id, limit=MAX_OPEN_QUESTIONS
@@ -73,9 +73,12 @@ async def _questions_answered(w: Write, chunk_id: str, question_id: str | None) 
     if not found:
         raise NotFound("question", question_id)
     if found[0]["question"]["status"] != "open":
-        raise Conflict(
-            f"question {question_id!r} is already answered; answer an open "
-            "question, or omit question_id to answer all open questions of the chunk"
+        raise InvalidState(
+            "question",
+            question_id,
+            found[0]["question"]["status"],
+            "already answered; answer an open question, or omit question_id to answer all "
+            "open questions of the chunk",
         )
     return [question_id]
 

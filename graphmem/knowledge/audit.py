@@ -70,7 +70,7 @@ Checks and repairs (repairs only when repair is true; the counter each one feeds
 - quarantined_content: a quarantined chunk (TOOLS.md: quarantined content is listed as issues).
   No repair: only govern_memory releases or rejects it.
 - quarantined_memory: a quarantined memory. Opened by save_memory and resolved by
-  govern_memory (graphmem/memories/service.py), listed by list_memory_issues; no scan finds or
+  govern_memory (graphmem/memories/govern.py), listed by list_memory_issues; no scan finds or
   re-checks it, and none reads it.
 
 Issues are upserted on (tenant, issue_type, subject_kind, subject_ref) (unique constraint) with

@@ -40,7 +40,7 @@ ISSUES: dict[IssueType, tuple[Severity, SubjectKind, ScanName | None]] = {
     "context_pack_summary_drift": ("low", "context_pack", "packs"),
     "context_pack_task_drift": ("medium", "context_pack", "packs"),
     "quarantined_content": ("medium", "chunk", "quarantine"),
-    # opened by save_memory and resolved by govern_memory (graphmem/memories/service.py), so
+    # opened by save_memory and resolved by govern_memory (graphmem/memories/govern.py), so
     # no scan re-checks it (so none reads it: it cannot crowd out quarantined_content)
     "quarantined_memory": ("medium", "memory", None),
 }

@@ -4,7 +4,7 @@ Rules:
 - Scope: a non-blank query and an explicit project (there is no cwd mapping); read-only.
 - Sources (each candidate is an item {source_type, source_id, title, text, reason_codes}):
   ``current_state``: each requested state key resolved in the project by the current_state
-  domain (graphmem/facts/service.py), text ``key = value``; a key whose status is not ``current``
+  domain (graphmem/facts/fact_state.py), text ``key = value``; a key whose status is not ``current``
   (no_current, not_found, unresolved_conflict) is dropped with that status as its reason.
   ``safe_claim``: the project's current facts whose claimed source is human_confirmed or
   production_verified (not lapsed; an open contradiction drops one as unresolved_conflict),

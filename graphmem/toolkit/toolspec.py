@@ -172,12 +172,11 @@ def _client_progress() -> Reporter | None:
 def serialized(result: BaseModel) -> ToolResult:
     """The answer as MCP carries it, serialised once: its JSON data as structured content and
     that data's JSON text as text content (FastMCP's conversion would serialise the model
-    three times: to text, to data, and the data to text again). A handler that shapes its
-    own ToolResult (timeline_report's Markdown) keeps it."""
-    if isinstance(result, ToolResult):
-        return result
+    three times: to text, to data, and the data to text again). A result that names one of
+    its fields as ``text_field`` (timeline_report's Markdown) has that field as its text."""
     data = result.model_dump(mode="json")
-    text = pydantic_core.to_json(data).decode()
+    text_field: str | None = getattr(result, "text_field", None)
+    text = data[text_field] if text_field else pydantic_core.to_json(data).decode()
     return ToolResult(content=[TextContent(type="text", text=text)], structured_content=data)
 
 

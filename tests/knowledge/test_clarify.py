@@ -300,12 +300,12 @@ async def test_one_question_can_be_answered_alone(
     assert {q["id"]: q["status"] for q in stored["questions"]} == {
         q["id"]: "answered" if q["id"] == target else "open" for q in queued["questions"]
     }
-    # answered already: conflict, nothing written
+    # answered already: invalid_state, nothing written
     before = await revision(client)
     error = await call_error(
         client, "record_human_answer", chunk_ref=c["id"], answer_text="again", question_id=target
     )
-    assert error["error"] == "conflict" and "already answered" in error["message"]
+    assert error["error"] == "invalid_state" and "already answered" in error["message"]
     assert await revision(client) == before
     # the rest, without question_id
     rest = await call(client, "record_human_answer", chunk_ref=c["id"], answer_text="rest")

@@ -5,7 +5,7 @@ the tool schemas are derived from it."""
 from __future__ import annotations
 
 from datetime import date, datetime
-from typing import Annotated, Literal
+from typing import Annotated, ClassVar, Literal
 
 from pydantic import Field
 
@@ -143,6 +143,8 @@ class ReportStats(OutputModel):
 
 
 class TimelineReportResult(OutputModel):
+    text_field: ClassVar[str] = "markdown"  # the tool's text content: the report, not JSON
+
     project: str
     full: bool
     markdown: str = Field(description="The report (also the tool's text content).")

@@ -2,10 +2,6 @@
 project's Markdown report). Thin: validate, call the domain (graphmem/recall/timeline.py, where
 the rules are documented), let the boundary map errors."""
 
-from typing import Any
-
-from fastmcp.tools import ToolResult
-
 from graphmem.recall import timeline as domain
 from graphmem.recall.models import timeline as models
 from graphmem.toolkit.services import Services
@@ -29,15 +25,6 @@ async def timeline(services: Services, request: models.TimelineRequest) -> model
     return await domain.timeline(services.db(), request, services.embedder)
 
 
-def _markdown_first(result: models.TimelineReportResult) -> Any:
-    """The Markdown as the text an agent reads, the model as the structured content.
-
-    FastMCP passes a ToolResult through; the output schema still comes from the
-    annotation, and the structured content is exactly that model.
-    """
-    return ToolResult(content=result.markdown, structured_content=result.model_dump(mode="json"))
-
-
 @SPECS.tool("Project timeline report", Effect.READS)
 async def timeline_report(
     services: Services, request: models.TimelineReportRequest
@@ -50,5 +37,4 @@ async def timeline_report(
     quarantined, rejected and deleted ones withheld). Answers the Markdown as text, its
     numbers as structured stats. Use timeline for context around one memory or turn.
     """
-    report = await domain.timeline_report(services.db(), request)
-    return _markdown_first(report)
+    return await domain.timeline_report(services.db(), request)
