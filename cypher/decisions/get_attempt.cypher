@@ -1,3 +1,3 @@
-// One attempt by id.
+// One attempt's status by id.
 MATCH (a:Attempt {tenant: $tenant, id: $id})
-RETURN a AS attempt
+RETURN a.status AS status

@@ -1,6 +1,3 @@
-// One review signal by id.
+// One review signal's status by id.
 MATCH (s:ReviewSignal {tenant: $tenant, id: $id})
-RETURN s {
-  signal_id: s.id, .decision_id, .breached_rule_ids, .status, .opened_at, .acknowledged_at,
-  .note
-} AS signal
+RETURN s.status AS status

@@ -47,6 +47,7 @@ server's own environment (store, timeouts) it is one plain sentence with no inte
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import Any
 
 
@@ -118,6 +119,12 @@ class InvalidState(GraphmemError):
 
     def payload(self) -> dict[str, object]:
         return {**super().payload(), "state": self.state}
+
+
+def require_state(kind: str, ref: str, state: str, allowed: Collection[str], why: str) -> None:
+    """Refuse with invalid_state, naming ``state``, unless it is one of ``allowed``."""
+    if state not in allowed:
+        raise InvalidState(kind, ref, state, why)
 
 
 class PermissionDenied(GraphmemError):

@@ -3,7 +3,7 @@ attempt; a new try is a new attempt)."""
 
 from __future__ import annotations
 
-from graphmem.core.errors import InvalidState, NotFound, first_row
+from graphmem.core.errors import NotFound, first_row, require_state
 from graphmem.core.ids import new_id
 from graphmem.core.models import from_node, pick
 from graphmem.decisions.models import (
@@ -17,6 +17,13 @@ from graphmem.decisions.rows import attempt_from_node
 from graphmem.history.chain import Audit
 from graphmem.history.write_path import Write, write
 from graphmem.store import TenantStore
+
+
+async def require_open(w: Write, statement: str, kind: str, ref: str, why: str) -> None:
+    """Refuse with invalid_state unless the record ``statement`` reads by id is open (an
+    attempt without an outcome, a review signal not yet acknowledged)."""
+    rows = await w.run(statement, id=ref)
+    require_state(kind, ref, first_row(rows, kind, ref)["status"], ("open",), why)
 
 
 async def record_attempt(db: TenantStore, request: RecordAttemptRequest) -> RecordAttemptResult:
@@ -48,15 +55,8 @@ async def record_outcome(db: TenantStore, request: RecordOutcomeRequest) -> Reco
     outcome_id = new_id()
 
     async def work(w: Write) -> RecordOutcomeResult:
-        rows = await w.run("decisions/get_attempt", id=request.attempt_id)
-        status = first_row(rows, "attempt", request.attempt_id)["attempt"]["status"]
-        if status != "open":
-            raise InvalidState(
-                "attempt",
-                request.attempt_id,
-                status,
-                "it already has an outcome; record a new attempt for a new try",
-            )
+        why = "it already has an outcome; record a new attempt for a new try"
+        await require_open(w, "decisions/get_attempt", "attempt", request.attempt_id, why)
         created = await w.run(
             "decisions/create_outcome",
             id=outcome_id,

@@ -11,11 +11,13 @@ import re
 from typing import Any
 
 from graphmem.core.clock import iso, utc_now_iso
-from graphmem.core.errors import InvalidState, NotFound, first_row
+from graphmem.core.errors import InvalidState, NotFound, first_row, require_state
 from graphmem.core.ids import new_id
 from graphmem.core.models import owner_of, pick
+from graphmem.decisions.attempts import require_open
 from graphmem.decisions.evaluation import TERMINAL, Evaluation, evaluate, signal_change
 from graphmem.decisions.models import (
+    LIVE_STATUSES,
     AckReviewRequest,
     AckReviewResult,
     Decision,
@@ -75,13 +77,8 @@ async def record_decision(db: TenantStore, request: RecordDecisionRequest) -> Re
     async def work(w: Write) -> RecordDecisionResult:
         if request.supersedes_decision_id is not None:
             older = await _require_decision(w, request.supersedes_decision_id)
-            if older["status"] in TERMINAL:
-                raise InvalidState(
-                    "decision",
-                    older["id"],
-                    older["status"],
-                    "only a live decision can be superseded",
-                )
+            why = "only a live decision can be superseded"
+            require_state("decision", older["id"], older["status"], LIVE_STATUSES, why)
         await _create(w, decision_id, request)
         loaded, evaluation = await load_decisions(w, [decision_id])
         decision = loaded[decision_id]
@@ -212,15 +209,8 @@ async def _replayed_decision(w: Write, earlier: IdempotencyRecord) -> RecordDeci
 # --- ack_review ----------------------------------------------------------------------------------
 async def ack_review(db: TenantStore, request: AckReviewRequest) -> AckReviewResult:
     async def work(w: Write) -> AckReviewResult:
-        rows = await w.run("decisions/get_review_signal", id=request.signal_id)
-        status = first_row(rows, "review signal", request.signal_id)["signal"]["status"]
-        if status != "open":
-            raise InvalidState(
-                "review signal",
-                request.signal_id,
-                status,
-                "only an open signal can be acknowledged",
-            )
+        why, signal_id = "only an open signal can be acknowledged", request.signal_id
+        await require_open(w, "decisions/get_review_signal", "review signal", signal_id, why)
         updated = await w.run(
             "decisions/acknowledge_review_signal", id=request.signal_id, note=request.note
         )
@@ -250,13 +240,10 @@ async def update_decision(db: TenantStore, request: UpdateDecisionRequest) -> Up
             raise InvalidState("decision", request.decision_id, previous, f"already {previous}")
         if request.successor_decision_id is not None:
             successor = await _require_decision(w, request.successor_decision_id)
-            if successor["status"] in TERMINAL:
-                raise InvalidState(
-                    "successor decision",
-                    successor["id"],
-                    successor["status"],
-                    "a successor must be live",
-                )
+            why = "a successor must be live"
+            require_state(
+                "successor decision", successor["id"], successor["status"], LIVE_STATUSES, why
+            )
         await w.run(
             "decisions/update_decision_status",
             id=request.decision_id,

@@ -35,7 +35,6 @@ from typing import Any
 from graphmem.core.errors import InvalidArgument, InvalidState, NotFound
 from graphmem.core.gate import Screened, screen
 from graphmem.core.ids import new_id
-from graphmem.core.models import pick
 from graphmem.history.chain import Change
 from graphmem.history.write_path import Write
 from graphmem.knowledge.chunks import body_hash
@@ -123,6 +122,19 @@ def _answer_change(
     )
 
 
+def _gate_after_answer(chunk: dict[str, Any], answer: _Answer) -> dict[str, Any]:
+    """The chunk's quarantine after the answer (the gate's findings added to what it carried),
+    and what the gate found in the answer itself."""
+    screened = answer.screened
+    carried = chunk.get("quarantine_reasons") or []
+    return {
+        "quarantined": bool(chunk.get("quarantined")) or screened.quarantined,
+        "quarantine_reasons": sorted({*carried, *screened.quarantine_reasons}),
+        "new_reasons": screened.quarantine_reasons,
+        "redactions": answer.redaction_kinds,
+    }
+
+
 async def _record_answer(
     w: Write, chunk: dict[str, Any], answer: _Answer
 ) -> RecordHumanAnswerResult:
@@ -130,8 +142,8 @@ async def _record_answer(
     screened, request = answer.screened, answer.request
     question_ids = await _questions_answered(w, chunk_id, request.question_id)
     body = _answered_body(chunk["body"], w.now_iso, screened.text)
-    quarantined = bool(chunk.get("quarantined")) or screened.quarantined
-    reasons = sorted({*(chunk.get("quarantine_reasons") or []), *screened.quarantine_reasons})
+    gate = _gate_after_answer(chunk, answer)
+    quarantined = gate["quarantined"]
     state = _state_after_answer(previous, quarantined)
     source_hash = body_hash(body)
     rows = await w.run(
@@ -140,14 +152,10 @@ async def _record_answer(
         answer_id=answer.id,
         text=screened.text,
         question_ids=question_ids,
-        source_hash=source_hash,
-        body=body,
+        **gate,
         state=state,
-        quarantined=quarantined,
-        quarantine_reasons=reasons,
-        new_reasons=screened.quarantine_reasons,
-        redactions=answer.redaction_kinds,
-        **pick(request, "session_id actor client"),
+        body=body,
+        source_hash=source_hash,
     )
     answered: list[str] = rows[0]["answered"]
     remaining: int = rows[0]["remaining"]

@@ -35,7 +35,7 @@ from typing import Any
 
 from graphmem.core.errors import InvalidArgument, InvalidState, first_row
 from graphmem.core.ids import new_id
-from graphmem.core.models import owner_of, pick
+from graphmem.core.models import owner_of
 from graphmem.decisions import evaluation as decisions
 from graphmem.facts import service as facts
 from graphmem.facts.models import RecordFactRequest
@@ -205,7 +205,6 @@ async def _land_on_fact(
     )
     if live:
         return _Promotion(claim_id, claim, mode, key, live[0]["fact_id"], reused=True)
-    audit = w.audit
     fact_id = new_id()
     recorded = await facts.record_in_transaction(
         w,
@@ -215,7 +214,6 @@ async def _land_on_fact(
             value=claim["object"],
             source_class=SOURCE_CLASS_OF_MODE[mode],
             confidence=float(claim["confidence"]),
-            **pick(audit, "session_id actor client"),
         ),
         fact_id,
     )
