@@ -7,6 +7,9 @@
 // it; when their verdicts disagree the rule is unknown (conflicting_evidence). Comparison
 // rules: graphmem/decisions/reopen_rules.py (typed projections written with each fact and rule). Instants are
 // returned as ISO strings: the driver's temporal values cost more to decode than the query.
+// Each rule also returns the unknown reason kept from its last evaluation in a write
+// (stored_reason), each decision its count of unknown rules (stored_unknown; null before the
+// first), so a write only sets the rule states that changed (decisions/set_rule_states).
 UNWIND $decision_ids AS decision_id
 MATCH (d:Decision {tenant: $tenant, id: decision_id})-[:HAS_ALTERNATIVE]->(a:Alternative)
       -[r:REOPEN_WHEN]->(k:FactKey)
@@ -70,13 +73,13 @@ ORDER BY d.id, a.position, r.position
 WITH d, collect({
   decision_id: d.id, alternative_id: a.id, rule_id: r.rule_id, key: r.key,
   operator: r.operator, operand_json: r.operand_json, unit: r.unit, verdict: main.verdict,
-  reason: reason,
+  reason: reason, stored_reason: r.unknown_reason,
   evidence: CASE WHEN $details OR breached THEN main END,
   conflicting: CASE WHEN $details OR breached THEN checks[1..] ELSE [] END
 }) AS rules
 RETURN collect({
   decision_id: d.id, project: d.project, title: d.title, status: d.status,
-  review_after: toString(d.review_after), rules: rules,
+  review_after: toString(d.review_after), rules: rules, stored_unknown: d.unknown_rules,
   has_signal: EXISTS {
     MATCH (s:ReviewSignal {tenant: $tenant, decision_id: d.id})
     WHERE s.status IN ['open', 'acknowledged']

@@ -67,6 +67,15 @@ SLIDES: tuple[Slide, ...] = (
         "breached reopen rule, the fact key it watches and that key's current fact.",
     ),
     Slide(
+        "Dead rules",
+        "Which decisions have rules that cannot fire?",
+        "browser/list_dead_rules",
+        note="Reopen rules whose key has no current fact (often a misspelt or never-recorded "
+        "key), an expired one, a value of another type or conflicting evidence: until that "
+        "changes the rule can never reopen its decision. The relationship's unknown_reason "
+        "says which; review_decisions lists them as diagnostics.",
+    ),
+    Slide(
         "Impact",
         "What does this fact affect?",
         "browser/trace_fact_impact",

@@ -9,7 +9,11 @@ keeps it quiet until the set changes; a set that clears entirely ends the episod
 
 Signals are pushed: record_fact and govern_fact call ``push_signals`` in their own
 transaction for the decisions that watch the keys they changed; maintain evaluates every live
-decision in batches (``evaluate_live_batch``).
+decision in batches (``evaluate_live_batch``). Unknown verdicts are kept the same way: every
+evaluation in a write stores, per rule, why it cannot fire now (no current fact, an expired
+one, incomparable types, conflicting evidence), so review_decisions lists dead rules over a
+scope without evaluating them. A decision written before this state existed gets it from its
+first evaluation in a write (at the latest maintain's pass over every live decision).
 """
 
 from __future__ import annotations
@@ -21,11 +25,16 @@ from typing import Any
 from graphmem.core.clock import parse_iso
 from graphmem.core.ids import new_id
 from graphmem.core.models import from_node
-from graphmem.decisions.models import Diagnostic, ReviewOutcome, ReviewSignal, VerdictCounts
+from graphmem.decisions.models import (
+    MAX_DIAGNOSTICS,
+    Diagnostic,
+    ReviewOutcome,
+    ReviewSignal,
+    VerdictCounts,
+)
 from graphmem.decisions.rows import verdict_of
 from graphmem.history.write_path import Write
 
-MAX_DIAGNOSTICS = 100
 STALE_BATCH = 1000
 TERMINAL = ("superseded", "reverted")
 
@@ -39,6 +48,7 @@ class _DecisionVerdicts:
     review_after: str | None  # ISO 8601, as the evaluation query returns it
     rows: list[dict[str, Any]] = field(default_factory=list)
     has_signal: bool = False  # an open or acknowledged signal exists
+    stored_unknown: int | None = None  # unknown rules kept by the last write; None: never kept
 
     def review_after_passed(self, now: datetime) -> bool:
         return self.review_after is not None and parse_iso(self.review_after) <= now
@@ -104,7 +114,29 @@ async def evaluate(w: Write, decision_ids: list[str], *, details: bool = False) 
         for decision_id, coverage in coverages.items()
         if coverage or decisions[decision_id].has_signal  # nothing to sync for quiet ones
     ]
+    await _keep_rule_states(w, decisions)
     return await _sync_signals(w, entries, decisions)
+
+
+def _state_change(verdicts: _DecisionVerdicts) -> dict[str, Any] | None:
+    """The decision's unknown rules to keep, when they differ from what is kept: each rule's
+    reason (none once the decision is no longer live: its rules cannot reopen anything)."""
+    live = verdicts.status not in TERMINAL
+    unknown = [row for row in verdicts.rows if row["reason"] is not None] if live else []
+    changed = verdicts.stored_unknown is None or any(
+        row.get("stored_reason") != (row["reason"] if live else None) for row in verdicts.rows
+    )
+    if not changed or (not live and not verdicts.stored_unknown):
+        return None
+    rules = [{"rule_id": row["rule_id"], "reason": row["reason"]} for row in unknown]
+    return {"decision_id": verdicts.decision_id, "rules": rules}
+
+
+async def _keep_rule_states(w: Write, decisions: dict[str, _DecisionVerdicts]) -> None:
+    """Unknown verdicts as state, like breaches: written only where they changed."""
+    entries = [change for v in decisions.values() if (change := _state_change(v)) is not None]
+    if entries:
+        await w.run("decisions/set_rule_states", entries=entries)
 
 
 def verdicts_of(found: list[dict[str, Any]]) -> dict[str, _DecisionVerdicts]:
@@ -119,6 +151,7 @@ def verdicts_of(found: list[dict[str, Any]]) -> dict[str, _DecisionVerdicts]:
             row["review_after"],
             row.get("rules", []),
             row.get("has_signal", False),
+            row.get("stored_unknown"),
         )
         for row in found
     }

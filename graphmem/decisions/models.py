@@ -36,6 +36,8 @@ MAX_RULES_PER_ALTERNATIVE = 20
 MAX_DEPENDENCIES = 50
 MAX_EVIDENCE_REFS = 20
 MAX_DUE = 10_000  # review_decisions: candidates read per call
+MAX_DIAGNOSTICS = 100  # unknown verdicts listed per answer
+MAX_DIAGNOSTICS_OFFSET = 1_000_000
 EvidenceRefs = Annotated[
     list[ShortText], Field(max_length=MAX_EVIDENCE_REFS, description="URLs, paths or ids.")
 ]
@@ -100,6 +102,9 @@ class ReviewDecisionsRequest(StrictModel):
     decision_id: Name | None = Field(default=None, description="Only this decision.")
     limit: int = Field(default=50, ge=1, le=200, description="Page size.")
     offset: int = Field(default=0, ge=0, le=MAX_DUE, description="Page start.")
+    diagnostics_offset: int = Field(
+        default=0, ge=0, le=MAX_DIAGNOSTICS_OFFSET, description="Diagnostics page start."
+    )
 
 
 class AckReviewRequest(StrictModel):
@@ -246,6 +251,16 @@ class Diagnostic(OutputModel):
     rule_id: str
     key: str
     reason: UnknownReason
+    since: datetime | None = Field(
+        default=None, description="Unknown for this reason since (kept state; scope reviews)."
+    )
+
+
+class UnknownByReason(OutputModel):
+    no_current_fact: int = 0
+    expired_fact: int = 0
+    incomparable_types: int = 0
+    conflicting_evidence: int = 0
 
 
 class VerdictCounts(OutputModel):
@@ -270,7 +285,9 @@ class ReviewVerdicts(OutputModel):
     evaluated_decisions: int
     evaluated_rules: int
     verdicts: VerdictCounts
-    diagnostics: list[Diagnostic] = Field(description="Unknown verdicts (at most 100 listed).")
+    diagnostics: list[Diagnostic] = Field(
+        description=f"Unknown verdicts (at most {MAX_DIAGNOSTICS} listed)."
+    )
     diagnostics_total: int
 
 
@@ -287,6 +304,12 @@ class ReviewDecisionsResult(ReviewVerdicts):
     limit: int
     offset: int
     next_offset: int | None
+    unknown_by_reason: UnknownByReason = Field(
+        description="Rules in scope that cannot fire now, by reason (exact)."
+    )
+    diagnostics_next_offset: int | None = Field(
+        description="Pass as diagnostics_offset for the next page of diagnostics."
+    )
     evaluated_at: datetime
 
 

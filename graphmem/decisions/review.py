@@ -7,22 +7,34 @@ Only those candidates are evaluated now, to list their breached rules and to dro
 whose breach a lapse has since ended (maintain clears it). A breach that time alone creates
 (a contradicting fact lapsing) is found by the next maintain. Nothing is written, so a
 read-only principal may call it.
+
+Diagnostics (rules that cannot fire: no current fact, an expired one, incomparable types,
+conflicting evidence) over a scope come from state too: every evaluation in a write keeps
+its rules' unknown reasons, so a misspelt or never-recorded key is listed from the moment
+its decision is recorded. A reason that only time creates (a fact passing its valid_to or
+expires_at) is kept by the next maintain, as breaches are. A named decision is evaluated
+whole and reports its diagnostics as of now.
 """
 
 from __future__ import annotations
 
 import asyncio
+from collections import Counter
 from datetime import datetime
 from typing import Any
 
 from graphmem.core.clock import parse_iso, utc_now_iso
+from graphmem.core.models import from_node
 from graphmem.decisions.evaluation import TERMINAL, Evaluation, verdicts_of
 from graphmem.decisions.models import (
+    MAX_DIAGNOSTICS,
     MAX_DUE,
+    Diagnostic,
     DueDecision,
     ReviewDecisionsRequest,
     ReviewDecisionsResult,
     ReviewSignal,
+    UnknownByReason,
 )
 from graphmem.decisions.rows import rule_verdict
 from graphmem.store import TenantStore
@@ -46,8 +58,12 @@ async def review_decisions(
     page = due[request.offset : request.offset + request.limit]
     following = request.offset + request.limit
     signals = await _current_signals(db, evaluation, page)
+    verdicts = evaluation.outcome().model_dump(
+        exclude={"signals_opened", "signals_cleared", "diagnostics", "diagnostics_total"}
+    )
     return ReviewDecisionsResult(
-        **evaluation.outcome().model_dump(exclude={"signals_opened", "signals_cleared"}),
+        **verdicts,
+        **(await _diagnostics(db, request, evaluation)),
         due=[_due_decision(evaluation, signals, decision_id, now) for decision_id in page],
         due_total=len(due),
         limit=request.limit,
@@ -55,6 +71,30 @@ async def review_decisions(
         next_offset=following if following < len(due) else None,
         evaluated_at=now,
     )
+
+
+async def _diagnostics(
+    db: TenantStore, request: ReviewDecisionsRequest, evaluation: Evaluation
+) -> dict[str, Any]:
+    """The rules that cannot fire, one page: over a scope from the state writes keep
+    (decisions/list_unknown_rules), for a named decision from its evaluation now."""
+    start, size = request.diagnostics_offset, MAX_DIAGNOSTICS
+    if request.decision_id is None:
+        rows = await db.read(
+            "decisions/list_unknown_rules", project=request.project, offset=start, limit=size
+        )
+        total, listed = rows[0]["total"], rows[0]["page"]
+        counts = {entry["reason"]: entry["rules"] for entry in rows[0]["by_reason"]}
+    else:
+        unknown = [row for row in evaluation.rows() if row["reason"] is not None]
+        total, listed = len(unknown), unknown[start : start + size]
+        counts = Counter(row["reason"] for row in unknown)
+    return {
+        "diagnostics": [from_node(Diagnostic, row) for row in listed],
+        "diagnostics_total": total,
+        "diagnostics_next_offset": start + size if start + size < total else None,
+        "unknown_by_reason": UnknownByReason(**counts),
+    }
 
 
 async def _named(db: TenantStore, request: ReviewDecisionsRequest) -> list[dict[str, Any]]:

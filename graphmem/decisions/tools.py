@@ -31,9 +31,10 @@ async def review_decisions(
     or acknowledged) or review_after passed.
 
     Read-only, from state that fact writes and maintain keep: only candidates are evaluated,
-    with their breached rules; diagnostics report unknown verdicts (which never make a
-    decision due) of those evaluated, or of the one decision_id names. maintain evaluates
-    every live decision. Acknowledge with ack_review.
+    with their breached rules. diagnostics list the rules in scope that cannot fire now (no
+    current fact, expired, incomparable, conflicting; never due), kept as state, paged by
+    diagnostics_offset with totals by reason; for a decision_id, as evaluated now. maintain
+    evaluates every live decision. Acknowledge with ack_review.
     """
     return await review.review_decisions(services.db(), request)
 

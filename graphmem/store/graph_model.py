@@ -63,7 +63,7 @@ GRAPH_MODEL = GraphModel(
             "a choice, the alternatives it rejected and when to reconsider them",
             (
                 "id tenant project title choice rationale status status_reason review_after "
-                "created_at updated_at session_id actor client"
+                "created_at updated_at session_id actor client unknown_rules"
             ),
         ),
         node(
@@ -236,8 +236,8 @@ GRAPH_MODEL = GraphModel(
             "REOPEN_WHEN",
             "Alternative",
             "FactKey",
-            "a reopen rule on the key's current fact",
-            "rule_id key operator operand_json unit position",
+            "a reopen rule on the key's current fact (unknown_reason: why it cannot fire now)",
+            "rule_id key operator operand_json unit position unknown_reason unknown_since",
         ),
         edge("DEPENDS_ON", "Decision", "Fact|FactKey", "what the decision rests on", "at"),
         edge("SUPERSEDES", "Decision", "Decision", "newer decision replaces older", "at reason"),
