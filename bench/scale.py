@@ -4,15 +4,15 @@
     python -m bench.scale --sizes 4 5 6    # and 10^6 facts and events (10^5 decisions)
 
 On a real Neo4j (NEO4J_URI if set, else a managed local Neo4j in a temp folder). One tenant
-grows through the sizes. At each size it holds N facts (each the current fact of its own
-key, with its transaction-time state), N keyed history events, min(N, 10^5) decisions with
-one reopen rule each on a loaded key (about 2% breach) and N/10 enrichable chunks (at most
-10^4). The loader is shared with the speed issue: ``load`` bulk-creates through UNWIND
-statements in bench/cypher (``scale/``, ``history/``), shaped like the tools' own writes
+grows through the sizes. At each size it holds N facts (each the current fact of its own key,
+with its transaction-time state), N keyed history events, min(N, 10^5) decisions with one reopen
+rule each on a loaded key (about 2% breach, 10% cannot fire: dead rules) and N/10 enrichable
+chunks (at most 10^4). The loader is shared with the speed issue: ``load`` bulk-creates through
+UNWIND statements in bench/cypher (``scale/``, ``history/``), shaped like the tools' own writes
 (decision rules are built by the domain's ``_alternatives_and_rules``, fact values carry the
 projections rules compare, events are hashed with the history key). For bench.sizes it also
-grows archived sessions with their turns and curated memories (``grow_memories``: the
-lexical tokens the full-text indexes read are the product's own).
+grows archived sessions with their turns and curated memories (``grow_memories``: the lexical
+tokens the full-text indexes read are the product's own).
 
 Then, through FastMCP's in-memory client, per tool: p50/p95 per call, and meanwhile the worst
 wait of a concurrent record_fact on the same tenant, sent over HTTP to a graphmem process of
@@ -74,6 +74,7 @@ TURNS_PER_SESSION = 20  # one archive_turns call's worth
 SESSION_EVERY = 4  # every 4th memory was saved in an archived session (IN_SESSION)
 MEMORY_TYPES = ("decision", "bugfix", "discovery", "preference", "procedure", "note")
 BREACHING = 0.02  # share of rules whose watched value breaches
+DEAD = 0.10  # share of rules that cannot fire (contains on a number: incomparable_types)
 SAMPLES = {"light": 20, "heavy": 5}
 TOOLS: list[tuple[str, dict[str, Any], str]] = [
     ("review_decisions", {"limit": 50}, "light"),
@@ -166,6 +167,8 @@ class Loader:
         self.watched.append(key)
         bound = 1000 * (1 - BREACHING)
         rule = {"key": key_name(key), "operator": "greater_than", "value": bound}
+        if self.rng.random() < DEAD:  # review_decisions lists these from state
+            rule = {"key": key_name(key), "operator": "contains", "value": "x"}
         request = RecordDecisionRequest(
             project=PROJECT,
             title=f"decision {i}",
