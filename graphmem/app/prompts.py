@@ -34,6 +34,12 @@ def _refusing() -> Iterator[None]:
 
 
 def register_prompts(server: FastMCP, services: Services) -> None:
+    """The three prompts, each rendering the caller's tenant."""
+    for register in (_start_session, _record_decision_with_rules, _changes_since):
+        register(server, services)
+
+
+def _start_session(server: FastMCP, services: Services) -> None:
     @server.prompt(
         title="Start a session: recall a project for a task",
         description="What graphmem holds for this project and task (current facts, "
@@ -57,6 +63,8 @@ def register_prompts(server: FastMCP, services: Services) -> None:
             "a fact."
         )
 
+
+def _record_decision_with_rules(server: FastMCP, services: Services) -> None:
     @server.prompt(
         title="Record a decision with its reopen rules",
         description="Guides a record_decision call whose reopen rules watch the project's "
@@ -79,6 +87,8 @@ def register_prompts(server: FastMCP, services: Services) -> None:
             "decision as due for review."
         )
 
+
+def _changes_since(server: FastMCP, services: Services) -> None:
     @server.prompt(
         title="What changed since a time",
         description="The tenant's recorded changes since an instant (newest first, at most "
