@@ -20,6 +20,7 @@ import logging
 import os
 import tempfile
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -117,7 +118,6 @@ def build_graph(folder: Path) -> onnx.ModelProto:
     width, heads = config["hidden_size"], config["num_attention_heads"]
     eps = config["layer_norm_eps"]
     g = _GraphBuilder()
-    f32 = np.float32
     word = g.op("Gather", g.const("word", w["embeddings.word_embeddings.weight"]), "input_ids")
     position = g.op(
         "Gather", g.const("position", w["embeddings.position_embeddings.weight"]), "position_ids"
@@ -125,47 +125,69 @@ def build_graph(folder: Path) -> onnx.ModelProto:
     token_type = g.const("token_type", w["embeddings.token_type_embeddings.weight"][0])
     x = g.op("Add", g.op("Add", word, position), token_type)
     x = _layer_norm(g, x, w, "embeddings.LayerNorm", eps)
-    split_shape = g.const("split_shape", np.array([0, 0, 3, heads, width // heads], np.int64))
-    merged_shape = g.const("merged_shape", np.array([0, 0, width], np.int64))
-    axis2 = g.const("axis2", np.array([2], np.int64))
-    scale = g.const("scale", f32((width // heads) ** -0.5))
+    shapes = _Shapes(
+        split=g.const("split_shape", np.array([0, 0, 3, heads, width // heads], np.int64)),
+        merged=g.const("merged_shape", np.array([0, 0, width], np.int64)),
+        axis2=g.const("axis2", np.array([2], np.int64)),
+        scale=g.const("scale", np.float32((width // heads) ** -0.5)),
+    )
     for i in range(config["num_hidden_layers"]):
         p = f"encoder.layer.{i}"
-        parts = ("query", "key", "value")
-        qkv_w = np.concatenate([w[f"{p}.attention.self.{t}.weight"] for t in parts])
-        qkv_b = np.concatenate([w[f"{p}.attention.self.{t}.bias"] for t in parts])
-        qkv = g.op("Reshape", _dense(g, x, qkv_w, qkv_b, f"{p}.qkv"), split_shape)
-        q, k, v = (f"{p}.q", f"{p}.k", f"{p}.v")
-        g.nodes.append(helper.make_node("Split", [qkv], [q, k, v], axis=2, num_outputs=3))
-        q, k, v = (g.op("Squeeze", name, axis2) for name in (q, k, v))
-        scores = g.op(
-            "MatMul",
-            g.op("Transpose", q, perm=[0, 2, 1, 3]),
-            g.op("Transpose", k, perm=[0, 2, 3, 1]),
-        )
-        scores = g.op("Add", g.op("Mul", scores, scale), "mask_bias")
-        context = g.op(
-            "MatMul", g.op("Softmax", scores, axis=-1), g.op("Transpose", v, perm=[0, 2, 1, 3])
-        )
-        context = g.op("Reshape", g.op("Transpose", context, perm=[0, 2, 1, 3]), merged_shape)
-        out_w, out_b = (
-            w[f"{p}.attention.output.dense.weight"],
-            w[f"{p}.attention.output.dense.bias"],
-        )
-        attended = _dense(g, context, out_w, out_b, f"{p}.ao")
-        x = _layer_norm(g, g.op("Add", attended, x), w, f"{p}.attention.output.LayerNorm", eps)
-        inner_w, inner_b = w[f"{p}.intermediate.dense.weight"], w[f"{p}.intermediate.dense.bias"]
-        inner = _dense(g, x, inner_w, inner_b, f"{p}.in")
-        erf = g.op("Erf", g.op("Mul", inner, g.const(f"{p}.r2", f32(2**-0.5))))
-        gelu = g.op(
-            "Mul",
-            g.op("Mul", inner, g.const(f"{p}.half", f32(0.5))),
-            g.op("Add", erf, g.const(f"{p}.one", f32(1.0))),
-        )
-        out = _dense(
-            g, gelu, w[f"{p}.output.dense.weight"], w[f"{p}.output.dense.bias"], f"{p}.out"
-        )
-        x = _layer_norm(g, g.op("Add", out, x), w, f"{p}.output.LayerNorm", eps)
+        x = _attention(g, x, w, p, shapes, eps)
+        x = _feed_forward(g, x, w, p, eps)
+    return _model(g, x, width)
+
+
+@dataclass(frozen=True)
+class _Shapes:
+    """The constants every attention block shares (names of graph initialisers)."""
+
+    split: str
+    merged: str
+    axis2: str
+    scale: str
+
+
+def _attention(
+    g: _GraphBuilder, x: str, w: dict[str, np.ndarray], p: str, shapes: _Shapes, eps: float
+) -> str:
+    """One layer's self-attention with its residual and layer norm."""
+    parts = ("query", "key", "value")
+    qkv_w = np.concatenate([w[f"{p}.attention.self.{t}.weight"] for t in parts])
+    qkv_b = np.concatenate([w[f"{p}.attention.self.{t}.bias"] for t in parts])
+    qkv = g.op("Reshape", _dense(g, x, qkv_w, qkv_b, f"{p}.qkv"), shapes.split)
+    q, k, v = (f"{p}.q", f"{p}.k", f"{p}.v")
+    g.nodes.append(helper.make_node("Split", [qkv], [q, k, v], axis=2, num_outputs=3))
+    q, k, v = (g.op("Squeeze", name, shapes.axis2) for name in (q, k, v))
+    scores = g.op(
+        "MatMul", g.op("Transpose", q, perm=[0, 2, 1, 3]), g.op("Transpose", k, perm=[0, 2, 3, 1])
+    )
+    scores = g.op("Add", g.op("Mul", scores, shapes.scale), "mask_bias")
+    context = g.op(
+        "MatMul", g.op("Softmax", scores, axis=-1), g.op("Transpose", v, perm=[0, 2, 1, 3])
+    )
+    context = g.op("Reshape", g.op("Transpose", context, perm=[0, 2, 1, 3]), shapes.merged)
+    out_w, out_b = w[f"{p}.attention.output.dense.weight"], w[f"{p}.attention.output.dense.bias"]
+    attended = _dense(g, context, out_w, out_b, f"{p}.ao")
+    return _layer_norm(g, g.op("Add", attended, x), w, f"{p}.attention.output.LayerNorm", eps)
+
+
+def _feed_forward(g: _GraphBuilder, x: str, w: dict[str, np.ndarray], p: str, eps: float) -> str:
+    """One layer's feed-forward block (exact GELU via erf) with its residual and layer norm."""
+    f32 = np.float32
+    inner_w, inner_b = w[f"{p}.intermediate.dense.weight"], w[f"{p}.intermediate.dense.bias"]
+    inner = _dense(g, x, inner_w, inner_b, f"{p}.in")
+    erf = g.op("Erf", g.op("Mul", inner, g.const(f"{p}.r2", f32(2**-0.5))))
+    gelu = g.op(
+        "Mul",
+        g.op("Mul", inner, g.const(f"{p}.half", f32(0.5))),
+        g.op("Add", erf, g.const(f"{p}.one", f32(1.0))),
+    )
+    out = _dense(g, gelu, w[f"{p}.output.dense.weight"], w[f"{p}.output.dense.bias"], f"{p}.out")
+    return _layer_norm(g, g.op("Add", out, x), w, f"{p}.output.LayerNorm", eps)
+
+
+def _model(g: _GraphBuilder, x: str, width: int) -> onnx.ModelProto:
     g.nodes.append(helper.make_node("Identity", [x], ["hidden"]))
     inputs = [
         helper.make_tensor_value_info("input_ids", TensorProto.INT64, ["batch", "length"]),
