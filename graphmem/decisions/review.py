@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 from collections import Counter
+from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
@@ -48,12 +49,16 @@ async def review_decisions(
     now_iso = utc_now_iso()
     now = parse_iso(now_iso)
     if request.decision_id is not None:  # a live decision named is evaluated whole
-        candidates = await _named(db, request)
-    else:
-        candidates = await db.read(
-            "decisions/list_due_candidates", project=request.project, limit=MAX_DUE, now=now_iso
+        evaluation = await _evaluate(db, await _named(db, request), now_iso)
+        diagnostics = _evaluated_diagnostics(request, evaluation)
+    else:  # the due candidates and the kept dead rules: two independent reads at once
+        candidates, diagnostics = await asyncio.gather(
+            db.read(
+                "decisions/list_due_candidates", project=request.project, limit=MAX_DUE, now=now_iso
+            ),
+            _kept_diagnostics(db, request),
         )
-    evaluation = await _evaluate(db, candidates, now_iso)
+        evaluation = await _evaluate(db, candidates, now_iso)
     due = _due_ids(evaluation, now)
     page = due[request.offset : request.offset + request.limit]
     following = request.offset + request.limit
@@ -63,7 +68,7 @@ async def review_decisions(
     )
     return ReviewDecisionsResult(
         **verdicts,
-        **(await _diagnostics(db, request, evaluation)),
+        **diagnostics,
         due=[_due_decision(evaluation, signals, decision_id, now) for decision_id in page],
         due_total=len(due),
         limit=request.limit,
@@ -73,26 +78,34 @@ async def review_decisions(
     )
 
 
-async def _diagnostics(
-    db: TenantStore, request: ReviewDecisionsRequest, evaluation: Evaluation
+async def _kept_diagnostics(db: TenantStore, request: ReviewDecisionsRequest) -> dict[str, Any]:
+    """The rules in scope that cannot fire, one page, from the state writes keep."""
+    start = request.diagnostics_offset
+    rows = await db.read(
+        "decisions/list_unknown_rules", project=request.project, offset=start, limit=MAX_DIAGNOSTICS
+    )
+    counts = {entry["reason"]: entry["rules"] for entry in rows[0]["by_reason"]}
+    return _diagnostics_page(start, rows[0]["page"], rows[0]["total"], counts)
+
+
+def _evaluated_diagnostics(
+    request: ReviewDecisionsRequest, evaluation: Evaluation
 ) -> dict[str, Any]:
-    """The rules that cannot fire, one page: over a scope from the state writes keep
-    (decisions/list_unknown_rules), for a named decision from its evaluation now."""
-    start, size = request.diagnostics_offset, MAX_DIAGNOSTICS
-    if request.decision_id is None:
-        rows = await db.read(
-            "decisions/list_unknown_rules", project=request.project, offset=start, limit=size
-        )
-        total, listed = rows[0]["total"], rows[0]["page"]
-        counts = {entry["reason"]: entry["rules"] for entry in rows[0]["by_reason"]}
-    else:
-        unknown = [row for row in evaluation.rows() if row["reason"] is not None]
-        total, listed = len(unknown), unknown[start : start + size]
-        counts = Counter(row["reason"] for row in unknown)
+    """A named decision's rules that cannot fire, one page, as evaluated now."""
+    start = request.diagnostics_offset
+    unknown = [row for row in evaluation.rows() if row["reason"] is not None]
+    counts = Counter(row["reason"] for row in unknown)
+    return _diagnostics_page(start, unknown[start : start + MAX_DIAGNOSTICS], len(unknown), counts)
+
+
+def _diagnostics_page(
+    start: int, listed: list[dict[str, Any]], total: int, counts: Mapping[str, int]
+) -> dict[str, Any]:
+    following = start + MAX_DIAGNOSTICS
     return {
         "diagnostics": [from_node(Diagnostic, row) for row in listed],
         "diagnostics_total": total,
-        "diagnostics_next_offset": start + size if start + size < total else None,
+        "diagnostics_next_offset": following if following < total else None,
         "unknown_by_reason": UnknownByReason(**counts),
     }
 
