@@ -98,3 +98,24 @@ class Watch:
             + " / ".join(spent(a[label], b[label]) for a, b in pairwise(self.readings))
             for label in self.jvms
         ]
+
+
+def cpu_by_thread_name(pid: int) -> dict[str, float]:
+    """CPU seconds per thread name (pool numbers dropped: ``neo4j.BoltWorker-12`` counts as
+    ``neo4j.BoltWorker``), live threads only."""
+    totals: dict[str, float] = {}
+    for task in (PROC / str(pid) / "task").glob("*"):
+        try:
+            name = (task / "comm").read_text().strip().rstrip("0123456789-#").strip()
+            seconds = _cpu_seconds((task / "stat").read_text())
+        except OSError:
+            continue  # the thread ended
+        totals[name] = totals.get(name, 0.0) + seconds
+    return totals
+
+
+def busiest(before: dict[str, float], after: dict[str, float], wall: float, top: int) -> str:
+    """The ``top`` thread names by CPU between two readings, as percent of one core."""
+    used = {name: seconds - before.get(name, 0.0) for name, seconds in after.items()}
+    ranked = sorted(used.items(), key=lambda item: -item[1])[:top]
+    return ", ".join(f"{name} {100 * seconds / wall:.1f}%" for name, seconds in ranked)
