@@ -1,7 +1,8 @@
 """The one write path: every tenant write runs through ``write``.
 
 ``write`` owns what every write must do, so no domain module repeats it:
-- one managed transaction (all-or-nothing, retried on transient errors);
+- one managed transaction (all-or-nothing, retried on transient errors), shared with the
+  tenant's other writes queued in this process (group commit, history/group_commit.py);
 - the tenant's history lock, taken first, which serialises the tenant's writes and gives the
   write its transaction time (``Write.now``);
 - the history events: the domain describes each change (``Write.event``); the path chains
@@ -31,16 +32,16 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Generic, Protocol, TypeVar
-from weakref import WeakKeyDictionary
 
 from graphmem.core.clock import utc_now_iso
 from graphmem.core.errors import Conflict
 from graphmem.core.ids import new_id
 from graphmem.core.models import canonical_json, pick
 from graphmem.core.progress import step
-from graphmem.history.chain import Audit, Change, Head, append_event, event_params, lock_head
+from graphmem.history.chain import Audit, Change, Head, append_event, event_params
+from graphmem.history.group_commit import committer_of, seen_heads
 from graphmem.history.rows import IdempotencyRow
-from graphmem.store import Row, Store, TenantStore, Tx, shaped
+from graphmem.store import Row, TenantStore, Tx, shaped
 
 T = TypeVar("T")
 
@@ -167,15 +168,13 @@ async def write(
     audit: Audit | None = None,
     idempotency: Idempotency[T] | None = None,
 ) -> T:
-    """Run ``work`` as the tenant's one write transaction (it may run more than once on a
-    transient error, so it must not act outside the transaction)."""
+    """Run ``work`` as a write of the tenant: queued in this process behind the tenant's other
+    writes and committed with them (graphmem/history/group_commit.py), on the locked head. It
+    may run more than once (a transient error, a batch member that failed), so it must not act
+    outside the transaction. It returns after the commit."""
 
-    heads: list[Head] = []  # the attempt's head (a transient error runs ``unit`` again)
-
-    async def unit(tx: Tx) -> T:
-        head = await lock_head(tx)
+    async def unit(tx: Tx, head: Head) -> T:
         current = Write(tx, head, audit or Audit(), label)
-        heads[:] = [head]
         if idempotency is not None:
             earlier = await _find(current, idempotency)
             if earlier is not None:
@@ -185,17 +184,7 @@ async def write(
             await _remember(current, idempotency, idempotency.remember(result))
         return result
 
-    result = await db.write_transaction(label, unit)
-    _seen(db.store)[db.tenant] = heads[0]
-    return result
-
-
-# The chain head each store's last write of a tenant left (what write_at_head expects).
-_HEADS: WeakKeyDictionary[Store, dict[str, Head]] = WeakKeyDictionary()
-
-
-def _seen(store: Store) -> dict[str, Head]:
-    return _HEADS.setdefault(store, {})
+    return await committer_of(db).submit(db, label, unit)
 
 
 async def write_at_head(
@@ -203,9 +192,22 @@ async def write_at_head(
 ) -> Row | None:
     """Statement ``name`` as a whole write: it claims the head this process saw last, makes
     ``change`` and appends its event (with the parameters of ``event_params``, plus ``$now``,
-    ``$lock_token`` and ``$expected_hash``). Its row; None when there was no head to expect or
-    another writer had moved it: then nothing was written and the caller runs ``write``."""
-    seen = _seen(db.store).pop(db.tenant, None)  # one write per expected head
+    ``$lock_token`` and ``$expected_hash``). Its row; None when writes of the tenant are queued
+    here, when there was no head to expect or another writer had moved it: then nothing was
+    written and the caller runs ``write``."""
+    committer = committer_of(db)
+    if not committer.claim():  # others queue: the save joins their group commit
+        return None
+    try:
+        return await _statement_at_head(db, label, name, change, audit, params)
+    finally:
+        committer.release(db)
+
+
+async def _statement_at_head(
+    db: TenantStore, label: str, name: str, change: Change, audit: Audit, params: dict[str, Any]
+) -> Row | None:
+    seen = seen_heads(db.store).pop(db.tenant, None)  # one write per expected head
     if seen is None:
         return None
     head = Head.at(seen.revision, seen.last_hash, seen.last_at)
@@ -221,7 +223,7 @@ async def write_at_head(
     rows = await db.write_statement(label, name, **statement)
     if not rows:  # refused for now, or the head had moved: the managed write decides
         return None
-    _seen(db.store)[db.tenant] = head
+    seen_heads(db.store)[db.tenant] = head
     return rows[0]
 
 

@@ -4,6 +4,7 @@ Everything above it speaks tenants, named queries and plain Python values (``Row
 """
 
 from graphmem.store.catalog import NamedQuery, QueryCatalog, default_catalog
+from graphmem.store.driver_errors import about_the_database
 from graphmem.store.rows import Row, shaped
 from graphmem.store.store import Store, TenantStore, ping_sync
 from graphmem.store.tx import Tx
@@ -15,6 +16,7 @@ __all__ = [
     "Store",
     "TenantStore",
     "Tx",
+    "about_the_database",
     "default_catalog",
     "ping_sync",
     "shaped",

@@ -52,3 +52,14 @@ def translated(uri: str, user: str) -> Generator[None]:
             f"cannot reach Neo4j at {uri} ({error.__class__.__name__}). Check NEO4J_URI and "
             "that the server runs (`graphmem neo4j status` for the managed local one)."
         ) from error
+
+
+def about_the_database(error: BaseException) -> bool:
+    """An error that says nothing of the statement that raised it: the database unreachable,
+    a transient refusal (a deadlock, a lock wait), a timeout. Any other error is the
+    statement's own (a constraint, a refusal of the domain's)."""
+    if isinstance(error, (*_UNREACHABLE, neo4j_errors.TransientError, neo4j_errors.DriverError)):
+        return True
+    if isinstance(error, neo4j_errors.ClientError):
+        return any(mark in (error.code or "") for mark in _TIMED_OUT)
+    return isinstance(error, (StoreUnavailable, TimedOut, StoreAuthFailed))

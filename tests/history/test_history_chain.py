@@ -102,13 +102,15 @@ async def test_verification_during_concurrent_writes_never_reports_a_false_break
 ) -> None:
     writers, writes = 4, 30
     verdicts: list[dict[str, Any]] = []
+    finished: list[int] = []
 
     async def writer(n: int) -> None:
         for i in range(writes):
             await call(client, "record_fact", project="p", key=f"k{n}", value=i)
+        finished.append(n)
 
-    async def verifier() -> None:
-        while len(verdicts) < 50:
+    async def verifier() -> None:  # checks all the while the writers write
+        while len(verdicts) < 50 or len(finished) < writers:
             verdicts.append((await call(client, "replay_memory", limit=1))["chain"])
 
     await asyncio.gather(verifier(), *(writer(n) for n in range(writers)))
