@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -28,12 +28,14 @@ log = logging.getLogger("graphmem")
 @dataclass
 class Head:
     """The locked chain head of one tenant within one write transaction. ``append_event``
-    advances it, so a transaction may append several events and they chain."""
+    advances it, so a transaction may append several events and they chain; they are written
+    together by ``flush_events`` before the commit."""
 
     revision: int
     last_hash: str
     now: datetime  # the transaction time of this write, taken after the lock
     last_at: str | None = None  # the time of the tenant's last event, as the head stores it
+    pending: list[dict[str, Any]] = field(default_factory=list[dict[str, Any]])
 
     @classmethod
     def at(cls, revision: int, last_hash: str, last_at: str | None) -> Head:
@@ -133,17 +135,25 @@ class Change:
 
 
 async def append_event(tx: Tx, head: Head, change: Change, audit: Audit) -> int:
-    """Append the event of this write; returns the revision it committed."""
-    params = event_params(tx.tenant, tx.chain_key, head, change, audit)
-    await tx.run("history/append_event", **params)
+    """Append the event of this write to the transaction's (``flush_events`` writes them all
+    in one statement before the commit: nothing in a write reads its own events); returns the
+    revision it commits as."""
+    head.pending.append(event_params(tx.tenant, tx.chain_key, head, change, audit))
     return head.revision
+
+
+async def flush_events(tx: Tx, head: Head) -> None:
+    """Write the transaction's events and move the stored head to the last; last in a write."""
+    if head.pending:
+        await tx.run("history/append_events", events=head.pending)
+        head.pending = []
 
 
 def event_params(
     tenant: str, key: ChainKey | None, head: Head, change: Change, audit: Audit
 ) -> dict[str, Any]:
     """The parameters of the event that records ``change`` after ``head`` (which it advances):
-    ``history/append_event``'s, and those of a one-statement write's event."""
+    one event of ``history/append_events``, and those of a one-statement write's event."""
     revision = head.revision + 1
     at = head.now.isoformat()
     payload_json = canonical_json(

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 from weakref import WeakKeyDictionary
 
-from graphmem.history.chain import Head, lock_head
+from graphmem.history.chain import Head, flush_events, lock_head
 from graphmem.store import Store, TenantStore, Tx, about_the_database
 
 T = TypeVar("T")
@@ -118,6 +118,7 @@ class Committer:
             head = await lock_head(tx)
             self.contended = time.perf_counter() - began > CONTENDED
             results = [await _run(member, tx, head, failed, len(batch)) for member in batch]
+            await flush_events(tx, head)  # every member's events in one statement
             heads[:] = [head]
             return results
 

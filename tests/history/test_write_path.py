@@ -156,7 +156,7 @@ def test_one_statement_writes_run_only_through_write_at_head() -> None:
     write_at_head runs: it claims the expected head."""
     catalog = default_catalog()
     movers = [name for name in catalog.names() if "h.revision = $revision" in catalog[name].text]
-    owners = {"history/append_event", "transfer/set_imported_head", "transfer/set_merged_head"}
+    owners = {"history/append_events", "transfer/set_imported_head", "transfer/set_merged_head"}
     assert all(n in owners or n.endswith("_at_head") for n in movers), movers
     for name in movers:
         if name.endswith("_at_head"):
