@@ -134,7 +134,7 @@ class Change:
     payload: dict[str, Any]
 
 
-async def append_event(tx: Tx, head: Head, change: Change, audit: Audit) -> int:
+def append_event(tx: Tx, head: Head, change: Change, audit: Audit) -> int:
     """Append the event of this write to the transaction's (``flush_events`` writes them all
     in one statement before the commit: nothing in a write reads its own events); returns the
     revision it commits as."""

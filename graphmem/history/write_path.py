@@ -99,7 +99,7 @@ class Write:
 
     async def event(self, change: Change, audit: Audit | None = None) -> int:
         """Record one change in the tenant's history; returns the revision it commits as."""
-        revision = await append_event(self.tx, self._head, change, audit or self._audit)
+        revision = append_event(self.tx, self._head, change, audit or self._audit)
         self._last_revision = revision
         return revision
 

@@ -28,6 +28,7 @@ from graphmem.history.chain import GENESIS_HASH, event_hash
 from graphmem.history.verification import Anchor, verify_chain
 from graphmem.store import Store
 from tests.app.helpers import assert_one_clear_line, clean_env, run_cli
+from tests.history.helpers import key_file_of
 from tests.neo4j_endpoint import Endpoint
 from tests.support import call, call_error
 
@@ -273,10 +274,7 @@ async def test_anchor_then_verify_from_the_command_line(
     neo4j_endpoint: Endpoint, client: Client[Any], store: Store, tenant: str, tmp_path: Path
 ) -> None:
     await _writes(client, 3)
-    assert store.chain_key is not None
-    key_file = tmp_path / "history.key"
-    key_file.write_text(store.chain_key.secret.hex())
-    key_file.chmod(0o600)
+    key_file = key_file_of(store, tmp_path)
     env = clean_env(
         **neo4j_endpoint.env(), GRAPHMEM_TENANT=tenant, GRAPHMEM_HISTORY_KEY_FILE=str(key_file)
     )

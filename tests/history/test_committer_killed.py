@@ -7,16 +7,15 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
-import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any
 
 import neo4j
 
 from graphmem.history.verification import verify_chain
 from graphmem.store import Store
-from tests.app.helpers import INITIALIZE_MESSAGE, clean_env, post, serving_http
+from tests.app.helpers import clean_env, post, serving_http
+from tests.history.helpers import key_file_of, plain_session, wait_until
 from tests.neo4j_endpoint import Endpoint
 
 WRITERS = 32
@@ -30,9 +29,7 @@ class Writer:
         self.port, self.name = port, name
         self.acknowledged: dict[str, int] = {}  # fact id -> revision
         self.unanswered = 0
-        session = post(port, INITIALIZE_MESSAGE).headers["mcp-session-id"]
-        self.headers = {"mcp_protocol_version": "2025-06-18", "mcp_session_id": session}
-        post(port, {"jsonrpc": "2.0", "method": "notifications/initialized"}, **self.headers)
+        self.headers = plain_session(port)
 
     def run(self) -> None:
         for n in range(10_000):
@@ -59,17 +56,14 @@ async def test_a_killed_process_acknowledged_only_what_committed(
     tmp_path: Path,
     raw_driver: neo4j.AsyncDriver,
 ) -> None:
-    assert store.chain_key is not None
-    key_file = tmp_path / "history.key"
-    key_file.write_text(store.chain_key.secret.hex())
-    key_file.chmod(0o600)
+    key_file = key_file_of(store, tmp_path)
     env = clean_env(
         **neo4j_endpoint.env(), GRAPHMEM_TENANT=tenant, GRAPHMEM_HISTORY_KEY_FILE=str(key_file)
     )
     with serving_http(env) as server, ThreadPoolExecutor(WRITERS) as pool:
         writers = [Writer(server.port, f"w{n}") for n in range(WRITERS)]
         running = [pool.submit(writer.run) for writer in writers]
-        await asyncio.to_thread(_until, lambda: _acks(writers) >= ACKS_BEFORE_KILL)
+        await asyncio.to_thread(wait_until, lambda: _acks(writers) >= ACKS_BEFORE_KILL)
         os.kill(server.process.pid, signal.SIGKILL)  # writes queued and one batch committing
         for future in running:
             future.result(timeout=120)
@@ -79,13 +73,6 @@ async def test_a_killed_process_acknowledged_only_what_committed(
 
 def _acks(writers: list[Writer]) -> int:
     return sum(len(w.acknowledged) for w in writers)
-
-
-def _until(condition: Any, timeout: float = 120) -> None:
-    deadline = time.monotonic() + timeout
-    while not condition():
-        assert time.monotonic() < deadline, "timed out"
-        time.sleep(0.01)
 
 
 async def _assert_whole(

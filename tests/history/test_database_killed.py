@@ -13,7 +13,6 @@ import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any
 
 import neo4j
 import pytest
@@ -22,7 +21,8 @@ from graphmem.core.keys import load_or_create
 from graphmem.history.verification import verify_chain
 from graphmem.localdb import LocalNeo4j
 from graphmem.store import Store, ping_sync
-from tests.app.helpers import INITIALIZE_MESSAGE, clean_env, post, serving_http
+from tests.app.helpers import clean_env, post, serving_http
+from tests.history.helpers import plain_session, wait_until
 from tests.neo4j_endpoint import Endpoint
 
 pytestmark = pytest.mark.managed  # kills and restarts the session's managed Neo4j
@@ -30,6 +30,7 @@ pytestmark = pytest.mark.managed  # kills and restarts the session's managed Neo
 WRITERS = 8
 ACKS_EACH_SIDE = 15  # acknowledged writes per writer before the kill, and again after it
 RETRYABLE = {"store_unavailable", "timed_out", "starting"}
+QUERY_TIMEOUT = 5  # seconds; also how long the driver retries a write
 
 
 class Writer:
@@ -40,9 +41,7 @@ class Writer:
         self.port, self.name = port, name
         self.acknowledged: dict[str, str] = {}  # idempotency key -> fact id
         self.retries = 0
-        session = post(port, INITIALIZE_MESSAGE).headers["mcp-session-id"]
-        self.headers = {"mcp_protocol_version": "2025-06-18", "mcp_session_id": session}
-        post(port, {"jsonrpc": "2.0", "method": "notifications/initialized"}, **self.headers)
+        self.headers = plain_session(port)
 
     def run(self, stop: threading.Event) -> None:
         n = 0
@@ -65,13 +64,6 @@ class Writer:
             time.sleep(0.2)
 
 
-def _until(condition: Any, timeout: float = 120) -> None:
-    deadline = time.monotonic() + timeout
-    while not condition():
-        assert time.monotonic() < deadline, "timed out"
-        time.sleep(0.05)
-
-
 async def test_a_killed_database_loses_no_acknowledged_write(
     neo4j_endpoint: Endpoint, store: Store, tenant: str, tmp_path: Path
 ) -> None:
@@ -84,7 +76,7 @@ async def test_a_killed_database_loses_no_acknowledged_write(
         **neo4j_endpoint.env(),
         GRAPHMEM_TENANT=tenant,
         GRAPHMEM_HISTORY_KEY_FILE=str(key_file),
-        GRAPHMEM_QUERY_TIMEOUT="5",
+        GRAPHMEM_QUERY_TIMEOUT=str(QUERY_TIMEOUT),
     )
     try:
         with serving_http(env) as server, ThreadPoolExecutor(WRITERS) as pool:
@@ -92,17 +84,19 @@ async def test_a_killed_database_loses_no_acknowledged_write(
             stop = threading.Event()
             running = [pool.submit(writer.run, stop) for writer in writers]
             await asyncio.to_thread(
-                _until, lambda: all(len(w.acknowledged) >= ACKS_EACH_SIDE for w in writers)
+                wait_until, lambda: all(len(w.acknowledged) >= ACKS_EACH_SIDE for w in writers)
             )
             before = sum(len(w.acknowledged) for w in writers)
             pid = local.status().pid
             assert pid is not None
             os.kill(pid, signal.SIGKILL)  # no shutdown, mid-transaction
-            await asyncio.sleep(1)
+            # down for longer than a write's retries last: the in-flight batch fails (with
+            # group commit one batch is in flight, and a quick restart would hide the kill)
+            await asyncio.sleep(QUERY_TIMEOUT + 1)
             _, started = await asyncio.to_thread(local.start, ping_sync)
             assert started
             await asyncio.to_thread(
-                _until,
+                wait_until,
                 lambda: (
                     sum(len(w.acknowledged) for w in writers) >= before + WRITERS * ACKS_EACH_SIDE
                 ),

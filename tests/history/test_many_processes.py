@@ -17,7 +17,8 @@ import neo4j
 from graphmem.app.tokens import issue_token
 from graphmem.history.verification import verify_chain
 from graphmem.store import Store
-from tests.app.helpers import INITIALIZE_MESSAGE, clean_env, post, serving_http
+from tests.app.helpers import clean_env, post, serving_http
+from tests.history.helpers import key_file_of, plain_session
 from tests.neo4j_endpoint import Endpoint
 
 PROCESSES, WRITERS, WRITES, KEYS = 3, 32, 60, 6
@@ -29,9 +30,7 @@ def _writer(port: int, token: str, name: str) -> list[tuple[dict[str, Any], dict
     library would be the bottleneck here, not graphmem); the (first, retry) answers of the
     retried ones."""
     bearer = {"authorization": f"Bearer {token}"}
-    session = post(port, INITIALIZE_MESSAGE, **bearer).headers["mcp-session-id"]
-    headers = {**bearer, "mcp_protocol_version": "2025-06-18", "mcp_session_id": session}
-    post(port, {"jsonrpc": "2.0", "method": "notifications/initialized"}, **headers)
+    headers = plain_session(port, **bearer)
     retried = []
     for n in range(WRITES):
         arguments = {
@@ -63,10 +62,7 @@ async def test_three_processes_with_32_writers_keep_every_invariant(
     tmp_path: Path,
     raw_driver: neo4j.AsyncDriver,
 ) -> None:
-    assert store.chain_key is not None
-    key_file = tmp_path / "history.key"  # the one key every process shares
-    key_file.write_text(store.chain_key.secret.hex())
-    key_file.chmod(0o600)
+    key_file = key_file_of(store, tmp_path)  # the one key every process shares
     tenants = [tenant, f"{tenant}-b"]
     tokens_file = tmp_path / "tokens.json"
     tokens = [issue_token(tokens_file, t, ["read", "write"])[0] for t in tenants]
