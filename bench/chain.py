@@ -19,7 +19,7 @@ from datetime import UTC, datetime, timedelta
 from bench.facts import BENCH_CATALOG, bench_store, scratch_tenant
 from graphmem.core.keys import SCHEME, ChainKey
 from graphmem.core.models import canonical_json
-from graphmem.history.chain import GENESIS_HASH, event_hash
+from graphmem.history.chain import GENESIS_HASH, event_hash, payload_digest
 from graphmem.history.verification import verify_chain
 from graphmem.store import QueryCatalog, Store
 
@@ -40,13 +40,17 @@ async def load_events(
         for revision in range(first + offset, first + min(offset + BATCH, count)):
             at = (start + timedelta(seconds=revision)).isoformat()
             payload = canonical_json({"aggregate_kind": "bench", "n": revision})
-            digest = event_hash(tenant, revision, "bench", at, payload, prev, key)
+            salt = f"{revision:032x}"  # sealed as the write path seals (a bench needs no secret)
+            sealed = payload_digest(salt, payload)
+            digest = event_hash(tenant, revision, "bench", at, sealed, prev, key, sealed=True)
             rows.append(
                 {
                     "id": f"ev-{revision}",
                     "revision": revision,
                     "at": at,
                     "payload_json": payload,
+                    "payload_salt": salt,
+                    "payload_digest": sealed,
                     "prev_hash": prev,
                     "hash": digest,
                 }

@@ -1,6 +1,6 @@
 // save_memory of a new memory without a topic, as one statement (history/write_path.py,
 // write_at_head): claim the tenant's history head as this process last saw it, create the
-// memory as memories/create_memory does, and append its event as history/append_event does.
+// memory as memories/create_memory does, and append its event as history/append_events does.
 // Another writer moved the head: no row, nothing written (the lock token is bookkeeping).
 MATCH (h:History {tenant: $tenant})
 SET h.lock_token = $lock_token
@@ -17,7 +17,8 @@ SET m.active_from = CASE WHEN $status = 'active' THEN datetime($now) END
 CREATE (e:Event {
   id: $event_id, tenant: $tenant, revision: $revision, op: $op, at: datetime($at), at_text: $at,
   aggregate_kind: $aggregate_kind, aggregate_id: $aggregate_id, subject_ids: $subject_ids,
-  payload_json: $payload_json, session_id: $session_id, actor: $actor, client: $client,
+  payload_json: $payload_json,
+  payload_salt: $payload_salt, payload_digest: $payload_digest, session_id: $session_id, actor: $actor, client: $client,
   prev_hash: $prev_hash, hash: $hash, hash_scheme: $hash_scheme, key_id: $key_id
 })
 FOREACH (subject_id IN $subject_ids |

@@ -1,13 +1,18 @@
 """The append-only, hash-chained history every write appends to, in its own transaction.
 
 A tenant's events carry a gap-free ``revision`` (the tenant's concurrency token) and the hash
-of the event before them, so an edited or deleted event breaks the chain.
+of the event before them, so an edited or deleted event breaks the chain. An event's hash
+covers a salted digest of its payload kept beside it (a sealed event), so erasure can remove
+the payload and its salt and the chain still verifies, while nobody (not even the key's holder)
+can confirm a guess of what was erased; see docs/erasure.md. Events written before sealing
+hash their payload itself.
 """
 
 from __future__ import annotations
 
 import hashlib
 import logging
+import secrets
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
@@ -107,19 +112,50 @@ def event_hash(
     payload: str,
     prev: str,
     key: ChainKey | None = None,
+    *,
+    sealed: bool = False,
 ) -> str:
     """The event's chain hash: HMAC-SHA256 under the history key, or plain SHA-256 for events
-    written before the history was keyed."""
+    written before the history was keyed. ``payload`` is the payload's digest for a sealed
+    event, the payload JSON itself for one written before sealing."""
     material = canonical_json(
         {
             "tenant": tenant,
             "revision": revision,
             "op": op,
             "at": at,
-            "payload": payload,
+            "payload_digest" if sealed else "payload": payload,
             "prev_hash": prev,
         }
     )
+    return _digest(material, key)
+
+
+def payload_digest(salt: str, payload_json: str) -> str:
+    """The sealed event's commitment to its payload: salted, so once the salt is erased with
+    the payload no guess of the payload can be checked against it."""
+    return hashlib.sha256(f"{salt}\0{payload_json}".encode()).hexdigest()
+
+
+def erasure_seal(tenant: str, event: dict[str, Any], erased_by: int, key: ChainKey | None) -> str:
+    """The mark that the erasure at revision ``erased_by`` removed this event's payload: it
+    covers the event's place in the chain (revision, op, time, links), so nobody without the
+    key can erase a payload, or edit an erased event, and pass it off as an erasure."""
+    material = canonical_json(
+        {
+            "erased": event["revision"],
+            "tenant": tenant,
+            "op": event["op"],
+            "at": event["at_text"],
+            "prev_hash": event["prev_hash"],
+            "hash": event["hash"],
+            "erased_by": erased_by,
+        }
+    )
+    return _digest(material, key)
+
+
+def _digest(material: str, key: ChainKey | None) -> str:
     return key.mac(material.encode()) if key else hashlib.sha256(material.encode()).hexdigest()
 
 
@@ -164,7 +200,9 @@ def event_params(
             "payload": change.payload,
         }
     )
-    digest = event_hash(tenant, revision, change.op, at, payload_json, head.last_hash, key)
+    salt = secrets.token_hex(16)
+    sealed = payload_digest(salt, payload_json)
+    digest = event_hash(tenant, revision, change.op, at, sealed, head.last_hash, key, sealed=True)
     params = {
         "event_id": new_id(),
         "revision": revision,
@@ -172,6 +210,8 @@ def event_params(
         "at": at,
         **pick(change, "aggregate_kind aggregate_id subject_ids"),
         "payload_json": payload_json,
+        "payload_salt": salt,
+        "payload_digest": sealed,
         **pick(audit, "session_id actor client"),
         "prev_hash": head.last_hash,
         "hash": digest,

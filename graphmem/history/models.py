@@ -32,7 +32,12 @@ class EventRecord(OutputModel):
     actor: str | None
     session_id: str | None
     client: str | None
-    payload: dict[str, Any] = Field(description="What changed, as the write recorded it.")
+    payload: dict[str, Any] = Field(
+        description="What changed, as the write recorded it; empty once erased."
+    )
+    erased_by: int | None = Field(
+        default=None, description="The revision of the erasure that removed this payload."
+    )
     prev_hash: str
     hash: str
 
@@ -63,6 +68,10 @@ class ChainVerdict(OutputModel):
     keyed_from_revision: int | None = Field(
         description="The first event chained with the history key; events before it carry "
         "plain hashes (written before keying), null if none is keyed."
+    )
+    erased_payloads: int = Field(
+        default=0,
+        description="Checked events whose payload an erasure removed (each sealed by it).",
     )
     first_break_revision: int | None = Field(description="The first revision that fails.")
     reason: str | None = Field(

@@ -27,6 +27,7 @@ class HeadRow(TypedDict):
 
     revision: int
     last_hash: str | None
+    key_id: str | None  # the key the chain is keyed with (its erasures are sealed with it)
     checkpoint_revision: object
     checkpoint_hash: object
     keyed_from: object
@@ -35,16 +36,21 @@ class HeadRow(TypedDict):
 
 
 class ChainEvent(TypedDict):
-    """One event of history/list_chain: the fields its hash covers."""
+    """One event of history/list_chain: the fields its hash covers, and its seals."""
 
     revision: int
     op: str
     at_text: str
-    payload_json: str
+    payload_json: str | None  # None once erased
     prev_hash: str
     hash: str
     hash_scheme: str | None
     key_id: str | None
+    payload_salt: str | None  # sealed events (None once erased)
+    payload_digest: str | None  # sealed events: what the hash covers instead of the payload
+    erased_by: int | None  # the revision of the erasure that removed the payload
+    erasure_seal: str | None
+    seal_key_id: str | None
 
 
 class ChainPage(TypedDict):
@@ -70,7 +76,8 @@ class IdempotencyRow(TypedDict):
 
 
 def event_from_node(node: dict[str, Any]) -> EventRecord:
-    body = json.loads(node["payload_json"])
+    text = node.get("payload_json")
+    body: dict[str, Any] = json.loads(text) if text is not None else {}  # {} once erased
     return from_node(
         EventRecord,
         node,
@@ -78,4 +85,5 @@ def event_from_node(node: dict[str, Any]) -> EventRecord:
         event_type=node["op"],
         occurred_at=node["at"],
         payload=body.get("payload", body),
+        erased_by=node.get("erased_by"),
     )

@@ -23,7 +23,13 @@ from dataclasses import dataclass
 from graphmem.core.errors import GraphmemError
 from graphmem.core.keys import SCHEME, ChainKey
 from graphmem.core.models import canonical_json
-from graphmem.history.chain import GENESIS_HASH, event_hash, list_events
+from graphmem.history.chain import (
+    GENESIS_HASH,
+    erasure_seal,
+    event_hash,
+    list_events,
+    payload_digest,
+)
 from graphmem.history.models import ChainStatus, ChainVerdict, ReplayRequest, ReplayResult
 from graphmem.history.rows import ChainEvent, ChainPage, HeadRow
 from graphmem.history.write_path import bookkeeping
@@ -121,9 +127,16 @@ class _Walk:
     revision must still have its hash."""
 
     def __init__(
-        self, tenant: str, key: ChainKey | None, start: _Checkpoint | None, pin: _Checkpoint | None
+        self,
+        tenant: str,
+        key: ChainKey | None,
+        start: _Checkpoint | None,
+        pin: _Checkpoint | None,
+        seal_key_id: str | None = None,
     ) -> None:
         self.tenant, self.key, self.pin = tenant, key, pin
+        self.seal_key_id = seal_key_id  # the head's key: a keyed chain's erasures are keyed
+        self.erased = 0
         self.start = self.after = start.revision if start else 0
         self.prev: str = start.hash if start else GENESIS_HASH
         self.keyed_from = start.keyed_from if start else None
@@ -139,9 +152,10 @@ class _Walk:
         if event["prev_hash"] != self.prev:
             raise _Broken("tampered", revision, "does not link to the event before it")
         checkable, key = self._key_of(event, revision)
-        if checkable:
-            fields = (event["op"], event["at_text"], event["payload_json"], self.prev)
-            digest = event_hash(self.tenant, revision, *fields, key)
+        body, sealed = self._body(event, revision)
+        if checkable and body is not None:
+            fields = (event["op"], event["at_text"], body, self.prev)
+            digest = event_hash(self.tenant, revision, *fields, key, sealed=sealed)
             if not hmac.compare_digest(str(event["hash"]), digest):
                 raise _Broken("tampered", revision, "its content does not match its hash")
         if self.pin and revision == self.pin.revision and event["hash"] != self.pin.hash:
@@ -149,6 +163,40 @@ class _Walk:
         self.after, self.prev, self.checked = revision, event["hash"], self.checked + 1
         if revision == watch:
             self.hashes[revision] = event["hash"]
+
+    def _body(self, event: ChainEvent, revision: int) -> tuple[str | None, bool]:
+        """What the event's hash covers (its payload's digest when sealed, else the payload),
+        and whether it is sealed; None for an erased event written before sealing (its seal
+        vouches for it). An erased payload must carry its erasure's seal; a present one must
+        match its digest."""
+        digest, payload = event.get("payload_digest"), event.get("payload_json")
+        if event.get("erased_by") is not None:
+            self._check_seal(event, revision)
+            self.erased += 1
+            return digest, digest is not None
+        if payload is None:
+            raise _Broken("tampered", revision, "its payload was removed without an erasure")
+        if digest is None:
+            return payload, False
+        salt = event.get("payload_salt")
+        if not isinstance(salt, str) or payload_digest(salt, payload) != digest:
+            raise _Broken("tampered", revision, "its payload does not match its digest")
+        return digest, True
+
+    def _check_seal(self, event: ChainEvent, revision: int) -> None:
+        erased_by, seal = event.get("erased_by"), event.get("erasure_seal")
+        if not isinstance(erased_by, int) or erased_by <= revision or not isinstance(seal, str):
+            raise _Broken("tampered", revision, "its erasure mark does not hold")
+        key_id = event.get("seal_key_id")
+        if key_id != self.seal_key_id:  # a keyed chain's erasures are sealed with its key
+            raise _Broken("tampered", revision, "its erasure is not sealed with the chain's key")
+        if key_id is not None and (self.key is None or self.key.key_id != key_id):
+            raise _Broken(
+                "key_missing", revision, "its erasure is sealed with a key this server lacks"
+            )
+        expected = erasure_seal(self.tenant, dict(event), erased_by, self.key if key_id else None)
+        if not hmac.compare_digest(seal, expected):
+            raise _Broken("tampered", revision, "its erasure seal does not hold")
 
     def _key_of(self, event: ChainEvent, revision: int) -> tuple[bool, ChainKey | None]:
         """Whether this server can check the event's hash, and with which key."""
@@ -202,13 +250,15 @@ async def _check_chain(
             checked_from_revision=walk.start,
             head_revision=head_revision,
             keyed_from_revision=walk.keyed_from,
+            erased_payloads=walk.erased,
             first_break_revision=revision,
             reason=reason,
         ), walk.prev
 
     try:
         checkpoint = _checkpoint(db.tenant, db.store.chain_key, head)
-        walk = _Walk(db.tenant, db.store.chain_key, None if full else checkpoint, checkpoint)
+        start = None if full else checkpoint
+        walk = _Walk(db.tenant, db.store.chain_key, start, checkpoint, head["key_id"])
         while walk.after < head_revision and walk.checked < limit:
             events = await _page(db, walk.after, head_revision, limit - walk.checked)
             if not events:

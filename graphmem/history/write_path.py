@@ -26,6 +26,7 @@ appends an event, opens a write transaction or runs an unlocked write.
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import json
 import time
 from collections.abc import Awaitable, Callable
@@ -36,7 +37,7 @@ from typing import Any, Generic, Protocol, TypeVar
 from graphmem.core.clock import utc_now_iso
 from graphmem.core.errors import Conflict
 from graphmem.core.ids import new_id
-from graphmem.core.models import canonical_json, pick
+from graphmem.core.models import canonical_json
 from graphmem.core.progress import step
 from graphmem.history.chain import Audit, Change, Head, append_event, event_params
 from graphmem.history.group_commit import committer_of, seen_heads
@@ -298,7 +299,8 @@ async def _find(current: Write, keyed: Idempotency[Any]) -> IdempotencyRecord | 
     if not rows:
         return None
     row = shaped(IdempotencyRow, rows)[0]
-    if row["fingerprint"] != keyed.fingerprint:
+    # records before digests kept the request itself
+    if row["fingerprint"] not in (_fingerprint_digest(current, keyed), keyed.fingerprint):
         raise Conflict(
             "idempotency_key was already used for a different write; use a new key for a "
             "new write, or repeat the original arguments to recover its result"
@@ -313,9 +315,18 @@ async def _remember(current: Write, keyed: Idempotency[Any], record: Idempotency
     await current.run(
         "history/create_idempotency_record",
         scope=_scope(current, keyed),
-        **pick(keyed, "key fingerprint"),
+        key=keyed.key,
+        fingerprint=_fingerprint_digest(current, keyed),
         entity_id=record.entity_id,
         revision=record.revision,
         details_json=json.dumps(record.details, sort_keys=True),
         now=current.now_iso,
     )
+
+
+def _fingerprint_digest(current: Write, keyed: Idempotency[Any]) -> str:
+    """What a record keeps of the request a retry must repeat: a digest (under the history
+    key when there is one), never the request, whose text an erasure could not reach."""
+    key = current.tx.chain_key
+    material = keyed.fingerprint.encode()
+    return key.mac(material) if key else hashlib.sha256(material).hexdigest()

@@ -208,8 +208,9 @@ GRAPH_MODEL = GraphModel(
             "Event",
             "one committed write, hash-chained",
             (
-                "id tenant revision op at aggregate_kind aggregate_id subject_ids payload_json "
-                "session_id actor client prev_hash hash hash_scheme key_id"
+                "id tenant revision op at at_text aggregate_kind aggregate_id subject_ids "
+                "payload_json payload_salt payload_digest session_id actor client prev_hash hash "
+                "hash_scheme key_id erased_by erasure_seal seal_key_id"
             ),
         ),
         node(

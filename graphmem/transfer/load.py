@@ -27,7 +27,7 @@ from pydantic import ValidationError
 from graphmem.core.errors import Conflict, GraphmemError
 from graphmem.core.terminal import Bar
 from graphmem.core.text import tenant_prefix
-from graphmem.history.chain import GENESIS_HASH, SCHEME, event_hash
+from graphmem.history.chain import GENESIS_HASH, SCHEME, erasure_seal, event_hash
 from graphmem.store import Store
 from graphmem.transfer.format import (
     BODY,
@@ -261,15 +261,31 @@ class _Loader:
         return value
 
     def _rechained(self, event: dict[str, Any]) -> dict[str, Any]:
+        """The event chained into the target: its hash over its sealed digest (or, written
+        before sealing, its payload) and the target's previous hash, under the target's key.
+        An erased event written before sealing has only its source hash left to commit to
+        what was erased: that becomes its digest. An erased event's seal is made again."""
         revision, prev = int(event["revision"]), self.last[1]
         at = self.last_at = str(event["at_text"])
+        sealed = event.get("payload_digest")
+        if sealed is None and event.get("payload_json") is None:
+            sealed = str(event["hash"])
+        body = sealed if sealed is not None else event["payload_json"]
         digest = event_hash(
-            self.tenant, revision, event["op"], at, event["payload_json"], prev, self.key
+            self.tenant, revision, event["op"], at, body, prev, self.key, sealed=sealed is not None
         )
         self.last = (revision, digest)
         key_id = self.key.key_id if self.key else None
         scheme = SCHEME if self.key else None
-        return {**event, "prev_hash": prev, "hash": digest, "hash_scheme": scheme, "key_id": key_id}
+        chained = {**event, "prev_hash": prev, "hash": digest, "hash_scheme": scheme}
+        chained["key_id"] = key_id
+        if sealed is not None:
+            chained["payload_digest"] = sealed
+        if isinstance(event.get("erased_by"), int):
+            erased_by = event["erased_by"] + self.offset
+            seal = erasure_seal(self.tenant, chained, erased_by, self.key)
+            chained |= {"erased_by": erased_by, "erasure_seal": seal, "seal_key_id": key_id}
+        return chained
 
     async def _flush_nodes(self) -> None:
         if self.nodes:

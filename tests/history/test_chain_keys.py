@@ -24,7 +24,7 @@ from fastmcp import Client
 from graphmem.core.errors import ConfigurationError
 from graphmem.core.keys import SCHEME, ChainKey, load_or_create
 from graphmem.history import verification
-from graphmem.history.chain import GENESIS_HASH, event_hash
+from graphmem.history.chain import GENESIS_HASH, event_hash, payload_digest
 from graphmem.history.verification import Anchor, verify_chain
 from graphmem.store import Store
 from tests.app.helpers import assert_one_clear_line, clean_env, run_cli
@@ -249,15 +249,17 @@ async def _rewrite_plain(driver: neo4j.AsyncDriver, tenant: str, from_revision: 
             prev = event["hash"]
             continue
         payload = event["payload_json"].replace('"project":"p"', '"project":"forged"')
-        fields = (event["op"], event["at_text"], payload, prev)
-        forged = event_hash(tenant, event["revision"], *fields)  # plain: no key
+        digest = payload_digest(event["payload_salt"], payload)
+        fields = (event["op"], event["at_text"], digest, prev)
+        forged = event_hash(tenant, event["revision"], *fields, sealed=True)  # plain: no key
         await driver.execute_query(
             "MATCH (e:Event {tenant: $tenant, revision: $revision}) "
-            "SET e.payload_json = $payload, e.prev_hash = $prev, e.hash = $hash "
-            "REMOVE e.hash_scheme, e.key_id",
+            "SET e.payload_json = $payload, e.payload_digest = $digest, e.prev_hash = $prev, "
+            "e.hash = $hash REMOVE e.hash_scheme, e.key_id",
             tenant=tenant,
             revision=event["revision"],
             payload=payload,
+            digest=digest,
             prev=prev,
             hash=forged,
         )

@@ -38,7 +38,7 @@ async def test_an_edited_event_breaks_the_chain(
     chain = (await call(client, "replay_memory"))["chain"]
     assert chain["verified"] is False
     assert chain["first_break_revision"] == 2
-    assert "does not match its hash" in chain["reason"]
+    assert "does not match its digest" in chain["reason"]
 
 
 async def test_a_deleted_event_breaks_the_chain(
@@ -69,7 +69,7 @@ async def test_a_rehashed_forgery_still_breaks_the_link(
 ) -> None:
     """Rewriting an event and its own hash (even with the history key) still breaks the next
     event's prev_hash."""
-    from graphmem.history.chain import event_hash
+    from graphmem.history.chain import event_hash, payload_digest
 
     await _three_writes(client)
     records, _, _ = await raw_driver.execute_query(
@@ -77,19 +77,23 @@ async def test_a_rehashed_forgery_still_breaks_the_link(
     )
     event = records[0]["e"]
     forged_payload = event["payload_json"].replace('"value_json":"0"', '"value_json":"99"')
+    forged_digest = payload_digest(event["payload_salt"], forged_payload)
     forged_hash = event_hash(
         tenant,
         1,
         event["op"],
         event["at_text"],
-        forged_payload,
+        forged_digest,
         event["prev_hash"],
         store.chain_key,
+        sealed=True,
     )
     await raw_driver.execute_query(
-        "MATCH (e:Event {tenant: $tenant, revision: 1}) SET e.payload_json = $p, e.hash = $h",
+        "MATCH (e:Event {tenant: $tenant, revision: 1}) "
+        "SET e.payload_json = $p, e.payload_digest = $d, e.hash = $h",
         tenant=tenant,
         p=forged_payload,
+        d=forged_digest,
         h=forged_hash,
     )
     chain = (await call(client, "replay_memory"))["chain"]
