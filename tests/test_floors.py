@@ -26,7 +26,7 @@ FLOORS: list[tuple[str, ...]] = [
     ("toolkit",),  # one declaration per tool, services, the error boundary, schemas
     ("history",),  # the hash chain and the one write path
     ("retrieval",),  # lexical text, embedding batches, the vector space, the indexer
-    ("workstreams", "commits", "impact", "archive", "decisions", "memories"),
+    ("workstreams", "commits", "impact", "archive", "decisions", "memories", "erasure"),
     ("facts", "search"),
     ("knowledge", "recall"),
     ("browser",),  # what Neo4j Browser shows

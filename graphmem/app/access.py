@@ -1,4 +1,5 @@
-"""Scope checks: a principal without `write` cannot call a tool that writes.
+"""Scope checks: a principal without `write` cannot call a tool that writes, one without
+`admin` cannot erase.
 
 The tool stays listed (clients see the whole catalogue); the call is refused with a
 `permission_denied` error before the tool runs. Callers without credentials (stdio, or
@@ -18,6 +19,8 @@ from graphmem.toolkit.toolspec import ToolSpec
 
 
 def required_scope(spec: ToolSpec) -> str:
+    if spec.admin:
+        return "admin"
     return "write" if spec.writes else "read"
 
 

@@ -3,6 +3,7 @@
 from graphmem.archive import tools as archive
 from graphmem.commits import tools as commits
 from graphmem.decisions import tools as decisions
+from graphmem.erasure import tools as erasure
 from graphmem.facts import tools as facts
 from graphmem.history import tools as history
 from graphmem.impact import tools as impact
@@ -31,6 +32,7 @@ CATALOGUE: list[ToolSpec] = [
     *search.SPECS,
     *timeline.SPECS,
     *recall.SPECS,
+    *erasure.SPECS,
 ]
 
 

@@ -52,6 +52,7 @@ class ToolSpec:
     effect: Effect
     toolset: Toolset = "full"  # "core" tools are also in "full"
     available: Callable[[Services], bool] = lambda _: True  # e.g. only when configured
+    admin: bool = False  # needs the admin scope (erasure), beyond write
 
     @property
     def writes(self) -> bool:
@@ -103,10 +104,11 @@ class ToolList(list[ToolSpec]):
         *,
         core: bool = False,
         available: Callable[[Services], bool] | None = None,
+        admin: bool = False,
     ) -> Callable[[H], H]:
         def declare(handler: H) -> H:
             toolset: Toolset = "core" if core else "full"
-            spec = ToolSpec(handler, title, effect, toolset)
+            spec = ToolSpec(handler, title, effect, toolset, admin=admin)
             self.append(spec if available is None else replace(spec, available=available))
             return handler
 

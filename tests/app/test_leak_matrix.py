@@ -54,6 +54,18 @@ def _matrix(a: dict[str, Any], attestation: dict[str, Any]) -> dict[str, Calls]:
         "verify_fact": [{"fact_id": fid, "attestation": attestation}],
         "replay_memory": [{}, {"aggregate_id": fid}, {"aggregate_kind": "fact"}],
         "maintain": [{}],
+        "erase": [
+            {"ids": [fid, fid2, did, aid]},
+            {"topic_key": "topic-a"},
+            {"written_by": "alice"},
+            {  # a real run: in B the selection is empty, so nothing of A can go
+                "ids": [fid, did],
+                "dry_run": False,
+                "confirm_destructive": True,
+                "reason": "a deletion request",
+                "expected_fingerprint": "0" * 64,
+            },
+        ],
         "explain_impact": [
             {"source_ref": fid},
             {"source_ref": fid2, "depth": "deep"},
@@ -409,6 +421,7 @@ def _assert_b_sees_nothing(tool: str, arguments: dict[str, Any], error: bool, pa
             (payload["expired_facts"], payload["review"]["evaluated_decisions"]), (0, 0)
         ),
         "record_decision": lambda: _is(payload["error"], "not_found"),
+        "erase": lambda: _is((payload["total"], payload["event_payloads"]), (0, 0)),
         "review_decisions": lambda: _is(
             (payload["evaluated_decisions"], payload["due"], payload["due_total"]), (0, [], 0)
         ),

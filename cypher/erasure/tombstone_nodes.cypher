@@ -1,0 +1,20 @@
+// Erase nodes ($nodes: ref, kind, id), leaving a tombstone each: the label Erased and only the
+// tenant, id, the kind it was, when and by which erasure. Its domain labels go with its
+// content, so no read, index or constraint of the kind sees it (its full-text fields and
+// vectors leave their indexes); its relationships stay as structure with their content
+// properties removed, except a reopen rule, which is only content and goes.
+UNWIND $nodes AS row
+MATCH (n) WHERE elementId(n) = row.ref AND n.tenant = $tenant AND NOT n:Erased
+CALL (n) {
+  MATCH (n)-[rule:REOPEN_WHEN]-() DELETE rule
+}
+CALL (n) {
+  MATCH (n)-[r]-()
+  SET r = {since: r.since, until: r.until, at: r.at, cleared_at: r.cleared_at}
+}
+REMOVE n:Memory:Unindexed:Fact:FactKey:Chunk:Claim:Question:Answer:Annotation:Decision
+REMOVE n:Alternative:Attempt:Outcome:ReviewSignal:Workstream:Commit:Session:Turn:Pack:Issue
+SET n = {tenant: $tenant, id: row.id, erased_kind: row.kind, erased_at: datetime($now),
+         erasure_id: $erasure_id, erased_by: $revision}
+SET n:Erased
+RETURN count(n) AS erased

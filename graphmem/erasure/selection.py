@@ -1,0 +1,100 @@
+"""What an erasure selects: its roots (by the request's one selector), everything that copies
+or derives from their content (expanded until nothing new comes), the fact keys it empties,
+and the history events whose payloads go with them; and the fingerprint of all of it, which
+a confirmed run must match (the data did not change since the dry run)."""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from typing import Any, TypedDict
+
+from graphmem.core.models import canonical_json
+from graphmem.erasure.models import EraseRequest
+from graphmem.store import TenantStore, shaped
+
+EXPANSION_ROUNDS = 8  # the longest chain of derivation is chunk > claim > fact > key > facts
+
+
+class SelectedRow(TypedDict):
+    ref: str  # the node's element id, for this call's statements only
+    kind: str
+    id: str
+
+
+@dataclass
+class Plan:
+    nodes: list[SelectedRow] = field(default_factory=list[SelectedRow])
+    written_events: list[int] = field(default_factory=list[int])  # by actor or session
+    naming_events: int = 0  # events naming a selected node (erased batch by batch)
+
+    @property
+    def ids(self) -> list[str]:
+        return [node["id"] for node in self.nodes]
+
+    def counts(self, nodes: list[SelectedRow] | None = None) -> dict[str, int]:
+        counts: dict[str, int] = {}
+        for node in self.nodes if nodes is None else nodes:
+            counts[node["kind"]] = counts.get(node["kind"], 0) + 1
+        return dict(sorted(counts.items()))
+
+    @property
+    def fingerprint(self) -> str:
+        body = {
+            "nodes": sorted(f"{node['kind']}:{node['id']}" for node in self.nodes),
+            "written_events": self.written_events,
+            "naming_events": self.naming_events,
+        }
+        return hashlib.sha256(canonical_json(body).encode()).hexdigest()
+
+
+async def plan(db: TenantStore, request: EraseRequest) -> Plan:
+    """Everything the request's selector reaches in the tenant now."""
+    nodes = await _expanded(db, await _roots(db, request))
+    selected = Plan(nodes=sorted(nodes.values(), key=lambda node: (node["kind"], node["id"])))
+    if request.written_by is not None or request.written_in_session is not None:
+        rows = await db.read("erasure/list_events_written_by", **_authorship(request))
+        selected.written_events = [int(row["revision"]) for row in rows]
+    if selected.nodes:
+        rows = await db.read("history/list_events_naming", ids=selected.ids)
+        selected.naming_events = len(rows)
+    return selected
+
+
+async def _roots(db: TenantStore, request: EraseRequest) -> list[SelectedRow]:
+    statement, params = _root_statement(request)
+    return shaped(SelectedRow, await db.read(statement, **params))
+
+
+def _root_statement(request: EraseRequest) -> tuple[str, dict[str, Any]]:
+    if request.ids is not None:
+        return "erasure/select_by_ids", {"ids": request.ids}
+    if request.project is not None:
+        return "erasure/select_project", {"project": request.project}
+    if request.raw_session_id is not None:
+        return "erasure/select_raw_session", {"session": request.raw_session_id}
+    if request.topic_key is not None:
+        return "erasure/select_topic", {"topic": request.topic_key}
+    return "erasure/select_written_by", _authorship(request)
+
+
+def _authorship(request: EraseRequest) -> dict[str, Any]:
+    return {"actor": request.written_by, "session_id": request.written_in_session}
+
+
+async def _expanded(db: TenantStore, roots: list[SelectedRow]) -> dict[str, SelectedRow]:
+    """The roots and what derives from them, to a fixed point."""
+    nodes = {row["ref"]: row for row in roots}
+    fresh = list(nodes)
+    for _ in range(EXPANSION_ROUNDS):
+        found = shaped(SelectedRow, await db.read("erasure/expand_dependents", refs=fresh))
+        facts = [ref for ref, row in nodes.items() if row["kind"] == "Fact"]
+        emptied = await db.read("erasure/list_emptied_fact_keys", refs=facts) if facts else []
+        fresh = []
+        for row in [*found, *shaped(SelectedRow, emptied)]:
+            if row["ref"] not in nodes:
+                nodes[row["ref"]] = row
+                fresh.append(row["ref"])
+        if not fresh:
+            break
+    return nodes

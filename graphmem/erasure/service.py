@@ -1,0 +1,167 @@
+"""Erasure: forgetting on demand, everywhere the graph holds it, with an audit that verifies.
+
+A selector (ids, a project, a raw session, a topic, or everything an actor or agent session
+wrote) reaches its nodes and everything that copies or derives from them (selection.py). A
+dry run lists it with a fingerprint; a real run needs ``confirm_destructive``, a reason and
+that fingerprint: when the selection changed since the dry run, nothing is erased (conflict).
+
+A real run erases in batches of ``BATCH`` nodes, each one write of the one write path (a
+concurrent writer of the tenant waits one batch at most). Each batch appends an ``erase``
+event first (who, why, the selector's kind, counts: never content), erases the payloads of the
+events naming its nodes under that event's seal (history/erasure.py), turns its nodes into
+tombstones (cypher/erasure/tombstone_nodes.cypher) and drops their idempotency records. A
+batch commits whole or not at all: an interrupted erasure leaves whole batches done and the
+rest as it was, and its dry run run again lists the rest. At most ``MAX_PER_CALL`` nodes go
+per call; ``remaining`` says how many are left for the next.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from graphmem.core.errors import Conflict
+from graphmem.core.ids import new_id
+from graphmem.core.text import tenant_prefix
+from graphmem.erasure.models import MAX_IDS, EraseRequest, EraseResult, ErasureSample
+from graphmem.erasure.selection import Plan, SelectedRow, plan
+from graphmem.history.erasure import erase_payloads_at, erase_payloads_naming
+from graphmem.history.write_path import Write, write_batches
+from graphmem.store import TenantStore
+
+log = logging.getLogger("graphmem")
+BATCH = 1_000
+MAX_PER_CALL = 100_000
+SAMPLE = 5
+
+
+async def erase(
+    db: TenantStore, request: EraseRequest, backup_dir: Path | None = None
+) -> EraseResult:
+    selected = await plan(db, request)
+    if request.dry_run:
+        return await _dry_run(db, selected)
+    if not selected.nodes and not selected.written_events:
+        return _answer(selected, dry_run=False)  # erased already, or nothing: a no-op
+    if request.expected_fingerprint != selected.fingerprint:
+        raise Conflict(
+            "the selection changed since the dry run (new or changed data): run the dry run "
+            "again and confirm with its fingerprint"
+        )
+    erasure = _Erasure(request, selected, new_id())
+    batches = await write_batches(db, "erase", {"at": 0}, erasure.batch, budget=math.inf)
+    _remove_backups(db.tenant, backup_dir, erasure.memory_ids)
+    left = await plan(db, request)
+    return EraseResult(
+        dry_run=False,
+        fingerprint=left.fingerprint,
+        counts=selected.counts(erasure.nodes),
+        total=len(erasure.nodes),
+        event_payloads=sum(batch.events for batch in batches),
+        ids=[node["id"] for node in erasure.nodes[:MAX_IDS]],
+        remaining=len(left.nodes),
+        erasure_id=erasure.erasure_id,
+        revisions=[batch.revision for batch in batches],
+    )
+
+
+async def _dry_run(db: TenantStore, selected: Plan) -> EraseResult:
+    shown = selected.nodes[:SAMPLE]
+    rows = await db.read("erasure/describe_nodes", refs=[node["ref"] for node in shown])
+    previews = {row["ref"]: str(row["preview"]) for row in rows}
+    sample = [
+        ErasureSample(kind=node["kind"], id=node["id"], preview=previews.get(node["ref"], ""))
+        for node in shown
+    ]
+    return _answer(selected, dry_run=True, sample=sample)
+
+
+def _answer(
+    selected: Plan, *, dry_run: bool, sample: list[ErasureSample] | None = None
+) -> EraseResult:
+    return EraseResult(
+        dry_run=dry_run,
+        fingerprint=selected.fingerprint,
+        counts=selected.counts(),
+        total=len(selected.nodes),
+        event_payloads=selected.naming_events + len(selected.written_events),
+        ids=selected.ids[:MAX_IDS],
+        sample=sample or [],
+        remaining=max(0, len(selected.nodes) - MAX_PER_CALL) if dry_run else 0,
+    )
+
+
+@dataclass(frozen=True)
+class _Batch:
+    revision: int
+    events: int
+    following: dict[str, Any] | None
+
+
+@dataclass
+class _Erasure:
+    request: EraseRequest
+    selected: Plan
+    erasure_id: str
+    nodes: list[SelectedRow] = field(default_factory=list[SelectedRow])
+
+    def __post_init__(self) -> None:
+        self.nodes = self.selected.nodes[:MAX_PER_CALL]
+
+    @property
+    def memory_ids(self) -> list[str]:
+        return [node["id"] for node in self.nodes if node["kind"] == "Memory"]
+
+    async def batch(self, current: Write, position: dict[str, Any], done: list[_Batch]) -> _Batch:
+        """One batch: its nodes, then (past the nodes) the events written by the selected
+        actor or session, BATCH at a time."""
+        at = int(position["at"])
+        nodes = self.nodes[at : at + BATCH]
+        written = self.selected.written_events[max(0, at - len(self.nodes)) :][: BATCH - len(nodes)]
+        revision = await current.record(
+            "erasure",
+            self.erasure_id,
+            [node["id"] for node in nodes],
+            {
+                "erasure_id": self.erasure_id,
+                "reason": self.request.reason,
+                **self.request.selector_record(),
+                "batch": len(done) + 1,
+                "erased": self.selected.counts(nodes),
+                "written_events": len(written),
+            },
+        )
+        events = await erase_payloads_at(current, written, revision) if written else 0
+        if nodes:
+            events += await self._erase_nodes(current, nodes, revision)
+        end = at + len(nodes) + len(written)
+        more = end < len(self.nodes) + len(self.selected.written_events)
+        return _Batch(revision, events, {"at": end} if more else None)
+
+    async def _erase_nodes(self, current: Write, nodes: list[SelectedRow], revision: int) -> int:
+        ids = [node["id"] for node in nodes]
+        events = await erase_payloads_naming(current, ids, revision)
+        await current.run(
+            "erasure/tombstone_nodes",
+            nodes=[dict(node) for node in nodes],
+            erasure_id=self.erasure_id,
+            revision=revision,
+        )
+        await current.run("erasure/delete_idempotency_records", ids=ids)
+        return events
+
+
+def _remove_backups(tenant: str, root: Path | None, memory_ids: list[str]) -> None:
+    """Erased memories' Markdown backups (memories/backup.py names each file by its id)."""
+    if root is None or not memory_ids:
+        return
+    folder = root / tenant_prefix(tenant).rstrip("_")
+    for memory_id in memory_ids:
+        for path in folder.glob(f"*/*/*-{memory_id}.md"):
+            try:
+                path.unlink()
+            except OSError as error:  # reported, not fatal: the graph is erased
+                log.warning("erased memory backup %s not removed: %s", path.name, error.strerror)
