@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 from pydantic import ValidationError
 
 from graphmem import __version__
-from graphmem.app import embeddings_commands
+from graphmem.app import embeddings_commands, erase_command
 from graphmem.core.errors import ConfigurationError, GraphmemError
 from graphmem.core.keys import load
 from graphmem.core.settings import Settings
@@ -311,6 +311,7 @@ def build_parser() -> argparse.ArgumentParser:
     attest.add_argument("--evidence", required=True, help="what was checked (ticket, URL)")
     attest.add_argument("--fact", default="-", help="the fact's JSON file; - reads stdin")
     transfer_commands.add_commands(commands)
+    erase_command.add_commands(commands)
     embeddings_commands.add_commands(commands)
     return parser
 
@@ -338,6 +339,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return transfer_commands.run(settings, args)
         if args.command == "history":
             return history_command(settings, args)
+        if args.command == "erase":
+            return erase_command.run(settings, args)
         if args.command == "embeddings":
             return embeddings_commands.run(settings, args)
         if args.command == "stats":

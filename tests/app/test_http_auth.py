@@ -28,6 +28,7 @@ class Principals:
     reader_a: str
     writer_b: str
     tenant_a: str
+    admin_a: str
 
 
 @pytest.fixture(scope="module")
@@ -39,6 +40,7 @@ def principals(
     writer_a, _ = issue_token(tokens_file, tenant_a, ["read", "write"], "writer")
     reader_a, _ = issue_token(tokens_file, tenant_a, ["read"], "reader")
     writer_b, _ = issue_token(tokens_file, tenant_b, ["read", "write"])
+    admin_a, _ = issue_token(tokens_file, tenant_a, ["read", "write", "admin"], "operator")
     env = clean_env(
         **neo4j_endpoint.env(),
         GRAPHMEM_TOKENS_FILE=str(tokens_file),
@@ -46,7 +48,7 @@ def principals(
         GRAPHMEM_TOOLSET="full",  # governance and observations are full-toolset tools
     )
     with serving_http(env) as server:
-        yield Principals(server, tokens_file, writer_a, reader_a, writer_b, tenant_a)
+        yield Principals(server, tokens_file, writer_a, reader_a, writer_b, tenant_a, admin_a)
 
 
 def _post(url: str, body: bytes, headers: dict[str, str]) -> int:
@@ -111,6 +113,15 @@ async def test_read_only_tokens_cannot_write(principals: Principals) -> None:
     assert payload["error"] == "permission_denied" and "'write' scope" in payload["message"]
     async with Client(principals.server.url, auth=principals.reader_a) as client:
         assert "record_fact" in {tool.name for tool in await client.list_tools()}
+
+
+async def test_only_admin_tokens_erase(principals: Principals) -> None:
+    url = principals.server.url
+    refused = await _call(url, principals.writer_a, "erase", project="p")
+    payload = json.loads(refused.content[0].text)
+    assert payload["error"] == "permission_denied" and "'admin' scope" in payload["message"]
+    listed = await _call(url, principals.admin_a, "erase", project="p")
+    assert not listed.is_error and listed.structured_content["dry_run"] is True
 
 
 async def test_read_only_tokens_read_memories_with_their_counters(principals: Principals) -> None:
