@@ -50,11 +50,15 @@ class Plan:
 
 async def plan(db: TenantStore, request: EraseRequest) -> Plan:
     """Everything the request's selector reaches in the tenant now."""
-    nodes = await _expanded(db, await _roots(db, request))
-    selected = Plan(nodes=sorted(nodes.values(), key=lambda node: (node["kind"], node["id"])))
+    roots, written = await _roots(db, request), []
     if request.written_by is not None or request.written_in_session is not None:
         rows = await db.read("erasure/list_events_written_by", **_authorship(request))
-        selected.written_events = [int(row["revision"]) for row in rows]
+        written = [int(row["revision"]) for row in rows]
+        made = sorted({str(row["aggregate_id"]) for row in rows if row["aggregate_id"]})
+        roots += shaped(SelectedRow, await db.read("erasure/select_by_ids", ids=made))
+    nodes = await _expanded(db, roots)
+    selected = Plan(nodes=sorted(nodes.values(), key=lambda node: (node["kind"], node["id"])))
+    selected.written_events = written
     if selected.nodes:
         rows = await db.read("history/list_events_naming", ids=selected.ids)
         selected.naming_events = len(rows)

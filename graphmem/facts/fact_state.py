@@ -26,6 +26,9 @@ async def current_state(db: TenantStore, request: CurrentStateRequest) -> Curren
             now=now.isoformat(),
         )
         slots = [slot_from_current(row) for row in rows if row["has_facts"]]
+        if any(row["current_erased"] for row in rows):
+            state = resolve(request, slots, reference)
+            return state.model_copy(update={"current_erased": state.answer is None})
     else:
         rows = await db.read(
             "facts/get_state_at",

@@ -209,6 +209,10 @@ class CurrentState(OutputModel):
     project: str | None = Field(description="Project of the resolved key (null if none).")
     origin_id: str | None = Field(default=None, description="Origin of an origin-owned key.")
     answer: Fact | None
+    current_erased: bool = Field(
+        default=False,
+        description="The key's current fact was erased (graphmem erase): no answer stands in.",
+    )
     history: list[HistoryEntry]
     why: list[WhyEdge]
     candidates: list[str] = Field(
