@@ -15,6 +15,8 @@ from typing import Annotated, Literal
 from pydantic import AliasChoices, Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
+from graphmem.core.retention import Retention, RetentionPolicy
+
 MAVEN_CENTRAL = "https://repo.maven.apache.org/maven2"
 
 
@@ -109,6 +111,18 @@ class Settings(BaseSettings):
         "unset: no backups.",
     )
 
+    # --- Retention (maintain erases past it, graphmem/core/retention.py) -------------------
+    retention_raw: str | None = Field(
+        default=None,
+        description="Days raw-archive sessions are kept after their last turn: DAYS, "
+        "DAYS,PROJECT=DAYS,... or PROJECT=DAYS,...; unset: forever.",
+    )
+    retention_retired: str | None = Field(
+        default=None,
+        description="Days superseded, stale, rejected, deleted or expired memories and facts "
+        "are kept after they were retired (same form); unset: forever.",
+    )
+
     # --- Search embeddings ----------------------------------------------------------------
     embeddings: Literal["none", "minilm", "e5-small"] = Field(
         default="none",
@@ -187,6 +201,18 @@ class Settings(BaseSettings):
     def _split_csv(cls, value: object) -> object:
         if isinstance(value, str):
             return [part.strip() for part in value.split(",") if part.strip()]
+        return value
+
+    @property
+    def retention(self) -> RetentionPolicy:
+        return RetentionPolicy(
+            raw=Retention.parse(self.retention_raw), retired=Retention.parse(self.retention_retired)
+        )
+
+    @field_validator("retention_raw", "retention_retired")
+    @classmethod
+    def _retention(cls, value: str | None) -> str | None:
+        Retention.parse(value)  # refused at start, not at the first maintain
         return value
 
     @field_validator("http_token_sha256")

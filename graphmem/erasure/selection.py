@@ -6,13 +6,15 @@ a confirmed run must match (the data did not change since the dry run)."""
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any, TypedDict
 
 from graphmem.core.models import canonical_json
 from graphmem.erasure.models import EraseRequest
-from graphmem.store import TenantStore, shaped
+from graphmem.store import Row, TenantStore, shaped
 
+Reader = Callable[..., Awaitable[list[Row]]]
 EXPANSION_ROUNDS = 8  # the longest chain of derivation is chunk > claim > fact > key > facts
 
 
@@ -32,11 +34,8 @@ class Plan:
     def ids(self) -> list[str]:
         return [node["id"] for node in self.nodes]
 
-    def counts(self, nodes: list[SelectedRow] | None = None) -> dict[str, int]:
-        counts: dict[str, int] = {}
-        for node in self.nodes if nodes is None else nodes:
-            counts[node["kind"]] = counts.get(node["kind"], 0) + 1
-        return dict(sorted(counts.items()))
+    def counts(self) -> dict[str, int]:
+        return counts_by_kind(self.nodes)
 
     @property
     def fingerprint(self) -> str:
@@ -48,6 +47,13 @@ class Plan:
         return hashlib.sha256(canonical_json(body).encode()).hexdigest()
 
 
+def counts_by_kind(nodes: list[SelectedRow]) -> dict[str, int]:
+    counts: dict[str, int] = {}
+    for node in nodes:
+        counts[node["kind"]] = counts.get(node["kind"], 0) + 1
+    return dict(sorted(counts.items()))
+
+
 async def plan(db: TenantStore, request: EraseRequest) -> Plan:
     """Everything the request's selector reaches in the tenant now."""
     roots, written = await _roots(db, request), []
@@ -56,7 +62,7 @@ async def plan(db: TenantStore, request: EraseRequest) -> Plan:
         written = [int(row["revision"]) for row in rows]
         made = sorted({str(row["aggregate_id"]) for row in rows if row["aggregate_id"]})
         roots += shaped(SelectedRow, await db.read("erasure/select_by_ids", ids=made))
-    nodes = await _expanded(db, roots)
+    nodes = await expanded(db.read, roots)
     selected = Plan(nodes=sorted(nodes.values(), key=lambda node: (node["kind"], node["id"])))
     selected.written_events = written
     if selected.nodes:
@@ -86,14 +92,15 @@ def _authorship(request: EraseRequest) -> dict[str, Any]:
     return {"actor": request.written_by, "session_id": request.written_in_session}
 
 
-async def _expanded(db: TenantStore, roots: list[SelectedRow]) -> dict[str, SelectedRow]:
-    """The roots and what derives from them, to a fixed point."""
+async def expanded(read: Reader, roots: list[SelectedRow]) -> dict[str, SelectedRow]:
+    """The roots and what derives from them, to a fixed point (``read`` runs a statement:
+    the tenant's read, or a write's own for the nodes it erases)."""
     nodes = {row["ref"]: row for row in roots}
     fresh = list(nodes)
     for _ in range(EXPANSION_ROUNDS):
-        found = shaped(SelectedRow, await db.read("erasure/expand_dependents", refs=fresh))
+        found = shaped(SelectedRow, await read("erasure/expand_dependents", refs=fresh))
         facts = [ref for ref, row in nodes.items() if row["kind"] == "Fact"]
-        emptied = await db.read("erasure/list_emptied_fact_keys", refs=facts) if facts else []
+        emptied = await read("erasure/list_emptied_fact_keys", refs=facts) if facts else []
         fresh = []
         for row in [*found, *shaped(SelectedRow, emptied)]:
             if row["ref"] not in nodes:

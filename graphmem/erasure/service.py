@@ -26,9 +26,9 @@ from typing import Any
 from graphmem.core.errors import Conflict
 from graphmem.core.ids import new_id
 from graphmem.core.text import tenant_prefix
+from graphmem.erasure.batch import erase_batch
 from graphmem.erasure.models import MAX_IDS, EraseRequest, EraseResult, ErasureSample
-from graphmem.erasure.selection import Plan, SelectedRow, plan
-from graphmem.history.erasure import erase_payloads_at, erase_payloads_naming
+from graphmem.erasure.selection import Plan, SelectedRow, counts_by_kind, plan
 from graphmem.history.write_path import Write, write_batches
 from graphmem.store import TenantStore
 
@@ -58,7 +58,7 @@ async def erase(
     return EraseResult(
         dry_run=False,
         fingerprint=left.fingerprint,
-        counts=selected.counts(erasure.nodes),
+        counts=counts_by_kind(erasure.nodes),
         total=len(erasure.nodes),
         event_payloads=sum(batch.events for batch in batches),
         ids=[node["id"] for node in erasure.nodes[:MAX_IDS]],
@@ -121,37 +121,13 @@ class _Erasure:
         at = int(position["at"])
         nodes = self.nodes[at : at + BATCH]
         written = self.selected.written_events[max(0, at - len(self.nodes)) :][: BATCH - len(nodes)]
-        revision = await current.record(
-            "erasure",
-            self.erasure_id,
-            [node["id"] for node in nodes],
-            {
-                "erasure_id": self.erasure_id,
-                "reason": self.request.reason,
-                **self.request.selector_record(),
-                "batch": len(done) + 1,
-                "erased": self.selected.counts(nodes),
-                "written_events": len(written),
-            },
+        record = {"reason": self.request.reason, **self.request.selector_record()}
+        erased = await erase_batch(
+            current, self.erasure_id, nodes, {**record, "batch": len(done) + 1}, written
         )
-        events = await erase_payloads_at(current, written, revision) if written else 0
-        if nodes:
-            events += await self._erase_nodes(current, nodes, revision)
         end = at + len(nodes) + len(written)
         more = end < len(self.nodes) + len(self.selected.written_events)
-        return _Batch(revision, events, {"at": end} if more else None)
-
-    async def _erase_nodes(self, current: Write, nodes: list[SelectedRow], revision: int) -> int:
-        ids = [node["id"] for node in nodes]
-        events = await erase_payloads_naming(current, ids, revision)
-        await current.run(
-            "erasure/tombstone_nodes",
-            nodes=[dict(node) for node in nodes],
-            erasure_id=self.erasure_id,
-            revision=revision,
-        )
-        await current.run("erasure/delete_idempotency_records", ids=ids)
-        return events
+        return _Batch(erased.revision, erased.events, {"at": end} if more else None)
 
 
 def _remove_backups(tenant: str, root: Path | None, memory_ids: list[str]) -> None:

@@ -1,23 +1,26 @@
 """maintain, in bounded batches: what time alone changes, made durable.
 
-A pass has three phases, each in batches: expire active facts past their boundary
-(EXPIRY_BATCH per batch), mark active decisions past review_after stale (STALE_BATCH), then
+A pass has up to four phases, each in batches: expire active facts past their boundary
+(EXPIRY_BATCH per batch), mark active decisions past review_after stale (STALE_BATCH),
 evaluate every live decision's reopen rules and sync their review signals (DECISION_BATCH, in
-id order). Each batch is its own write transaction with its own history event (none when it
-changed nothing), so a concurrent writer of the tenant waits for one batch at most. A call
+id order), then, when retention is configured, erase what is past it (erasure/retention.py).
+Each batch is its own write transaction with its own history event (none when it changed
+nothing), so a concurrent writer of the tenant waits for one batch at most. A call
 runs batches until the pass is complete or CALL_BUDGET has passed, and then answers with a
 continuation (signed, see store/continuations.py) from which the next call resumes.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
 
+from graphmem.core.retention import RetentionPolicy
 from graphmem.decisions import evaluation as decisions
 from graphmem.decisions.evaluation import STALE_BATCH
 from graphmem.decisions.models import ReviewOutcome, VerdictCounts
+from graphmem.erasure.retention import erase_past_retention
 from graphmem.facts.models import MaintainRequest, MaintainResult
 from graphmem.history.chain import Change
 from graphmem.history.write_path import Write, write_batches
@@ -39,12 +42,31 @@ class _Batch:
     stale: list[str] = field(default_factory=list)
     review: ReviewOutcome | None = None
     revision: int | None = None
+    erased: dict[str, int] = field(default_factory=dict[str, int])
 
 
-async def maintain(db: TenantStore, request: MaintainRequest) -> MaintainResult:
+async def maintain(
+    db: TenantStore, request: MaintainRequest, retention: RetentionPolicy | None = None
+) -> MaintainResult:
     position = db.resume("maintain", request.continuation) or START
-    batches = await write_batches(db, "maintain", position, _batch, budget=CALL_BUDGET)
+    policy = retention or RetentionPolicy()
+
+    async def batch(w: Write, position: dict[str, Any], done: list[_Batch]) -> _Batch:
+        if position["phase"] == "retain":
+            return await _retention_batch(w, policy)
+        ran = await _batch(w, position, done)
+        if ran.following is None and policy.active:
+            return replace(ran, following={"phase": "retain", "after": ""})
+        return ran
+
+    batches = await write_batches(db, "maintain", position, batch, budget=CALL_BUDGET)
     return _result(batches, db.continuation("maintain", batches[-1].following))
+
+
+async def _retention_batch(w: Write, policy: RetentionPolicy) -> _Batch:
+    erased = await erase_past_retention(w, policy)
+    following = {"phase": "retain", "after": ""} if erased.more else None
+    return _Batch("retain", w.now, following, revision=erased.revision, erased=erased.erased)
 
 
 async def _batch(w: Write, position: dict[str, Any], done: list[_Batch]) -> _Batch:
@@ -85,8 +107,17 @@ def _result(batches: list[_Batch], continuation: str | None) -> MaintainResult:
         batches=len(batches),
         revision=revisions[-1] if revisions else None,
         continuation=continuation,
+        erased_past_retention=_summed([batch.erased for batch in batches]),
         ran_at=([b.at for b in batches if b.phase == "expire"] or [batches[0].at])[-1],
     )
+
+
+def _summed(counts: list[dict[str, int]]) -> dict[str, int]:
+    total: dict[str, int] = {}
+    for batch in counts:
+        for kind, count in batch.items():
+            total[kind] = total.get(kind, 0) + count
+    return dict(sorted(total.items()))
 
 
 def _merged(reviews: list[ReviewOutcome]) -> ReviewOutcome:

@@ -305,6 +305,10 @@ class MaintainResult(OutputModel):
     continuation: str | None = Field(
         description="Work remains: call again with it. Null when this pass is complete."
     )
+    erased_past_retention: dict[str, int] = Field(
+        default_factory=dict[str, int],
+        description="Nodes by kind erased past the configured retention (GRAPHMEM_RETENTION_*).",
+    )
     ran_at: datetime = Field(
         description="Transaction time of the last expiry batch: what had lapsed by then is "
         "expired (a call that resumed past expiry: its first batch's time)."

@@ -15,6 +15,8 @@ from graphmem.history.chain import erasure_seal
 from graphmem.history.write_path import Write
 from graphmem.store import shaped
 
+ERASE_OP = "erase"  # an erasure's own event (list_events_naming never erases one)
+
 
 class EventToErase(TypedDict):
     revision: int

@@ -1,0 +1,51 @@
+"""One batch of an erasure, inside a write of the one write path: the erasure's event first
+(who, why, the selector's kind, counts: never content), then the payloads of the events naming
+the batch's nodes (and any chosen by revision) erased under that event's seal
+(history/erasure.py), the nodes made tombstones (cypher/erasure/tombstone_nodes.cypher) and
+their idempotency records dropped. The erasure tool and maintain's retention share it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from graphmem.erasure.selection import SelectedRow, counts_by_kind
+from graphmem.history.chain import Change
+from graphmem.history.erasure import ERASE_OP, erase_payloads_at, erase_payloads_naming
+from graphmem.history.write_path import Write
+
+
+@dataclass(frozen=True)
+class Erased:
+    revision: int  # the erasure's event
+    events: int  # payloads erased
+
+
+async def erase_batch(
+    current: Write,
+    erasure_id: str,
+    nodes: list[SelectedRow],
+    record: dict[str, Any],
+    written: list[int] | None = None,
+) -> Erased:
+    """Erase ``nodes`` and the events at ``written``; ``record`` goes into the event."""
+    payload = {
+        "erasure_id": erasure_id,
+        **record,
+        "erased": counts_by_kind(nodes),
+        "written_events": len(written or []),
+    }
+    ids = [node["id"] for node in nodes]
+    # op "erase" whatever the write (maintain's retention too): never itself erased
+    revision = await current.event(Change(ERASE_OP, "erasure", erasure_id, ids, payload))
+    events = await erase_payloads_at(current, written, revision) if written else 0
+    if nodes:
+        events += await erase_payloads_naming(current, ids, revision)
+        await current.run(
+            "erasure/tombstone_nodes",
+            nodes=[dict(node) for node in nodes],
+            erasure_id=erasure_id,
+            revision=revision,
+        )
+        await current.run("erasure/delete_idempotency_records", ids=ids)
+    return Erased(revision, events)
