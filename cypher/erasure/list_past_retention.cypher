@@ -4,7 +4,7 @@
 // project's cutoff ($retired). A null cutoff keeps everything of its kind.
 CALL () {
   MATCH (n:Session)
-  WHERE n.tenant = $tenant AND $raw IS NOT NULL
+  WHERE n.tenant = $tenant AND $raw IS NOT NULL AND n.project IS NOT NULL
     AND n.last_ts < datetime(coalesce($raw.projects[n.project], $raw.default))
   RETURN n, 'Session' AS kind LIMIT $limit
   UNION
@@ -16,7 +16,7 @@ CALL () {
   UNION
   MATCH (n:Fact)
   WHERE n.tenant = $tenant AND $retired IS NOT NULL
-    AND n.status IN ['superseded', 'invalidated', 'expired']
+    AND n.status IN ['superseded', 'invalidated', 'expired'] AND n.recorded_at IS NOT NULL
     AND coalesce(n.superseded_at, n.updated_at, n.recorded_at)
         < datetime(coalesce($retired.projects[n.project], $retired.default))
   RETURN n, 'Fact' AS kind LIMIT $limit

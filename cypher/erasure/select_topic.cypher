@@ -1,7 +1,10 @@
 // An erasure's roots: every version of a memory topic and the fact keys of that name (their
 // facts follow by expansion).
 CALL () {
-  MATCH (n:Memory) WHERE n.tenant = $tenant AND n.topic_key = $topic RETURN n, 'Memory' AS kind
+  MATCH (n:Memory)
+  WHERE n.tenant = $tenant AND n.topic_key = $topic AND n.project IS NOT NULL
+    AND n.topic_version IS NOT NULL
+  RETURN n, 'Memory' AS kind
   UNION MATCH (n:FactKey) WHERE n.tenant = $tenant AND n.key = $topic
   RETURN n, 'FactKey' AS kind
 }

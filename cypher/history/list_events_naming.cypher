@@ -4,7 +4,8 @@
 // own event (it holds no content). With the fields the erasure's seal covers.
 MATCH (h:History {tenant: $tenant})
 CALL (h) {
-  MATCH (s:EventSubject) WHERE s.tenant = $tenant AND s.subject_id IN $ids
+  MATCH (s:EventSubject)
+  WHERE s.tenant = $tenant AND s.subject_id IN $ids AND s.revision IS NOT NULL
   RETURN s.revision AS revision
   UNION
   MATCH (e:Event) WHERE e.tenant = $tenant AND e.aggregate_id IN $ids

@@ -34,7 +34,7 @@ async def erase_past_retention(current: Write, policy: RetentionPolicy) -> Reten
     roots = shaped(SelectedRow, rows)
     if not roots:
         return RetentionBatch({}, None, more=False)
-    nodes = list((await expanded(current.run, roots)).values())
+    nodes = await expanded(current.run, roots)
     record = {"reason": "retention", "selector": "retention"}
     erased = await erase_batch(current, new_id(), nodes, record)
     return RetentionBatch(counts_by_kind(nodes), erased.revision, len(roots) == RETENTION_BATCH)

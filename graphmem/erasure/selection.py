@@ -62,8 +62,7 @@ async def plan(db: TenantStore, request: EraseRequest) -> Plan:
         written = [int(row["revision"]) for row in rows]
         made = sorted({str(row["aggregate_id"]) for row in rows if row["aggregate_id"]})
         roots += shaped(SelectedRow, await db.read("erasure/select_by_ids", ids=made))
-    nodes = await expanded(db.read, roots)
-    selected = Plan(nodes=sorted(nodes.values(), key=lambda node: (node["kind"], node["id"])))
+    selected = Plan(nodes=await expanded(db.read, roots))
     selected.written_events = written
     if selected.nodes:
         rows = await db.read("history/list_events_naming", ids=selected.ids)
@@ -72,11 +71,15 @@ async def plan(db: TenantStore, request: EraseRequest) -> Plan:
 
 
 async def _roots(db: TenantStore, request: EraseRequest) -> list[SelectedRow]:
-    statement, params = _root_statement(request)
+    """The nodes the selector names (what an actor or session wrote: by its events)."""
+    chosen = _root_statement(request)
+    if chosen is None:
+        return []
+    statement, params = chosen
     return shaped(SelectedRow, await db.read(statement, **params))
 
 
-def _root_statement(request: EraseRequest) -> tuple[str, dict[str, Any]]:
+def _root_statement(request: EraseRequest) -> tuple[str, dict[str, Any]] | None:
     if request.ids is not None:
         return "erasure/select_by_ids", {"ids": request.ids}
     if request.project is not None:
@@ -85,27 +88,37 @@ def _root_statement(request: EraseRequest) -> tuple[str, dict[str, Any]]:
         return "erasure/select_raw_session", {"session": request.raw_session_id}
     if request.topic_key is not None:
         return "erasure/select_topic", {"topic": request.topic_key}
-    return "erasure/select_written_by", _authorship(request)
+    return None
 
 
 def _authorship(request: EraseRequest) -> dict[str, Any]:
     return {"actor": request.written_by, "session_id": request.written_in_session}
 
 
-async def expanded(read: Reader, roots: list[SelectedRow]) -> dict[str, SelectedRow]:
+async def expanded(read: Reader, roots: list[SelectedRow]) -> list[SelectedRow]:
     """The roots and what derives from them, to a fixed point (``read`` runs a statement:
-    the tenant's read, or a write's own for the nodes it erases)."""
-    nodes = {row["ref"]: row for row in roots}
-    fresh = list(nodes)
+    the tenant's read, or a write's own for the nodes it erases), in erasure order: what was
+    found last first, the roots last, so an erasure interrupted between batches still has
+    the roots its selector finds the rest from."""
+    levels = [_distinct(roots)]
+    seen = {row["ref"] for row in levels[0]}
     for _ in range(EXPANSION_ROUNDS):
+        fresh = [row["ref"] for row in levels[-1]]
         found = shaped(SelectedRow, await read("erasure/expand_dependents", refs=fresh))
-        facts = [ref for ref, row in nodes.items() if row["kind"] == "Fact"]
+        facts = [row["ref"] for level in levels for row in level if row["kind"] == "Fact"]
         emptied = await read("erasure/list_emptied_fact_keys", refs=facts) if facts else []
-        fresh = []
-        for row in [*found, *shaped(SelectedRow, emptied)]:
-            if row["ref"] not in nodes:
-                nodes[row["ref"]] = row
-                fresh.append(row["ref"])
-        if not fresh:
+        level = [
+            row
+            for row in _distinct([*found, *shaped(SelectedRow, emptied)])
+            if row["ref"] not in seen
+        ]
+        if not level:
             break
-    return nodes
+        seen.update(row["ref"] for row in level)
+        levels.append(level)
+    return [row for level in reversed(levels) for row in level]
+
+
+def _distinct(rows: list[SelectedRow]) -> list[SelectedRow]:
+    unique = {row["ref"]: row for row in rows}
+    return sorted(unique.values(), key=lambda row: (row["kind"], row["id"]))
