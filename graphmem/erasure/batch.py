@@ -1,8 +1,9 @@
 """One batch of an erasure, inside a write of the one write path: the erasure's event first
 (who, why, the selector's kind, counts: never content), then the payloads of the events naming
 the batch's nodes (and any chosen by revision) erased under that event's seal
-(history/erasure.py), the nodes made tombstones (cypher/erasure/tombstone_nodes.cypher) and
-their idempotency records dropped. The erasure tool and maintain's retention share it."""
+(history/erasure.py), the nodes made tombstones (cypher/erasure/tombstone_nodes.cypher),
+their idempotency records dropped and the counters live nodes keep of them refreshed. The
+erasure tool and maintain's retention share it."""
 
 from __future__ import annotations
 
@@ -48,4 +49,5 @@ async def erase_batch(
             revision=revision,
         )
         await current.run("erasure/delete_idempotency_records", ids=ids)
+        await current.run("erasure/refresh_derived_counters", refs=[n["ref"] for n in nodes])
     return Erased(revision, events)

@@ -218,6 +218,11 @@ GRAPH_MODEL = GraphModel(
             "an event's subject id, for looking up what touched a subject",
             "tenant subject_id revision",
         ),
+        node(
+            "Erased",
+            "a tombstone: what an erasure left of a node (its content, labels and indexes gone)",
+            "tenant id erased_kind erased_at erasure_id erased_by",
+        ),
     ],
     edges=[
         edge("CURRENT", "FactKey", "Fact", "the key's active fact", "since"),
