@@ -47,9 +47,11 @@ INDEX = {
     "History": ("tenant",),
     "Event": ("tenant", "revision"),
     "EventSubject": ("tenant", "subject_id", "revision"),
+    "Erased": ("tenant", "id"),
 }
-# Tenant-level records a project's slice leaves out (a hash chain cannot be cut by project).
-TENANT_LEVEL = "History|Event|EventSubject|AuditState|IdempotencyRecord|Issue|Run"
+# Tenant-level records a project's slice leaves out (a hash chain cannot be cut by project;
+# a tombstone no longer says its project).
+TENANT_LEVEL = "History|Event|EventSubject|AuditState|IdempotencyRecord|Issue|Run|Erased"
 
 
 def properties(v: str) -> str:

@@ -111,5 +111,9 @@ CALL () {
   MATCH (n:EventSubject) USING INDEX n:EventSubject(tenant, subject_id, revision)
   WHERE n.tenant = $tenant AND n.subject_id IS NOT NULL AND n.revision IS NOT NULL
   RETURN 'EventSubject' AS label, null AS project, count(*) AS count
+  UNION ALL
+  MATCH (n:Erased) USING INDEX n:Erased(tenant, id)
+  WHERE n.tenant = $tenant AND n.id IS NOT NULL
+  RETURN 'Erased' AS label, null AS project, count(*) AS count
 }
 RETURN label, project, count

@@ -105,6 +105,10 @@ CALL () {
   WHERE n.tenant = $tenant AND n.subject_id IS NOT NULL AND n.revision IS NOT NULL
   RETURN n LIMIT 1
   UNION ALL
+  MATCH (n:Erased) USING INDEX n:Erased(tenant, id)
+  WHERE n.tenant = $tenant AND n.id IS NOT NULL
+  RETURN n LIMIT 1
+  UNION ALL
   MATCH (n:Event) USING INDEX n:Event(tenant, revision)
   WHERE n.tenant = $tenant AND n.revision IS NOT NULL
   RETURN n LIMIT 1

@@ -109,6 +109,10 @@ CALL () {
   MATCH (n:EventSubject) USING INDEX n:EventSubject(tenant, subject_id, revision)
   WHERE n.tenant = $tenant AND n.subject_id IS NOT NULL AND n.revision IS NOT NULL
   RETURN n, 'EventSubject' AS label
+  UNION ALL
+  MATCH (n:Erased) USING INDEX n:Erased(tenant, id)
+  WHERE n.tenant = $tenant AND n.id IS NOT NULL
+  RETURN n, 'Erased' AS label
 }
 WITH n, label WHERE all(other IN labels(n) WHERE other >= label)
 RETURN elementId(n) AS ref, labels(n) AS labels,

@@ -71,6 +71,7 @@ LABELS: dict[str, LabelStyle] = {
     "History": LabelStyle(BOOKKEEPING, "head r{revision}"),
     "Event": LabelStyle(BOOKKEEPING, "{op} r{revision}"),
     "EventSubject": LabelStyle(BOOKKEEPING, "{subject_id} r{revision}"),
+    "Erased": LabelStyle(BOOKKEEPING, "erased {erased_kind}"),
 }
 
 # Relationships show their type, except where a property says more.

@@ -85,7 +85,8 @@ class ErasureSample(OutputModel):
 class EraseResult(OutputModel):
     dry_run: bool
     fingerprint: str = Field(
-        description="Of the selection as it stands now: a real run must pass the dry run's."
+        description="Of the selection (a real run: of what it left past the bound); a real "
+        "run must pass the dry run's."
     )
     counts: dict[str, int] = Field(description="Nodes by kind: selected (dry run) or erased.")
     total: int

@@ -28,7 +28,12 @@ class SelectedRow(TypedDict):
 class Plan:
     nodes: list[SelectedRow] = field(default_factory=list[SelectedRow])
     written_events: list[int] = field(default_factory=list[int])  # by actor or session
-    naming_events: int = 0  # events naming a selected node (erased batch by batch)
+    naming_events: list[int] = field(default_factory=list[int])  # naming a selected node
+
+    @property
+    def event_payloads(self) -> int:
+        """The history payloads the erasure would erase (each once)."""
+        return len(set(self.written_events) | set(self.naming_events))
 
     @property
     def ids(self) -> list[str]:
@@ -66,7 +71,7 @@ async def plan(db: TenantStore, request: EraseRequest) -> Plan:
     selected.written_events = written
     if selected.nodes:
         rows = await db.read("history/list_events_naming", ids=selected.ids)
-        selected.naming_events = len(rows)
+        selected.naming_events = [int(row["revision"]) for row in rows]
     return selected
 
 

@@ -54,7 +54,8 @@ async def erase(
     erasure = _Erasure(request, selected, new_id())
     batches = await write_batches(db, "erase", {"at": 0}, erasure.batch, budget=math.inf)
     _remove_backups(db.tenant, backup_dir, erasure.memory_ids)
-    left = await plan(db, request)
+    # past the bound, what is left (and its fingerprint for the next confirmation)
+    left = await plan(db, request) if len(selected.nodes) > MAX_PER_CALL else Plan()
     return EraseResult(
         dry_run=False,
         fingerprint=left.fingerprint,
@@ -87,7 +88,7 @@ def _answer(
         fingerprint=selected.fingerprint,
         counts=selected.counts(),
         total=len(selected.nodes),
-        event_payloads=selected.naming_events + len(selected.written_events),
+        event_payloads=selected.event_payloads,
         ids=selected.ids[:MAX_IDS],
         sample=sample or [],
         remaining=max(0, len(selected.nodes) - MAX_PER_CALL) if dry_run else 0,

@@ -79,6 +79,17 @@ async def _seed(client: Client[Any]) -> None:
     await call(client, "save_memory", project="a", title="t", content="c", topic_key="topic")
     await call(client, "save_memory", project="a", title="t", content="d", topic_key="topic")
     await call(client, "build_context_pack")
+    erasable = await call(client, "save_memory", project="a", title="gone", content="erased")
+    dry = await call(client, "erase", ids=[erasable["memory"]["id"]])
+    await call(
+        client,
+        "erase",
+        ids=[erasable["memory"]["id"]],
+        dry_run=False,
+        confirm_destructive=True,
+        reason="r",
+        expected_fingerprint=dry["fingerprint"],
+    )
 
 
 async def _scanned(
