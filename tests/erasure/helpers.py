@@ -25,6 +25,13 @@ TOPIC = "probe-topic"
 
 async def write_the_probe(client: Client[Any]) -> dict[str, Any]:
     """The probe through every tool that stores text; the ids it made."""
+    ids = await _facts_and_decisions(client)
+    await _knowledge(client)
+    await _work_and_archive(client, ids)
+    return ids
+
+
+async def _facts_and_decisions(client: Client[Any]) -> dict[str, Any]:
     p = {"project": PROJECT}
     memory = await call(
         client,
@@ -38,6 +45,7 @@ async def write_the_probe(client: Client[Any]) -> dict[str, Any]:
         client, "record_fact", **p, key=KEY, value=f"{PROBE} value", idempotency_key="probe-fact"
     )
     rule = {"key": KEY, "operator": "equals", "value": "other"}
+    alternative = {"title": f"drop {PROBE}", "why_rejected": PROBE, "reopen_when": [rule]}
     decision = await call(
         client,
         "record_decision",
@@ -45,7 +53,7 @@ async def write_the_probe(client: Client[Any]) -> dict[str, Any]:
         title=f"{PROBE} decision",
         choice=f"keep {PROBE}",
         rationale=f"because {PROBE}",
-        alternatives=[{"title": f"drop {PROBE}", "why_rejected": PROBE, "reopen_when": [rule]}],
+        alternatives=[alternative],
     )
     decision_id = decision["decision"]["id"]
     attempt = await call(
@@ -59,45 +67,6 @@ async def write_the_probe(client: Client[Any]) -> dict[str, Any]:
         summary=f"{PROBE} failed",
         lesson=PROBE,
     )
-    chunk = await call(
-        client,
-        "add_context_chunk",
-        **p,
-        body=f"ENRICH_OK The {PROBE} service depends on the message queue.",
-    )
-    claims = await call(client, "extract_candidate_claims", chunk_ref=chunk["chunk"]["id"])
-    promoted = await call(client, "promote_candidate", claim_id=claims["claims"][0]["claim_id"])
-    await call(client, "queue_clarification", chunk_ref=chunk["chunk"]["id"])
-    await call(
-        client,
-        "record_human_answer",
-        chunk_ref=chunk["chunk"]["id"],
-        answer_text=f"{PROBE} is the ingest service",
-    )
-    workstream = await call(
-        client, "create_workstream", **p, title=f"{PROBE} stream", next_action=f"ship {PROBE}"
-    )
-    await call(
-        client, "update_workstream", id=workstream["workstream"]["id"], blockers=[f"{PROBE} review"]
-    )
-    await call(
-        client,
-        "record_commit",
-        **p,
-        sha="ab12cd34ef56ab12cd34ef56ab12cd34ef56ab12",
-        message=f"fix {PROBE}",
-    )
-    await call(
-        client,
-        "archive_turns",
-        **p,
-        session_ref="probe-session",
-        host="h",
-        source_root="/r",
-        turns=[
-            {"role": "user", "content": f"what is {PROBE}?", "ts": datetime.now(UTC).isoformat()}
-        ],
-    )
     await call(
         client,
         "link_impact",
@@ -108,13 +77,48 @@ async def write_the_probe(client: Client[Any]) -> dict[str, Any]:
         impact_type="informs",
         rationale=f"{PROBE} matters",
     )
-    await call(client, "build_context_pack", target_ref=workstream["workstream"]["id"])
-    return {
-        "memory": memory["memory"]["id"],
-        "fact": fact["id"],
-        "decision": decision_id,
-        "kb_fact": promoted["fact_id"],
-    }
+    return {"memory": memory["memory"]["id"], "fact": fact["id"], "decision": decision_id}
+
+
+async def _knowledge(client: Client[Any]) -> None:
+    body = f"ENRICH_OK The {PROBE} service depends on the message queue."
+    chunk = (await call(client, "add_context_chunk", project=PROJECT, body=body))["chunk"]
+    claims = await call(client, "extract_candidate_claims", chunk_ref=chunk["id"])
+    await call(client, "promote_candidate", claim_id=claims["claims"][0]["claim_id"])
+    await call(client, "queue_clarification", chunk_ref=chunk["id"])
+    await call(
+        client,
+        "record_human_answer",
+        chunk_ref=chunk["id"],
+        answer_text=f"{PROBE} is the ingest service",
+    )
+
+
+async def _work_and_archive(client: Client[Any], ids: dict[str, Any]) -> None:
+    p = {"project": PROJECT}
+    workstream = await call(
+        client, "create_workstream", **p, title=f"{PROBE} stream", next_action=f"ship {PROBE}"
+    )
+    workstream_id = workstream["workstream"]["id"]
+    await call(client, "update_workstream", id=workstream_id, blockers=[f"{PROBE} review"])
+    await call(
+        client,
+        "record_commit",
+        **p,
+        sha="ab12cd34ef56ab12cd34ef56ab12cd34ef56ab12",
+        message=f"fix {PROBE}",
+    )
+    turn = {"role": "user", "content": f"what is {PROBE}?", "ts": datetime.now(UTC).isoformat()}
+    await call(
+        client,
+        "archive_turns",
+        **p,
+        session_ref="probe-session",
+        host="h",
+        source_root="/r",
+        turns=[turn],
+    )
+    await call(client, "build_context_pack", target_ref=workstream_id)
 
 
 async def reads(client: Client[Any], ids: dict[str, Any]) -> dict[str, Any]:
