@@ -1,4 +1,5 @@
-// Decisions by id with their alternatives, the rules they carry and their dependencies.
+// Decisions by id with their alternatives, the rules they carry and their dependencies (an
+// erased one is no longer listed: its tombstone has neither label).
 UNWIND $ids AS decision_id
 MATCH (d:Decision {tenant: $tenant, id: decision_id})
 RETURN d AS decision,
@@ -13,7 +14,7 @@ RETURN d AS decision,
       }]
     } AS alternative ORDER BY alternative.position
   } AS alternatives,
-  [(d)-[:DEPENDS_ON]->(target) | CASE
+  [(d)-[:DEPENDS_ON]->(target:Fact|FactKey) | CASE
     WHEN target:Fact THEN {kind: 'fact', ref: target.id}
     ELSE {kind: 'key', ref: target.key}
   END] AS depends_on

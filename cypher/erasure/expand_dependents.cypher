@@ -1,5 +1,6 @@
 // What goes with the nodes an erasure selected ($refs), because it copies or derives from
 // their content: a chunk's questions, answers, annotations and the claims it evidences; a
+// question's answers; a
 // claim's promoted facts and a fact's claims; a fact key's facts; a session's turns; a decision's alternatives,
 // attempts and review signals; a workstream's attempts; an attempt's outcomes; the packs that
 // include or target any of them; the audit issues about them. One step; the caller repeats it
@@ -10,6 +11,7 @@ CALL (n) {
   MATCH (n:Chunk)-[:HAS_QUESTION|HAS_ANSWER|HAS_ANNOTATION]->(d) RETURN d
   UNION MATCH (n:Chunk)<-[:EVIDENCED_BY]-(d:Claim) RETURN d
   UNION MATCH (n:Claim)-[:PROMOTED_TO]->(d:Fact) RETURN d
+  UNION MATCH (n:Question)-[:ANSWERED_BY]->(d:Answer) RETURN d
   UNION MATCH (n:Fact)<-[:PROMOTED_TO]-(d:Claim) RETURN d
   UNION MATCH (n:FactKey)<-[:OF_KEY]-(d:Fact) RETURN d
   UNION MATCH (n:Session)-[:HAS_TURN]->(d:Turn) RETURN d

@@ -1,4 +1,4 @@
-// After an erasure batch ($refs, now tombstones): the counters other nodes keep of what it
+// After an erasure batch ($refs: the nodes it made tombstones): the counters other nodes keep of what it
 // erased. A live fact's open-contradiction count (as facts/refresh_contradiction_counts
 // defines it: open CONTRADICTS links to a live fact; an erased one is no fact) and a kept raw
 // session's message count, less its erased turns.

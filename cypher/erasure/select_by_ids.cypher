@@ -1,6 +1,6 @@
 // An erasure's roots named by id: memories, facts, chunks, claims, raw turns and sessions,
-// decisions, workstreams, attempts, questions, packs (each by its (tenant, id) index), and
-// commits by sha. Ids of other tenants or of nothing match nothing.
+// decisions, workstreams, attempts, outcomes, questions, answers, packs (each by an index on
+// (tenant, id) or tenant), and commits by sha. Ids of other tenants or of nothing match nothing.
 CALL () {
   MATCH (n:Memory) WHERE n.tenant = $tenant AND n.id IN $ids RETURN n, 'Memory' AS kind
   UNION MATCH (n:Fact) WHERE n.tenant = $tenant AND n.id IN $ids RETURN n, 'Fact' AS kind
@@ -17,5 +17,7 @@ CALL () {
   RETURN n, 'Question' AS kind
   UNION MATCH (n:Pack) WHERE n.tenant = $tenant AND n.id IN $ids RETURN n, 'Pack' AS kind
   UNION MATCH (n:Commit) WHERE n.tenant = $tenant AND n.sha IN $ids RETURN n, 'Commit' AS kind
+  UNION MATCH (n:Outcome) WHERE n.tenant = $tenant AND n.id IN $ids RETURN n, 'Outcome' AS kind
+  UNION MATCH (n:Answer) WHERE n.tenant = $tenant AND n.id IN $ids RETURN n, 'Answer' AS kind
 }
 RETURN elementId(n) AS ref, kind, coalesce(n.id, n.sha) AS id

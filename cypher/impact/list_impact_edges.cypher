@@ -19,7 +19,7 @@ CALL () {
   WHERE f.tenant = $tenant
   RETURN 'fact' AS from_kind, from_id, COLLECT {
     MATCH (f)-[r:IMPACTS]->(t)
-    WHERE t.tenant = $tenant
+    WHERE t.tenant = $tenant AND NOT t:Erased
     WITH r, t ORDER BY r.score DESC LIMIT $fanout
     RETURN {via: 'IMPACTS', impact_type: r.type, score: r.score, rationale: r.rationale,
             node: t} AS edge
@@ -52,7 +52,7 @@ CALL () {
   WHERE c.tenant = $tenant
   RETURN 'claim' AS from_kind, from_id, COLLECT {
     MATCH (c)-[r:IMPACTS]->(t)
-    WHERE t.tenant = $tenant
+    WHERE t.tenant = $tenant AND NOT t:Erased
     WITH r, t ORDER BY r.score DESC LIMIT $fanout
     RETURN {via: 'IMPACTS', impact_type: r.type, score: r.score, rationale: r.rationale,
             node: t} AS edge
@@ -68,7 +68,7 @@ CALL () {
   WHERE c.tenant = $tenant
   RETURN 'chunk' AS from_kind, from_id, COLLECT {
     MATCH (c)-[r:IMPACTS]->(t)
-    WHERE t.tenant = $tenant
+    WHERE t.tenant = $tenant AND NOT t:Erased
     WITH r, t ORDER BY r.score DESC LIMIT $fanout
     RETURN {via: 'IMPACTS', impact_type: r.type, score: r.score, rationale: r.rationale,
             node: t} AS edge

@@ -11,8 +11,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from graphmem.erasure.selection import SelectedRow, counts_by_kind
-from graphmem.history.chain import Change
-from graphmem.history.erasure import ERASE_OP, erase_payloads_at, erase_payloads_naming
+from graphmem.history.chain import ERASE_OP, Change
+from graphmem.history.erasure import erase_payloads_at, erase_payloads_naming
 from graphmem.history.write_path import Write
 
 
@@ -30,6 +30,7 @@ async def erase_batch(
     written: list[int] | None = None,
 ) -> Erased:
     """Erase ``nodes`` and the events at ``written``; ``record`` goes into the event."""
+    await current.flush_events()  # a group commit's earlier writes: their events are erased too
     payload = {
         "erasure_id": erasure_id,
         **record,
@@ -42,12 +43,12 @@ async def erase_batch(
     events = await erase_payloads_at(current, written, revision) if written else 0
     if nodes:
         events += await erase_payloads_naming(current, ids, revision)
-        await current.run(
+        rows = await current.run(
             "erasure/tombstone_nodes",
             nodes=[dict(node) for node in nodes],
             erasure_id=erasure_id,
             revision=revision,
         )
         await current.run("erasure/delete_idempotency_records", ids=ids)
-        await current.run("erasure/refresh_derived_counters", refs=[n["ref"] for n in nodes])
+        await current.run("erasure/refresh_derived_counters", refs=rows[0]["refs"])
     return Erased(revision, events)

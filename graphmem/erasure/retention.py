@@ -1,6 +1,7 @@
 """Retention, applied by maintain: what is past the configured retention
 (graphmem/core/retention.py) goes through the same erasure batch as the erase tool, with the
-same events (reason "retention"), RETENTION_BATCH roots and what derives from them per batch."""
+same events (reason "retention"): up to RETENTION_ROOTS past it and what derives from them,
+at most RETENTION_BATCH nodes a batch, what derives first (the roots stay for the next)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from graphmem.erasure.selection import SelectedRow, counts_by_kind, expanded
 from graphmem.history.write_path import Write
 from graphmem.store import shaped
 
+RETENTION_ROOTS = 200
 RETENTION_BATCH = 1_000
 
 
@@ -21,6 +23,7 @@ class RetentionBatch:
     erased: dict[str, int]  # nodes by kind
     revision: int | None  # the erasure's event; None when nothing was past retention
     more: bool  # the batch was full: call again
+    memory_ids: list[str]  # their Markdown backups go once it commits
 
 
 async def erase_past_retention(current: Write, policy: RetentionPolicy) -> RetentionBatch:
@@ -29,12 +32,15 @@ async def erase_past_retention(current: Write, policy: RetentionPolicy) -> Reten
         "erasure/list_past_retention",
         raw=policy.raw.cutoffs(now) if policy.raw else None,
         retired=policy.retired.cutoffs(now) if policy.retired else None,
-        limit=RETENTION_BATCH,
+        limit=RETENTION_ROOTS,
     )
     roots = shaped(SelectedRow, rows)
     if not roots:
-        return RetentionBatch({}, None, more=False)
-    nodes = await expanded(current.run, roots)
+        return RetentionBatch({}, None, more=False, memory_ids=[])
+    reached = await expanded(current.run, roots)
+    nodes = reached[:RETENTION_BATCH]
     record = {"reason": "retention", "selector": "retention"}
     erased = await erase_batch(current, new_id(), nodes, record)
-    return RetentionBatch(counts_by_kind(nodes), erased.revision, len(roots) == RETENTION_BATCH)
+    more = len(roots) == RETENTION_ROOTS or len(reached) > RETENTION_BATCH
+    memories = [node["id"] for node in nodes if node["kind"] == "Memory"]
+    return RetentionBatch(counts_by_kind(nodes), erased.revision, more, memories)

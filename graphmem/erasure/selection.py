@@ -10,12 +10,34 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any, TypedDict
 
+from graphmem.core.errors import Conflict
 from graphmem.core.models import canonical_json
 from graphmem.erasure.models import EraseRequest
 from graphmem.store import Row, TenantStore, shaped
 
 Reader = Callable[..., Awaitable[list[Row]]]
-EXPANSION_ROUNDS = 8  # the longest chain of derivation is chunk > claim > fact > key > facts
+MAX_EXPANSIONS = 64  # steps of derivation (chunk > claim > fact > key > facts is four)
+# What a write created, by its op: the subject its event names at this position.
+CREATED_BY_OP = {
+    "record_fact": 0,
+    "save_memory": 0,
+    "record_decision": 0,
+    "record_attempt": 0,
+    "create_workstream": 0,
+    "add_context_chunk": 0,
+    "archive_turns": 0,
+    "record_commit": 0,  # the commit's sha
+    "record_outcome": 1,
+    "record_human_answer": 1,
+}
+
+
+class WrittenRow(TypedDict):
+    revision: int
+    op: str
+    aggregate_id: str | None
+    subject_ids: list[str] | None
+    erased: bool
 
 
 class SelectedRow(TypedDict):
@@ -28,6 +50,7 @@ class SelectedRow(TypedDict):
 class Plan:
     nodes: list[SelectedRow] = field(default_factory=list[SelectedRow])
     written_events: list[int] = field(default_factory=list[int])  # by actor or session
+    authored_events: list[int] = field(default_factory=list[int])  # theirs, erased ones too
     naming_events: list[int] = field(default_factory=list[int])  # naming a selected node
 
     @property
@@ -47,6 +70,7 @@ class Plan:
         body = {
             "nodes": sorted(f"{node['kind']}:{node['id']}" for node in self.nodes),
             "written_events": self.written_events,
+            "authored_events": self.authored_events,
             "naming_events": self.naming_events,
         }
         return hashlib.sha256(canonical_json(body).encode()).hexdigest()
@@ -61,18 +85,26 @@ def counts_by_kind(nodes: list[SelectedRow]) -> dict[str, int]:
 
 async def plan(db: TenantStore, request: EraseRequest) -> Plan:
     """Everything the request's selector reaches in the tenant now."""
-    roots, written = await _roots(db, request), []
+    roots, selected = await _roots(db, request), Plan()
     if request.written_by is not None or request.written_in_session is not None:
-        rows = await db.read("erasure/list_events_written_by", **_authorship(request))
-        written = [int(row["revision"]) for row in rows]
-        made = sorted({str(row["aggregate_id"]) for row in rows if row["aggregate_id"]})
+        rows = shaped(
+            WrittenRow, await db.read("erasure/list_events_written_by", **_authorship(request))
+        )
+        selected.authored_events = [row["revision"] for row in rows]
+        selected.written_events = [row["revision"] for row in rows if not row["erased"]]
+        made = sorted({created for row in rows if (created := _created(row)) is not None})
         roots += shaped(SelectedRow, await db.read("erasure/select_by_ids", ids=made))
-    selected = Plan(nodes=await expanded(db.read, roots))
-    selected.written_events = written
+    selected.nodes = await expanded(db.read, roots)
     if selected.nodes:
         rows = await db.read("history/list_events_naming", ids=selected.ids)
         selected.naming_events = [int(row["revision"]) for row in rows]
     return selected
+
+
+def _created(row: WrittenRow) -> str | None:
+    """The node a write created (changes to others' nodes select nothing)."""
+    position, subjects = CREATED_BY_OP.get(row["op"]), row["subject_ids"] or []
+    return subjects[position] if position is not None and position < len(subjects) else None
 
 
 async def _roots(db: TenantStore, request: EraseRequest) -> list[SelectedRow]:
@@ -107,7 +139,7 @@ async def expanded(read: Reader, roots: list[SelectedRow]) -> list[SelectedRow]:
     the roots its selector finds the rest from."""
     levels = [_distinct(roots)]
     seen = {row["ref"] for row in levels[0]}
-    for _ in range(EXPANSION_ROUNDS):
+    while True:
         fresh = [row["ref"] for row in levels[-1]]
         found = shaped(SelectedRow, await read("erasure/expand_dependents", refs=fresh))
         facts = [row["ref"] for level in levels for row in level if row["kind"] == "Fact"]
@@ -118,10 +150,14 @@ async def expanded(read: Reader, roots: list[SelectedRow]) -> list[SelectedRow]:
             if row["ref"] not in seen
         ]
         if not level:
-            break
+            return [row for level in reversed(levels) for row in level]
+        if len(levels) == MAX_EXPANSIONS:
+            raise Conflict(
+                f"what the selection derives did not settle in {MAX_EXPANSIONS} steps: erase "
+                "it in parts (by ids)"
+            )
         seen.update(row["ref"] for row in level)
         levels.append(level)
-    return [row for level in reversed(levels) for row in level]
 
 
 def _distinct(rows: list[SelectedRow]) -> list[SelectedRow]:

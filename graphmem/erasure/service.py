@@ -17,7 +17,6 @@ per call; ``remaining`` says how many are left for the next.
 
 from __future__ import annotations
 
-import logging
 import math
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -25,14 +24,14 @@ from typing import Any
 
 from graphmem.core.errors import Conflict
 from graphmem.core.ids import new_id
-from graphmem.core.text import tenant_prefix
+from graphmem.erasure.backups import remove_backups
 from graphmem.erasure.batch import erase_batch
 from graphmem.erasure.models import MAX_IDS, EraseRequest, EraseResult, ErasureSample
-from graphmem.erasure.selection import Plan, SelectedRow, counts_by_kind, plan
+from graphmem.erasure.selection import Plan, SelectedRow, counts_by_kind, expanded, plan
+from graphmem.history.erasure import forget_authors
 from graphmem.history.write_path import Write, write_batches
 from graphmem.store import TenantStore
 
-log = logging.getLogger("graphmem")
 BATCH = 1_000
 MAX_PER_CALL = 100_000
 SAMPLE = 5
@@ -44,7 +43,7 @@ async def erase(
     selected = await plan(db, request)
     if request.dry_run:
         return await _dry_run(db, selected)
-    if not selected.nodes and not selected.written_events:
+    if not selected.nodes and not selected.written_events and not selected.authored_events:
         return _answer(selected, dry_run=False)  # erased already, or nothing: a no-op
     if request.expected_fingerprint != selected.fingerprint:
         raise Conflict(
@@ -52,17 +51,24 @@ async def erase(
             "again and confirm with its fingerprint"
         )
     erasure = _Erasure(request, selected, new_id())
-    batches = await write_batches(db, "erase", {"at": 0}, erasure.batch, budget=math.inf)
-    _remove_backups(db.tenant, backup_dir, erasure.memory_ids)
+    batches = await write_batches(
+        db,
+        "erase",
+        {"at": 0},
+        erasure.batch,
+        budget=math.inf,
+        committed=lambda batch: remove_backups(db.tenant, backup_dir, batch.memory_ids),
+    )
     # past the bound, what is left (and its fingerprint for the next confirmation)
     left = await plan(db, request) if len(selected.nodes) > MAX_PER_CALL else Plan()
+    erased = [node for batch in batches for node in batch.nodes]
     return EraseResult(
         dry_run=False,
         fingerprint=left.fingerprint,
-        counts=counts_by_kind(erasure.nodes),
-        total=len(erasure.nodes),
+        counts=counts_by_kind(erased),
+        total=len(erased),
         event_payloads=sum(batch.events for batch in batches),
-        ids=[node["id"] for node in erasure.nodes[:MAX_IDS]],
+        ids=[node["id"] for node in erased[:MAX_IDS]],
         remaining=len(left.nodes),
         erasure_id=erasure.erasure_id,
         revisions=[batch.revision for batch in batches],
@@ -100,45 +106,44 @@ class _Batch:
     revision: int
     events: int
     following: dict[str, Any] | None
-
-
-@dataclass
-class _Erasure:
-    request: EraseRequest
-    selected: Plan
-    erasure_id: str
-    nodes: list[SelectedRow] = field(default_factory=list[SelectedRow])
-
-    def __post_init__(self) -> None:
-        self.nodes = self.selected.nodes[:MAX_PER_CALL]
+    nodes: list[SelectedRow]
 
     @property
     def memory_ids(self) -> list[str]:
         return [node["id"] for node in self.nodes if node["kind"] == "Memory"]
 
+
+@dataclass
+class _Erasure:
+    """A confirmed erasure's batches: the nodes (at most MAX_PER_CALL), then the payloads of
+    the events an actor or session wrote, and at the end who wrote them; the last two only in
+    the call that reaches the end of the selection (the next dry run finds the rest by them)."""
+
+    request: EraseRequest
+    selected: Plan
+    erasure_id: str
+    nodes: list[SelectedRow] = field(default_factory=list[SelectedRow])
+    written: list[int] = field(default_factory=list[int])
+    authored: list[int] = field(default_factory=list[int])
+
+    def __post_init__(self) -> None:
+        self.nodes = self.selected.nodes[:MAX_PER_CALL]
+        if len(self.selected.nodes) <= MAX_PER_CALL:
+            self.written = self.selected.written_events
+            self.authored = self.selected.authored_events
+
     async def batch(self, current: Write, position: dict[str, Any], done: list[_Batch]) -> _Batch:
-        """One batch: its nodes, then (past the nodes) the events written by the selected
-        actor or session, BATCH at a time."""
         at = int(position["at"])
-        nodes = self.nodes[at : at + BATCH]
-        written = self.selected.written_events[max(0, at - len(self.nodes)) :][: BATCH - len(nodes)]
+        planned = self.nodes[at : at + BATCH]
+        written = self.written[max(0, at - len(self.nodes)) :][: BATCH - len(planned)]
+        # what derives from them now (written since the plan) goes with them
+        nodes = await expanded(current.run, planned) if planned else []
         record = {"reason": self.request.reason, **self.request.selector_record()}
         erased = await erase_batch(
             current, self.erasure_id, nodes, {**record, "batch": len(done) + 1}, written
         )
-        end = at + len(nodes) + len(written)
-        more = end < len(self.nodes) + len(self.selected.written_events)
-        return _Batch(erased.revision, erased.events, {"at": end} if more else None)
-
-
-def _remove_backups(tenant: str, root: Path | None, memory_ids: list[str]) -> None:
-    """Erased memories' Markdown backups (memories/backup.py names each file by its id)."""
-    if root is None or not memory_ids:
-        return
-    folder = root / tenant_prefix(tenant).rstrip("_")
-    for memory_id in memory_ids:
-        for path in folder.glob(f"*/*/*-{memory_id}.md"):
-            try:
-                path.unlink()
-            except OSError as error:  # reported, not fatal: the graph is erased
-                log.warning("erased memory backup %s not removed: %s", path.name, error.strerror)
+        end = at + len(planned) + len(written)
+        more = end < len(self.nodes) + len(self.written)
+        if not more:
+            await forget_authors(current, self.authored)
+        return _Batch(erased.revision, erased.events, {"at": end} if more else None, nodes)

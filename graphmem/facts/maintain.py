@@ -14,12 +14,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from datetime import datetime
+from pathlib import Path
 from typing import Any
 
 from graphmem.core.retention import RetentionPolicy
 from graphmem.decisions import evaluation as decisions
 from graphmem.decisions.evaluation import STALE_BATCH
 from graphmem.decisions.models import ReviewOutcome, VerdictCounts
+from graphmem.erasure.backups import remove_backups
 from graphmem.erasure.retention import erase_past_retention
 from graphmem.facts.models import MaintainRequest, MaintainResult
 from graphmem.history.chain import Change
@@ -43,10 +45,14 @@ class _Batch:
     review: ReviewOutcome | None = None
     revision: int | None = None
     erased: dict[str, int] = field(default_factory=dict[str, int])
+    erased_memories: list[str] = field(default_factory=list[str])
 
 
 async def maintain(
-    db: TenantStore, request: MaintainRequest, retention: RetentionPolicy | None = None
+    db: TenantStore,
+    request: MaintainRequest,
+    retention: RetentionPolicy | None = None,
+    backup_dir: Path | None = None,
 ) -> MaintainResult:
     position = db.resume("maintain", request.continuation) or START
     policy = retention or RetentionPolicy()
@@ -59,14 +65,26 @@ async def maintain(
             return replace(ran, following={"phase": "retain", "after": ""})
         return ran
 
-    batches = await write_batches(db, "maintain", position, batch, budget=CALL_BUDGET)
+    def committed(batch: _Batch) -> None:
+        remove_backups(db.tenant, backup_dir, batch.erased_memories)
+
+    batches = await write_batches(
+        db, "maintain", position, batch, budget=CALL_BUDGET, committed=committed
+    )
     return _result(batches, db.continuation("maintain", batches[-1].following))
 
 
 async def _retention_batch(w: Write, policy: RetentionPolicy) -> _Batch:
     erased = await erase_past_retention(w, policy)
     following = {"phase": "retain", "after": ""} if erased.more else None
-    return _Batch("retain", w.now, following, revision=erased.revision, erased=erased.erased)
+    return _Batch(
+        "retain",
+        w.now,
+        following,
+        revision=erased.revision,
+        erased=erased.erased,
+        erased_memories=erased.memory_ids,
+    )
 
 
 async def _batch(w: Write, position: dict[str, Any], done: list[_Batch]) -> _Batch:

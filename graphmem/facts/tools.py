@@ -64,7 +64,10 @@ async def maintain(services: Services, request: models.MaintainRequest) -> model
     for about a second, then answers with a continuation: call again with it until it is
     null. Safe to repeat.
     """
-    return await maintain_pass.maintain(services.db(), request, services.settings.retention)
+    settings = services.settings
+    return await maintain_pass.maintain(
+        services.db(), request, settings.retention, settings.memory_backup_dir
+    )
 
 
 @SPECS.tool(

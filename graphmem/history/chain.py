@@ -27,6 +27,7 @@ from graphmem.history.rows import EventRow, LockedHead, event_from_node
 from graphmem.store import TenantStore, Tx, shaped
 
 GENESIS_HASH = "0" * 64
+ERASE_OP = "erase"  # an erasure's own event: it holds no content and is never erased
 log = logging.getLogger("graphmem")
 
 

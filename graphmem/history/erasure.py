@@ -1,7 +1,7 @@
 """Erasing event payloads inside an erasure's write, so the chain still verifies.
 
-An erased event keeps its place in the chain (revision, op, time, links, hash and, when it was
-sealed, its payload's digest); its payload, the payload's salt and its audit fields go. Each
+An erased event keeps its place in the chain (revision, op, time, links, hash, who wrote it
+and, when it was sealed, its payload's digest); its payload and the payload's salt go. Each
 is marked with the revision of the erasure's own event (appended in the same write) and sealed
 with the history key over that place, so a payload removed any other way, or an erased event
 edited afterwards, is tampering to verification. Why this shape: docs/erasure.md.
@@ -14,8 +14,6 @@ from typing import TypedDict
 from graphmem.history.chain import erasure_seal
 from graphmem.history.write_path import Write
 from graphmem.store import shaped
-
-ERASE_OP = "erase"  # an erasure's own event (list_events_naming never erases one)
 
 
 class EventToErase(TypedDict):
@@ -54,3 +52,9 @@ async def _erase(current: Write, events: list[EventToErase], erased_by: int) -> 
         seal_key_id=key.key_id if key else None,
     )
     return int(rows[0]["erased"]) if rows else 0
+
+
+async def forget_authors(current: Write, revisions: list[int]) -> None:
+    """The events at ``revisions`` no longer say who wrote them (actor, session, client)."""
+    if revisions:
+        await current.run("history/forget_event_authors", revisions=revisions)

@@ -76,7 +76,7 @@ class IdempotencyRow(TypedDict):
 
 
 def event_from_node(node: dict[str, Any]) -> EventRecord:
-    text = node.get("payload_json")
+    text = None if node.get("erased_by") is not None else node.get("payload_json")
     body: dict[str, Any] = json.loads(text) if text is not None else {}  # {} once erased
     return from_node(
         EventRecord,

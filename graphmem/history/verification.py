@@ -24,6 +24,7 @@ from graphmem.core.errors import GraphmemError
 from graphmem.core.keys import SCHEME, ChainKey
 from graphmem.core.models import canonical_json
 from graphmem.history.chain import (
+    ERASE_OP,
     GENESIS_HASH,
     erasure_seal,
     event_hash,
@@ -127,16 +128,13 @@ class _Walk:
     revision must still have its hash."""
 
     def __init__(
-        self,
-        tenant: str,
-        key: ChainKey | None,
-        start: _Checkpoint | None,
-        pin: _Checkpoint | None,
-        seal_key_id: str | None = None,
+        self, tenant: str, key: ChainKey | None, start: _Checkpoint | None, pin: _Checkpoint | None
     ) -> None:
         self.tenant, self.key, self.pin = tenant, key, pin
-        self.seal_key_id = seal_key_id  # the head's key: a keyed chain's erasures are keyed
         self.erased = 0
+        # erased_by -> (the first event it erased, whether its seals are keyed): the revision
+        # must be an erasure's event, keyed alike, or the marks were not made by an erasure
+        self.erasures: dict[int, tuple[int, bool]] = {}
         self.start = self.after = start.revision if start else 0
         self.prev: str = start.hash if start else GENESIS_HASH
         self.keyed_from = start.keyed_from if start else None
@@ -158,6 +156,7 @@ class _Walk:
             digest = event_hash(self.tenant, revision, *fields, key, sealed=sealed)
             if not hmac.compare_digest(str(event["hash"]), digest):
                 raise _Broken("tampered", revision, "its content does not match its hash")
+        self._settle_erasure(event, revision)
         if self.pin and revision == self.pin.revision and event["hash"] != self.pin.hash:
             raise _Broken("tampered", revision, "it differs from the verified checkpoint")
         self.after, self.prev, self.checked = revision, event["hash"], self.checked + 1
@@ -187,8 +186,10 @@ class _Walk:
         erased_by, seal = event.get("erased_by"), event.get("erasure_seal")
         if not isinstance(erased_by, int) or erased_by <= revision or not isinstance(seal, str):
             raise _Broken("tampered", revision, "its erasure mark does not hold")
+        if event.get("payload_json") is not None or event.get("payload_salt") is not None:
+            raise _Broken("tampered", revision, "an erased event holds a payload")
         key_id = event.get("seal_key_id")
-        if key_id != self.seal_key_id:  # a keyed chain's erasures are sealed with its key
+        if key_id is None and event.get("hash_scheme") is not None:
             raise _Broken("tampered", revision, "its erasure is not sealed with the chain's key")
         if key_id is not None and (self.key is None or self.key.key_id != key_id):
             raise _Broken(
@@ -197,6 +198,24 @@ class _Walk:
         expected = erasure_seal(self.tenant, dict(event), erased_by, self.key if key_id else None)
         if not hmac.compare_digest(seal, expected):
             raise _Broken("tampered", revision, "its erasure seal does not hold")
+        first, keyed = self.erasures.setdefault(erased_by, (revision, key_id is not None))
+        if keyed != (key_id is not None):  # one erasure seals alike: the first was forged
+            raise _Broken("tampered", first, "its erasure mark names no erasure of this chain")
+
+    def _settle_erasure(self, event: ChainEvent, revision: int) -> None:
+        """The events an erasure at ``revision`` marked: this event must be that erasure's,
+        keyed as its seals are (a plain seal on a keyed chain is anyone's forgery)."""
+        marked = self.erasures.pop(revision, None)
+        if marked is None:
+            return
+        first, keyed = marked
+        if event["op"] != ERASE_OP or (event.get("hash_scheme") is not None) != keyed:
+            raise _Broken("tampered", first, "its erasure mark names no erasure of this chain")
+
+    def unsettled(self) -> int | None:
+        """The first event marked by an erasure the walk passed without finding it."""
+        passed = [first for by, (first, _) in self.erasures.items() if by <= self.after]
+        return min(passed) if passed else None
 
     def _key_of(self, event: ChainEvent, revision: int) -> tuple[bool, ChainKey | None]:
         """Whether this server can check the event's hash, and with which key."""
@@ -258,7 +277,7 @@ async def _check_chain(
     try:
         checkpoint = _checkpoint(db.tenant, db.store.chain_key, head)
         start = None if full else checkpoint
-        walk = _Walk(db.tenant, db.store.chain_key, start, checkpoint, head["key_id"])
+        walk = _Walk(db.tenant, db.store.chain_key, start, checkpoint)
         while walk.after < head_revision and walk.checked < limit:
             events = await _page(db, walk.after, head_revision, limit - walk.checked)
             if not events:
@@ -267,6 +286,8 @@ async def _check_chain(
                 walk.step(event, anchor.revision if anchor else None)
     except _Broken as broken:
         return verdict(broken.status, broken.revision, broken.reason)
+    if walk.after == head_revision and (unsettled := walk.unsettled()) is not None:
+        return verdict("tampered", unsettled, "its erasure mark names no erasure of this chain")
     if walk.after < head_revision:
         return verdict(
             reason=f"only the first {walk.checked} of {head_revision - walk.start} events"

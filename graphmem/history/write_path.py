@@ -39,7 +39,7 @@ from graphmem.core.errors import Conflict
 from graphmem.core.ids import new_id
 from graphmem.core.models import canonical_json
 from graphmem.core.progress import step
-from graphmem.history.chain import Audit, Change, Head, append_event, event_params
+from graphmem.history.chain import Audit, Change, Head, append_event, event_params, flush_events
 from graphmem.history.group_commit import committer_of, seen_heads
 from graphmem.history.rows import IdempotencyRow
 from graphmem.store import Row, TenantStore, Tx, shaped
@@ -110,6 +110,11 @@ class Write:
         """Record one change of this write (its op is the write's label); returns the revision
         it commits as."""
         return await self.event(Change(self.label, kind, aggregate_id, subject_ids, payload))
+
+    async def flush_events(self) -> None:
+        """Write the transaction's events so far, this write's and those of the writes before
+        it in a group commit, so a statement after this sees them (an erasure erases them)."""
+        await flush_events(self.tx, self._head)
 
     async def events(self, changes: list[Change]) -> int | None:
         """Record several changes in order; the revision of the last one, None for none."""
@@ -255,10 +260,12 @@ async def write_batches(
     run: Callable[[Write, dict[str, Any], list[B]], Awaitable[B]],
     *,
     budget: float,
+    committed: Callable[[B], None] | None = None,
 ) -> list[B]:
     """A long write as batches, each its own ``write`` (``run`` gets the position and the
     batches before it), until the work is done or ``budget`` seconds have passed; at least
-    one. A concurrent writer of the tenant waits for one batch at most."""
+    one. A concurrent writer of the tenant waits for one batch at most. ``committed`` hears
+    of each batch once it has committed (work outside the database that must follow it)."""
     began = time.monotonic()
     batches: list[B] = []
     following: dict[str, Any] | None = position
@@ -267,6 +274,8 @@ async def write_batches(
             await hand_over()
         batch = await write(db, label, _batch_work(run, following, batches))
         batches.append(batch)
+        if committed is not None:
+            committed(batch)
         following = batch.following
         # a pass's length is unknown, so each batch counts one more of one more
         await step(len(batches), len(batches) + (following is not None), f"{label} batch")

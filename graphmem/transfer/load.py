@@ -240,6 +240,8 @@ class _Loader:
             return
         if REVISIONED & set(line.labels) and isinstance(properties.get("revision"), int):
             properties["revision"] += self.offset
+        if "Erased" in line.labels and isinstance(properties.get("erased_by"), int):
+            properties["erased_by"] += self.offset  # the erasure's event, moved as events are
         if line.line == "event":
             properties = self._rechained(properties)
         # the target tenant before the node exists: Neo4j checks a uniqueness constraint at

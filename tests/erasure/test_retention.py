@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 from typing import Any
 
 import neo4j
@@ -14,6 +15,7 @@ from fastmcp import Client
 from graphmem.app.server import create_server
 from graphmem.core.retention import Retention
 from graphmem.core.settings import Settings
+from graphmem.erasure import retention
 from graphmem.history.verification import verify_chain
 from graphmem.store import Store
 from tests.support import WholeRecordClient, call
@@ -22,8 +24,12 @@ LONG_AGO = (datetime.now(UTC) - timedelta(days=3)).isoformat()
 
 
 @pytest.fixture
-async def retaining(store: Store, settings: Settings) -> AsyncIterator[Client[Any]]:
-    policy = {"retention_raw": "1,kept=3650", "retention_retired": "1"}
+async def retaining(store: Store, settings: Settings, tmp_path: Path) -> AsyncIterator[Client[Any]]:
+    policy = {
+        "retention_raw": "1,kept=3650",
+        "retention_retired": "1",
+        "memory_backup_dir": tmp_path / "backups",
+    }
     async with WholeRecordClient(create_server(store, settings.model_copy(update=policy))) as c:
         yield c
 
@@ -42,7 +48,7 @@ async def _archive(client: Client[Any], project: str) -> dict[str, Any]:
 
 
 async def test_maintain_erases_what_is_past_retention(
-    retaining: Client[Any], store: Store, raw_driver: neo4j.AsyncDriver, tenant: str
+    retaining: Client[Any], store: Store, raw_driver: neo4j.AsyncDriver, tenant: str, tmp_path: Path
 ) -> None:
     await _archive(retaining, "p")
     await _archive(retaining, "kept")  # its project keeps raw sessions ten years
@@ -58,8 +64,12 @@ async def test_maintain_erases_what_is_past_retention(
         tenant=tenant,
         then=LONG_AGO,
     )
+    backups = sorted((tmp_path / "backups").rglob("*.md"))
+    assert len(backups) == 2
     result = await call(retaining, "maintain")
     assert result["erased_past_retention"] == {"Fact": 1, "Memory": 1, "Session": 1, "Turn": 1}
+    kept = sorted((tmp_path / "backups").rglob("*.md"))
+    assert len(kept) == 1 and live["memory"]["id"] in kept[0].name
     assert result["continuation"] is None
     assert (await call(retaining, "search_raw", query="talk"))["count"] == 1  # kept's
     assert (await call(retaining, "get_observations", ids=[live["memory"]["id"]]))["details"]
@@ -73,6 +83,32 @@ async def test_maintain_erases_what_is_past_retention(
         e for e in (await call(retaining, "replay_memory"))["events"] if e["event_type"] == "erase"
     ]
     assert [e["payload"]["reason"] for e in erasures] == ["retention"]
+
+
+async def test_a_long_session_goes_in_bounded_batches(
+    retaining: Client[Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(retention, "RETENTION_BATCH", 2)
+    turns = [{"role": "user", "content": f"old talk {n}", "ts": LONG_AGO} for n in range(5)]
+    await call(
+        retaining,
+        "archive_turns",
+        project="p",
+        session_ref="s",
+        host="h",
+        source_root="/r",
+        turns=turns,
+    )
+    result = await call(retaining, "maintain")
+    erased = dict(result["erased_past_retention"])
+    while result["continuation"] is not None:
+        result = await call(retaining, "maintain", continuation=result["continuation"])
+        for kind, count in result["erased_past_retention"].items():
+            erased[kind] = erased.get(kind, 0) + count
+    assert erased == {"Session": 1, "Turn": 5}
+    events = (await call(retaining, "replay_memory"))["events"]
+    assert sum(e["event_type"] == "erase" for e in events) == 3  # 2 + 2 + 2 nodes
+    assert (await call(retaining, "search_raw", query="talk"))["count"] == 0
 
 
 def test_retention_settings_are_checked() -> None:
