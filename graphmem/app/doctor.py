@@ -78,7 +78,7 @@ def check_java(settings: Settings) -> Check:
         java = find_java(settings.java_home)
     except ConfigurationError as error:
         return fail("java", error.message)
-    return ok("java", f"Java {java.major} at {java.executable}")
+    return ok("java", java.describe())
 
 
 def check_jars(settings: Settings) -> Check:

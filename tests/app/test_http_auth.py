@@ -29,6 +29,7 @@ class Principals:
     writer_b: str
     tenant_a: str
     admin_a: str
+    metrics_only: str  # admin alone: /metrics, no tool
 
 
 @pytest.fixture(scope="module")
@@ -41,6 +42,7 @@ def principals(
     reader_a, _ = issue_token(tokens_file, tenant_a, ["read"], "reader")
     writer_b, _ = issue_token(tokens_file, tenant_b, ["read", "write"])
     admin_a, _ = issue_token(tokens_file, tenant_a, ["read", "write", "admin"], "operator")
+    metrics_only, _ = issue_token(tokens_file, tenant_a, ["admin"], "prometheus")
     env = clean_env(
         **neo4j_endpoint.env(),
         GRAPHMEM_TOKENS_FILE=str(tokens_file),
@@ -48,7 +50,9 @@ def principals(
         GRAPHMEM_TOOLSET="full",  # governance and observations are full-toolset tools
     )
     with serving_http(env) as server:
-        yield Principals(server, tokens_file, writer_a, reader_a, writer_b, tenant_a, admin_a)
+        yield Principals(
+            server, tokens_file, writer_a, reader_a, writer_b, tenant_a, admin_a, metrics_only
+        )
 
 
 def _post(url: str, body: bytes, headers: dict[str, str]) -> int:
@@ -111,8 +115,25 @@ async def test_read_only_tokens_cannot_write(principals: Principals) -> None:
     assert refused.is_error
     payload = json.loads(refused.content[0].text)
     assert payload["error"] == "permission_denied" and "'write' scope" in payload["message"]
-    async with Client(principals.server.url, auth=principals.reader_a) as client:
-        assert "record_fact" in {tool.name for tool in await client.list_tools()}
+
+
+async def _listed(url: str, token: str) -> dict[str, Any]:
+    async with Client(url, auth=token) as client:
+        return {tool.name: tool for tool in await client.list_tools()}
+
+
+async def test_a_token_lists_only_the_tools_its_scopes_allow(principals: Principals) -> None:
+    url = principals.server.url
+    read = await _listed(url, principals.reader_a)
+    write = await _listed(url, principals.writer_a)
+    admin = await _listed(url, principals.admin_a)
+    assert read and all(tool.annotations.read_only_hint for tool in read.values())
+    assert "current_state" in read and "record_fact" not in read
+    assert "record_fact" in write and "erase" not in write
+    assert set(admin) == set(write) | {"erase"} and set(write) > set(read)
+    assert await _listed(url, principals.metrics_only) == {}  # admin alone erases nothing
+    refused = await _call(url, principals.metrics_only, "erase", project="p")
+    assert json.loads(refused.content[0].text)["error"] == "permission_denied"
 
 
 async def test_only_admin_tokens_erase(principals: Principals) -> None:
