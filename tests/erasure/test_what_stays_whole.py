@@ -45,18 +45,20 @@ async def test_a_live_decision_that_depended_on_an_erased_fact_still_reads(
 
 async def test_impact_walks_past_an_erased_target(client: Client[Any]) -> None:
     fact = await call(client, "record_fact", project="p", key="db", value="postgres")
+    decisions = []
     for n in range(2):
         decision = await call(client, "record_decision", project="p", title=f"d{n}", choice="c")
+        decisions.append(decision["decision"]["id"])
         await call(
             client,
             "link_impact",
             source_kind="fact",
             source_ref=fact["id"],
             target_kind="decision",
-            target_ref=decision["decision"]["id"],
+            target_ref=decisions[-1],
             impact_type="informs",
         )
-    await _erase(client, ids=[decision["decision"]["id"]])
+    await _erase(client, ids=[decisions[-1]])
     walked = await call(client, "explain_impact", source_ref=fact["id"])
     assert walked["total_impacts"] == 1 and walked["truncated"] is False
 
