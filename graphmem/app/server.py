@@ -84,6 +84,9 @@ def _auth(settings: Settings) -> AuthProvider | None:
     )
 
 
+LIST_CACHE_SECONDS = 3600  # tools, prompts, resources and templates change only with a restart
+
+
 def create_server(store: Store | StoreGate, settings: Settings) -> FastMCP:
     """Build the MCP server around a store, open or still opening behind a gate (calls wait
     for it). The caller owns the store's lifetime."""
@@ -105,6 +108,10 @@ def create_server(store: Store | StoreGate, settings: Settings) -> FastMCP:
         mask_error_details=True,  # unexpected errors reach clients as a generic message
         strict_input_validation=True,  # no silent "7" -> 7 coercion
         dereference_schemas=False,  # input schemas come inlined, output schemas keep $defs
+        # lists are fixed for the process: clients of the 2026-07-28 protocol may cache them,
+        # each principal its own when tokens scope them (access.py)
+        cache_ttl=LIST_CACHE_SECONDS,
+        cache_scope="private" if auth is not None else "public",
         middleware=[
             # outermost: times and counts every call, refused ones included
             CallObserver(metrics, (spec.name for spec in specs), services.tenant),
@@ -122,4 +129,12 @@ def create_server(store: Store | StoreGate, settings: Settings) -> FastMCP:
     server.add_completion_handler(complete)
     register_browser_files(server, settings.tenant)
     register_metrics_route(server, metrics, credentials=auth is not None)
+    _uncached_reads(server)
     return server
+
+
+def _uncached_reads(server: FastMCP) -> None:
+    """FastMCP's cache hint covers every cacheable method alike; a resource read answers the
+    graph as it is now (graphmem://stats, a fact), so it carries none."""
+    hints = server._mcp_server.cache_hints  # pyright: ignore[reportPrivateUsage]
+    hints.pop("resources/read", None)

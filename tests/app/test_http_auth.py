@@ -119,7 +119,9 @@ async def test_read_only_tokens_cannot_write(principals: Principals) -> None:
 
 async def _listed(url: str, token: str) -> dict[str, Any]:
     async with Client(url, auth=token) as client:
-        return {tool.name: tool for tool in await client.list_tools()}
+        listed = await client.list_tools_mcp()
+        assert listed.cache_scope == "private"  # each token caches its own list
+        return {tool.name: tool for tool in listed.tools}
 
 
 async def test_a_token_lists_only_the_tools_its_scopes_allow(principals: Principals) -> None:
