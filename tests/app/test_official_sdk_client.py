@@ -52,10 +52,10 @@ async def _a_session_of_work(client: mcp.Client) -> None:
     assert read.structured_content["answer"]["value"] == 7
     heard: list[Any] = []
 
-    async def progress(done: float, total: float | None, message: str | None) -> None:
-        heard.append((done, total, message))
+    async def heard_of(progress: float, total: float | None, message: str | None) -> None:
+        heard.append((progress, total, message))
 
-    maintained = await client.call_tool("maintain", {}, progress_callback=progress)
+    maintained = await client.call_tool("maintain", {}, progress_callback=heard_of)
     assert not maintained.is_error and heard, maintained.content
     stats = await client.read_resource("graphmem://stats")
     assert '"facts"' in stats.contents[0].text  # type: ignore[union-attr]
