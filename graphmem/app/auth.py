@@ -32,7 +32,12 @@ class GraphmemTokenVerifier(TokenVerifier):
         super().__init__()
         self._jwt = jwt
         self._jwt_verifier = (
-            JWTVerifier(public_key=jwt.public_key, issuer=jwt.issuer, audience=jwt.audience)
+            JWTVerifier(
+                public_key=jwt.public_key,
+                jwks_uri=jwt.jwks_uri,
+                issuer=jwt.issuer,
+                audience=jwt.audience,
+            )
             if jwt
             else None
         )
@@ -67,7 +72,8 @@ class GraphmemTokenVerifier(TokenVerifier):
 
 @dataclass(frozen=True)
 class JWTSettings:
-    public_key: str
+    public_key: str | None  # a PEM key, or
+    jwks_uri: str | None  # the identity provider's published keys
     issuer: str | None
-    audience: str | None
+    audience: str  # this server's canonical URI unless configured (RFC 8707)
     tenant_claim: str

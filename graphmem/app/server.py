@@ -45,17 +45,21 @@ def load_trusted_verifiers(settings: Settings) -> TrustedVerifiers | None:
 
 
 def load_jwt_settings(settings: Settings) -> JWTSettings | None:
-    if settings.jwt_public_key_file is None:
+    """JWTs checked with a key file or an identity provider's JWKS, bound to this server: the
+    audience is its canonical resource URI (RFC 8707) unless GRAPHMEM_JWT_AUDIENCE says."""
+    key_file, jwks_uri = settings.jwt_public_key_file, settings.jwt_jwks_uri
+    if key_file is None and jwks_uri is None:
         return None
+    if key_file is not None and jwks_uri is not None:
+        raise ConfigurationError(
+            "set GRAPHMEM_JWT_PUBLIC_KEY_FILE or GRAPHMEM_JWT_JWKS_URI, not both"
+        )
     try:
-        key = settings.jwt_public_key_file.read_text()
+        key = key_file.read_text() if key_file is not None else None
     except OSError as error:
         raise ConfigurationError(f"GRAPHMEM_JWT_PUBLIC_KEY_FILE: {error}") from error
-    # As a resource server the audience is this server unless configured otherwise.
-    audience = settings.jwt_audience or (
-        resource_url(settings) if settings.authorization_servers else None
-    )
-    return JWTSettings(key, settings.jwt_issuer, audience, settings.jwt_tenant_claim)
+    audience = settings.jwt_audience or resource_url(settings)
+    return JWTSettings(key, jwks_uri, settings.jwt_issuer, audience, settings.jwt_tenant_claim)
 
 
 def resource_url(settings: Settings) -> str:

@@ -24,6 +24,16 @@ def _xdg(var: str, fallback: str) -> Path:
     return Path(os.environ.get(var) or Path.home() / fallback) / "graphmem"
 
 
+def _is_loopback_http(url: str) -> bool:
+    host = url.removeprefix("http://").split("/", 1)[0].rsplit(":", 1)[0].strip("[]")
+    if not url.startswith("http://"):
+        return False
+    try:
+        return host == "localhost" or ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
 def _neo4j_env(name: str) -> AliasChoices:
     return AliasChoices(f"NEO4J_{name}", f"GRAPHMEM_NEO4J_{name}")
 
@@ -67,6 +77,11 @@ class Settings(BaseSettings):
         default=None,
         description="PEM public key of an identity provider; enables JWT bearer tokens.",
     )
+    jwt_jwks_uri: str | None = Field(
+        default=None,
+        description="JWKS URL of an identity provider (https, or http on loopback); enables JWT "
+        "bearer tokens with keys it publishes (fetched and cached). Instead of a key file.",
+    )
     jwt_issuer: str | None = Field(default=None, description="Required JWT issuer (iss).")
     jwt_audience: str | None = Field(default=None, description="Required JWT audience (aud).")
     jwt_tenant_claim: str = Field(
@@ -81,7 +96,7 @@ class Settings(BaseSettings):
     public_url: str | None = Field(
         default=None,
         description="The URL clients reach this server at (e.g. https://mcp.example.com): "
-        "names the protected resource, `<public_url>/mcp`, the JWT audience when "
+        "names the protected resource, `<public_url>/mcp`, the JWT audience (RFC 8707) when "
         "GRAPHMEM_JWT_AUDIENCE is unset. Default: http://<host>:<port>.",
     )
     allowed_hosts: Annotated[list[str], NoDecode] = Field(
@@ -209,6 +224,13 @@ class Settings(BaseSettings):
             raw=Retention.parse(self.retention_raw), retired=Retention.parse(self.retention_retired)
         )
 
+    @field_validator("jwt_jwks_uri")
+    @classmethod
+    def _jwks_over_tls(cls, value: str | None) -> str | None:
+        if value is None or value.startswith("https://") or _is_loopback_http(value):
+            return value
+        raise ValueError("must be an https:// URL (or http:// on loopback)")
+
     @field_validator("retention_raw", "retention_retired")
     @classmethod
     def _retention(cls, value: str | None) -> str | None:
@@ -248,4 +270,5 @@ class Settings(BaseSettings):
             bool(self.http_token_sha256)
             or self.tokens_file is not None
             or self.jwt_public_key_file is not None
+            or self.jwt_jwks_uri is not None
         )
