@@ -15,6 +15,7 @@ import asyncio
 import copy
 import time
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 from bench.facts import BENCH_CATALOG, bench_store, scratch_tenant
 from graphmem.core.keys import SCHEME, ChainKey
@@ -30,6 +31,25 @@ def say(line: str) -> None:
     print(line, flush=True)
 
 
+def sealed_event(
+    tenant: str, key: ChainKey, op: str, revision: int, at: str, payload: str, prev: str
+) -> dict[str, Any]:
+    """An event's chain fields, sealed and hashed as the write path does (a bench needs no
+    secret salt: the revision stands in)."""
+    salt = f"{revision:032x}"
+    sealed = payload_digest(salt, payload)
+    digest = event_hash(tenant, revision, op, at, sealed, prev, key, sealed=True)
+    return {
+        "revision": revision,
+        "at": at,
+        "payload_json": payload,
+        "payload_salt": salt,
+        "payload_digest": sealed,
+        "prev_hash": prev,
+        "hash": digest,
+    }
+
+
 async def load_events(
     seeder: Store, tenant: str, key: ChainKey, first: int, count: int, prev: str
 ) -> str:
@@ -40,22 +60,9 @@ async def load_events(
         for revision in range(first + offset, first + min(offset + BATCH, count)):
             at = (start + timedelta(seconds=revision)).isoformat()
             payload = canonical_json({"aggregate_kind": "bench", "n": revision})
-            salt = f"{revision:032x}"  # sealed as the write path seals (a bench needs no secret)
-            sealed = payload_digest(salt, payload)
-            digest = event_hash(tenant, revision, "bench", at, sealed, prev, key, sealed=True)
-            rows.append(
-                {
-                    "id": f"ev-{revision}",
-                    "revision": revision,
-                    "at": at,
-                    "payload_json": payload,
-                    "payload_salt": salt,
-                    "payload_digest": sealed,
-                    "prev_hash": prev,
-                    "hash": digest,
-                }
-            )
-            prev = digest
+            event = sealed_event(tenant, key, "bench", revision, at, payload, prev)
+            rows.append({"id": f"ev-{revision}", **event})
+            prev = event["hash"]
         await seeder.write(
             "history/create_bench_events",
             tenant,

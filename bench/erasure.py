@@ -21,6 +21,7 @@ import time
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from bench.chain import sealed_event
 from bench.facts import BENCH_CATALOG, bench_store, scratch_tenant
 from graphmem.core.ids import new_id
 from graphmem.core.keys import SCHEME, ChainKey
@@ -29,7 +30,7 @@ from graphmem.erasure.models import EraseRequest
 from graphmem.erasure.service import erase
 from graphmem.facts.models import RecordFactRequest
 from graphmem.facts.service import record_fact
-from graphmem.history.chain import GENESIS_HASH, event_hash, payload_digest
+from graphmem.history.chain import GENESIS_HASH
 from graphmem.history.verification import verify_chain
 from graphmem.retrieval.lexical import lexical_text
 from graphmem.store import QueryCatalog, Store
@@ -77,31 +78,11 @@ async def _events(
     for row in rows:
         revision += 1
         at = (start + timedelta(milliseconds=revision)).isoformat()
-        payload = canonical_json(
-            {
-                "aggregate_kind": "memory",
-                "aggregate_id": row["id"],
-                "subject_ids": [row["id"]],
-                "payload": {"title": row["title"]},
-            }
-        )
-        salt = f"{revision:032x}"
-        sealed = payload_digest(salt, payload)
-        digest = event_hash(tenant, revision, "save_memory", at, sealed, prev, key, sealed=True)
-        events.append(
-            {
-                "event_id": new_id(),
-                "revision": revision,
-                "at": at,
-                "id": row["id"],
-                "payload_json": payload,
-                "payload_salt": salt,
-                "payload_digest": sealed,
-                "prev_hash": prev,
-                "hash": digest,
-            }
-        )
-        prev = digest
+        subject = {"aggregate_kind": "memory", "aggregate_id": row["id"]}
+        body = {**subject, "subject_ids": [row["id"]], "payload": {"title": row["title"]}}
+        event = sealed_event(tenant, key, "save_memory", revision, at, canonical_json(body), prev)
+        events.append({"event_id": new_id(), "id": row["id"], **event})
+        prev = event["hash"]
     await seeder.write(
         "erasure/create_bench_memory_events",
         tenant,

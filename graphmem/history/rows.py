@@ -27,7 +27,6 @@ class HeadRow(TypedDict):
 
     revision: int
     last_hash: str | None
-    key_id: str | None  # the key the chain is keyed with (its erasures are sealed with it)
     checkpoint_revision: object
     checkpoint_hash: object
     keyed_from: object

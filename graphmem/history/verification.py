@@ -212,10 +212,13 @@ class _Walk:
         if event["op"] != ERASE_OP or (event.get("hash_scheme") is not None) != keyed:
             raise _Broken("tampered", first, "its erasure mark names no erasure of this chain")
 
-    def unsettled(self) -> int | None:
-        """The first event marked by an erasure the walk passed without finding it."""
+    def settle(self) -> None:
+        """At the head: every erasure mark must have met its erasure on the way."""
         passed = [first for by, (first, _) in self.erasures.items() if by <= self.after]
-        return min(passed) if passed else None
+        if passed:
+            raise _Broken(
+                "tampered", min(passed), "its erasure mark names no erasure of this chain"
+            )
 
     def _key_of(self, event: ChainEvent, revision: int) -> tuple[bool, ChainKey | None]:
         """Whether this server can check the event's hash, and with which key."""
@@ -284,16 +287,12 @@ async def _check_chain(
                 raise _Broken("tampered", walk.after + 1, TOP_MISSING)
             for event in events:
                 walk.step(event, anchor.revision if anchor else None)
+        if walk.after == head_revision:
+            walk.settle()
     except _Broken as broken:
         return verdict(broken.status, broken.revision, broken.reason)
-    if walk.after == head_revision and (unsettled := walk.unsettled()) is not None:
-        return verdict("tampered", unsettled, "its erasure mark names no erasure of this chain")
     if walk.after < head_revision:
-        return verdict(
-            reason=f"only the first {walk.checked} of {head_revision - walk.start} events"
-            + (f" after revision {walk.start}" if walk.start else "")
-            + " were checked (this call's bound); no break among them"
-        )
+        return verdict(reason=_bounded(walk, head_revision))
     if head_revision and head["last_hash"] != walk.prev:
         return verdict("tampered", head_revision, "the head does not match the last event")
     if walk.foreign_from is not None:
@@ -312,6 +311,14 @@ async def _check_chain(
             else f"the anchor's revision {anchor.revision} is beyond the head",
         )
     return verdict()
+
+
+def _bounded(walk: _Walk, head_revision: int) -> str:
+    return (
+        f"only the first {walk.checked} of {head_revision - walk.start} events"
+        + (f" after revision {walk.start}" if walk.start else "")
+        + " were checked (this call's bound); no break among them"
+    )
 
 
 def _checkpoint(tenant: str, key: ChainKey | None, head: HeadRow) -> _Checkpoint | None:

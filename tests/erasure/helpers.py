@@ -14,6 +14,9 @@ from fastmcp import Client
 from graphmem.core.terminal import progress_bar
 from graphmem.store import Store
 from graphmem.transfer.export import export_tenant
+from tests.app.helpers import clean_env
+from tests.history.helpers import key_file_of
+from tests.neo4j_endpoint import Endpoint
 from tests.support import call
 
 PROBE = "Quillfeather"
@@ -119,6 +122,37 @@ async def _work_and_archive(client: Client[Any], ids: dict[str, Any]) -> None:
         turns=[turn],
     )
     await call(client, "build_context_pack", target_ref=workstream_id)
+
+
+def cli_env(
+    endpoint: Endpoint, store: Store, tenant: str, folder: Path, **extra: str
+) -> dict[str, str]:
+    """The environment of a `graphmem` command on the test's tenant, chaining with the
+    test store's history key."""
+    return clean_env(
+        **endpoint.env(),
+        GRAPHMEM_TENANT=tenant,
+        GRAPHMEM_HISTORY_KEY_FILE=str(key_file_of(store, folder)),
+        **extra,
+    )
+
+
+async def confirm(client: Client[Any], dry: dict[str, Any], **selector: Any) -> dict[str, Any]:
+    """The confirmed run of a dry run's selection (its fingerprint)."""
+    return await call(
+        client,
+        "erase",
+        **selector,
+        dry_run=False,
+        confirm_destructive=True,
+        reason="a deletion request",
+        expected_fingerprint=dry["fingerprint"],
+    )
+
+
+async def erase(client: Client[Any], **selector: Any) -> dict[str, Any]:
+    """A dry run of ``selector``, then its confirmation; the confirmed run's answer."""
+    return await confirm(client, await call(client, "erase", **selector), **selector)
 
 
 async def reads(client: Client[Any], ids: dict[str, Any]) -> dict[str, Any]:

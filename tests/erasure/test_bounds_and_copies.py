@@ -17,8 +17,7 @@ from graphmem.history.verification import verify_chain
 from graphmem.store import Store
 from graphmem.transfer.export import export_tenant
 from graphmem.transfer.load import check_file, import_file
-from tests.erasure.helpers import NEEDLE, PROJECT, scan_tenant, write_the_probe
-from tests.erasure.test_selectors import _erase
+from tests.erasure.helpers import NEEDLE, PROJECT, erase, scan_tenant, write_the_probe
 from tests.support import call
 
 
@@ -31,9 +30,9 @@ async def test_an_erasure_past_the_bound_continues(
         await call(client, "save_memory", project="big", title=f"m{n}", content=f"note {n}")
     dry = await call(client, "erase", project="big")
     assert (dry["total"], dry["remaining"]) == (5, 2)
-    first = await _erase(client, project="big")
+    first = await erase(client, project="big")
     assert (first["total"], first["remaining"], len(first["revisions"])) == (3, 2, 2)
-    second = await _erase(client, project="big")
+    second = await erase(client, project="big")
     assert (second["total"], second["remaining"]) == (2, 0)
     assert (await call(client, "search", query="note"))["count"] == 0
 
@@ -61,7 +60,7 @@ async def test_counters_of_what_was_erased_follow(
         rationale="they disagree",
     )
     assert await _contradiction_count(raw_driver, tenant, kept["id"]) == 1
-    await _erase(client, ids=[erased["id"]])
+    await erase(client, ids=[erased["id"]])
     assert await _contradiction_count(raw_driver, tenant, kept["id"]) == 0
 
 
@@ -70,7 +69,7 @@ async def test_an_export_after_an_erasure_imports_and_verifies(
 ) -> None:
     await call(client, "record_fact", project="kept", key="k", value="stays")
     await write_the_probe(client)
-    await _erase(client, project=PROJECT)
+    await erase(client, project=PROJECT)
     path = tmp_path / "export.jsonl"
     with progress_bar("exporting", None) as bar:
         await export_tenant(store, tenant, path, bar)

@@ -11,9 +11,8 @@ import neo4j
 from fastmcp import Client
 
 from graphmem.store import Store
-from tests.app.helpers import assert_one_clear_line, clean_env, run_cli
-from tests.erasure.helpers import PROJECT, scan_tenant, write_the_probe
-from tests.history.helpers import key_file_of
+from tests.app.helpers import assert_one_clear_line, run_cli
+from tests.erasure.helpers import PROJECT, cli_env, scan_tenant, write_the_probe
 from tests.neo4j_endpoint import Endpoint
 
 
@@ -26,11 +25,7 @@ async def test_a_dry_run_then_a_confirmed_erasure(
     tmp_path: Path,
 ) -> None:
     await write_the_probe(client)
-    env = clean_env(
-        **neo4j_endpoint.env(),
-        GRAPHMEM_TENANT=tenant,
-        GRAPHMEM_HISTORY_KEY_FILE=str(key_file_of(store, tmp_path)),
-    )
+    env = cli_env(neo4j_endpoint, store, tenant, tmp_path)
     dry = run_cli("erase", "--project", PROJECT, env=env)
     assert dry.returncode == 0, dry.stderr
     listed = json.loads(dry.stdout)

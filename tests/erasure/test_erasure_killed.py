@@ -22,8 +22,9 @@ from graphmem.erasure.service import BATCH
 from graphmem.history.verification import verify_chain
 from graphmem.localdb import LocalNeo4j
 from graphmem.store import Store, ping_sync
-from tests.app.helpers import GRAPHMEM, clean_env, run_cli
-from tests.history.helpers import key_file_of
+from tests.app.helpers import GRAPHMEM, run_cli
+from tests.erasure.helpers import cli_env
+from tests.history.helpers import until_answering
 from tests.neo4j_endpoint import Endpoint
 from tests.support import call
 
@@ -100,15 +101,6 @@ async def _run_again_to_completion(
     assert verdict.verified and verdict.erased_payloads == TURNS // 500
 
 
-def _env(endpoint: Endpoint, store: Store, tenant: str, folder: Path) -> dict[str, str]:
-    return clean_env(
-        **endpoint.env(),
-        GRAPHMEM_TENANT=tenant,
-        GRAPHMEM_HISTORY_KEY_FILE=str(key_file_of(store, folder)),
-        GRAPHMEM_QUERY_TIMEOUT="5",
-    )
-
-
 async def test_an_erasure_killed_midway_completes_when_run_again(
     neo4j_endpoint: Endpoint,
     client: Client[Any],
@@ -118,7 +110,7 @@ async def test_an_erasure_killed_midway_completes_when_run_again(
     tmp_path: Path,
 ) -> None:
     session = await _archived_session(client)
-    env = _env(neo4j_endpoint, store, tenant, tmp_path)
+    env = cli_env(neo4j_endpoint, store, tenant, tmp_path, GRAPHMEM_QUERY_TIMEOUT="5")
     erasing = _confirmed(session, env, TURNS + 1)
     await _until_erasing(raw_driver, tenant)
     erasing.send_signal(signal.SIGKILL)  # no shutdown, mid-batch
@@ -139,7 +131,7 @@ async def test_an_erasure_whose_database_died_completes_when_run_again(
         pytest.skip("needs the managed local Neo4j of the test session")
     local = LocalNeo4j(neo4j_endpoint.local_settings)
     session = await _archived_session(client)
-    env = _env(neo4j_endpoint, store, tenant, tmp_path)
+    env = cli_env(neo4j_endpoint, store, tenant, tmp_path, GRAPHMEM_QUERY_TIMEOUT="5")
     erasing = _confirmed(session, env, TURNS + 1)
     try:
         await _until_erasing(raw_driver, tenant)
@@ -150,19 +142,8 @@ async def test_an_erasure_whose_database_died_completes_when_run_again(
         assert erasing.returncode == 1 and "Traceback" not in err, err
     finally:
         await asyncio.to_thread(local.start, ping_sync)
-        await _until_answering(store)
+        await until_answering(store)
     async with neo4j.AsyncGraphDatabase.driver(
         neo4j_endpoint.uri, auth=(neo4j_endpoint.user, neo4j_endpoint.password)
     ) as driver:
         await _run_again_to_completion(session, env, store, driver, tenant)
-
-
-async def _until_answering(store: Store) -> None:
-    deadline = time.monotonic() + 60
-    while True:
-        try:
-            await store.ping()
-            return
-        except Exception:
-            assert time.monotonic() < deadline, "the session store did not reconnect"
-            await asyncio.sleep(0.2)

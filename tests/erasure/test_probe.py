@@ -17,6 +17,7 @@ from graphmem.store import Store
 from tests.erasure.helpers import (
     NEEDLE,
     PROJECT,
+    confirm,
     exported,
     holding_the_probe,
     reads,
@@ -29,15 +30,7 @@ from tests.support import call, call_error
 async def _erase_project(client: Client[Any]) -> dict[str, Any]:
     dry = await call(client, "erase", project=PROJECT)
     assert dry["dry_run"] and dry["total"] > 10 and dry["sample"], dry
-    done = await call(
-        client,
-        "erase",
-        project=PROJECT,
-        dry_run=False,
-        confirm_destructive=True,
-        reason="a deletion request",
-        expected_fingerprint=dry["fingerprint"],
-    )
+    done = await confirm(client, dry, project=PROJECT)
     assert done["total"] == dry["total"] and done["counts"] == dry["counts"], done
     return done
 
@@ -100,15 +93,7 @@ async def test_an_erased_project_is_nowhere_and_the_chain_verifies(
 async def test_the_same_erasure_twice_is_a_no_op(client: Client[Any]) -> None:
     ids = await write_the_probe(client)
     done = await _erase_project(client)
-    again = await call(
-        client,
-        "erase",
-        project=PROJECT,
-        dry_run=False,
-        confirm_destructive=True,
-        reason="again",
-        expected_fingerprint=done["fingerprint"],
-    )
+    again = await confirm(client, done, project=PROJECT)
     assert again["total"] == 0 and again["revisions"] == []
     assert (await call_error(client, "get_observations", ids=[ids["memory"]]))["error"] == (
         "not_found"

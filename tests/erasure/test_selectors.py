@@ -8,26 +8,14 @@ from typing import Any
 
 from fastmcp import Client
 
+from tests.erasure.helpers import erase
 from tests.support import call, call_error
-
-
-async def _erase(client: Client[Any], **selector: Any) -> dict[str, Any]:
-    dry = await call(client, "erase", **selector)
-    return await call(
-        client,
-        "erase",
-        **selector,
-        dry_run=False,
-        confirm_destructive=True,
-        reason="test",
-        expected_fingerprint=dry["fingerprint"],
-    )
 
 
 async def test_an_erased_current_fact_is_said_erased_not_replaced(client: Client[Any]) -> None:
     await call(client, "record_fact", project="p", key="k", value="old")
     current = await call(client, "record_fact", project="p", key="k", value="secret")
-    done = await _erase(client, ids=[current["id"]])
+    done = await erase(client, ids=[current["id"]])
     assert done["counts"] == {"Fact": 1}
     state = await call(client, "current_state", state_key="k", project="p")
     assert state["answer"] is None and state["current_erased"] is True
@@ -48,7 +36,7 @@ async def test_a_raw_session_goes_with_its_turns_and_nothing_else(client: Client
         turns=turns,
     )
     kept = await call(client, "save_memory", project="p", title="kept", content="stays here")
-    done = await _erase(client, raw_session_id=archived["session"]["id"])
+    done = await erase(client, raw_session_id=archived["session"]["id"])
     assert done["counts"] == {"Session": 1, "Turn": 1}
     assert (await call(client, "search_raw", query="555-0100"))["count"] == 0
     assert (await call(client, "get_observations", ids=[kept["memory"]["id"]]))["details"]
@@ -65,7 +53,7 @@ async def test_a_topic_goes_with_every_version_and_its_fact_key(client: Client[A
             topic_key="launch-plan",
         )
     await call(client, "record_fact", project="p", key="launch-plan", value="friday")
-    done = await _erase(client, topic_key="launch-plan")
+    done = await erase(client, topic_key="launch-plan")
     assert done["counts"] == {"Fact": 1, "FactKey": 1, "Memory": 2}
     state = await call(client, "current_state", state_key="launch-plan", project="p")
     assert state["status"] == "not_found"
@@ -78,7 +66,7 @@ async def test_what_an_actor_wrote_goes_with_its_events(client: Client[Any]) -> 
     await call(
         client, "save_memory", project="p", title="by amy", content="amy's note", actor="amy"
     )
-    done = await _erase(client, written_by="bob")
+    done = await erase(client, written_by="bob")
     assert done["counts"] == {"Memory": 1} and done["event_payloads"] == 1
     events = (await call(client, "replay_memory"))["events"]
     assert [e["actor"] for e in events if e["event_type"] == "save_memory"] == ["amy", None]

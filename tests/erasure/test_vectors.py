@@ -15,7 +15,7 @@ from fastmcp import Client
 from graphmem.app.server import create_server
 from graphmem.core.settings import Settings
 from graphmem.store import Store
-from tests.erasure.test_selectors import _erase
+from tests.erasure.helpers import erase
 from tests.search.test_search import needs_model
 from tests.support import WholeRecordClient, call
 
@@ -50,7 +50,7 @@ async def test_erased_vectors_are_found_no_more(
     vector = {"query": QUERY, "project": "p", "channels": ["vector"], "raw_fallback": False}
     before = await call(semantic, "search", **vector)
     assert before["results"][0]["id"] == saved["memory"]["id"]
-    await _erase(semantic, ids=[saved["memory"]["id"]])
+    await erase(semantic, ids=[saved["memory"]["id"]])
     after = await call(semantic, "search", **vector)
     assert saved["memory"]["id"] not in [hit["id"] for hit in after["results"]]
     records, _, _ = await raw_driver.execute_query(
@@ -78,7 +78,7 @@ async def test_an_erased_turn_leaves_the_raw_vector_channel(semantic: Client[Any
         turns=[turn],
     )
     assert (await call(semantic, "search_raw", query="puppy"))["count"] == 1
-    await _erase(semantic, raw_session_id=archived["session"]["id"])
+    await erase(semantic, raw_session_id=archived["session"]["id"])
     assert (await call(semantic, "search_raw", query="puppy"))["count"] == 0
     timeline = await call(semantic, "search", query=QUERY, project="p")
     assert "puppy" not in str(timeline)

@@ -14,7 +14,7 @@ from graphmem.erasure.batch import erase_batch
 from graphmem.erasure.selection import SelectedRow
 from graphmem.history.write_path import Write, write
 from graphmem.store import Store, shaped
-from tests.erasure.test_selectors import _erase
+from tests.erasure.helpers import erase
 from tests.support import call
 
 
@@ -30,7 +30,7 @@ async def test_a_live_decision_that_depended_on_an_erased_fact_still_reads(
         choice="keep",
         depends_on=[fact["id"]],
     )
-    await _erase(client, ids=[fact["id"]])
+    await erase(client, ids=[fact["id"]])
     review = await call(client, "review_decisions", decision_id=decision["decision"]["id"])
     assert review["evaluated_decisions"] == 1
     updated = await call(
@@ -58,7 +58,7 @@ async def test_impact_walks_past_an_erased_target(client: Client[Any]) -> None:
             target_ref=decisions[-1],
             impact_type="informs",
         )
-    await _erase(client, ids=[decisions[-1]])
+    await erase(client, ids=[decisions[-1]])
     walked = await call(client, "explain_impact", source_ref=fact["id"])
     assert walked["total_impacts"] == 1 and walked["truncated"] is False
 
@@ -66,7 +66,7 @@ async def test_impact_walks_past_an_erased_target(client: Client[Any]) -> None:
 async def test_a_key_whose_current_fact_was_erased_takes_a_new_one(client: Client[Any]) -> None:
     erased = await call(client, "record_fact", project="p", key="k", value="secret")
     await call(client, "record_fact", project="q", key="other", value=1)  # keeps nothing
-    await _erase(client, ids=[erased["id"]])
+    await erase(client, ids=[erased["id"]])
     fresh = await call(client, "record_fact", project="p", key="k", value="public")
     state = await call(client, "current_state", state_key="k", project="p")
     assert state["answer"]["id"] == fresh["id"] and state["current_erased"] is False
@@ -105,7 +105,7 @@ async def test_what_an_actor_only_changed_stays(client: Client[Any]) -> None:
         actor="bob",
     )
     bobs = await call(client, "record_fact", project="p", key="j", value="bob's", actor="bob")
-    done = await _erase(client, written_by="bob")
+    done = await erase(client, written_by="bob")
     assert bobs["id"] in done["ids"] and amys["id"] not in done["ids"]
     assert done["counts"] == {"Fact": 1, "FactKey": 1}  # bob's fact and its emptied key
     state = await call(client, "current_state", state_key="k", project="p")

@@ -3,6 +3,7 @@ servers they start, an MCP session over plain HTTP, and waiting for a condition.
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -34,3 +35,16 @@ def wait_until(condition: Callable[[], bool], timeout: float = 120) -> None:
     while not condition():
         assert time.monotonic() < deadline, "timed out"
         time.sleep(0.01)
+
+
+async def until_answering(store: Store) -> None:
+    """After its Neo4j was killed and started again: the store's pooled connections died with
+    the server, so the first calls fail and drop them, then it answers."""
+    deadline = time.monotonic() + 60
+    while True:
+        try:
+            await store.ping()
+            return
+        except Exception:
+            assert time.monotonic() < deadline, "the session store did not reconnect"
+            await asyncio.sleep(0.2)

@@ -22,7 +22,7 @@ from graphmem.history.verification import verify_chain
 from graphmem.localdb import LocalNeo4j
 from graphmem.store import Store, ping_sync
 from tests.app.helpers import clean_env, post, serving_http
-from tests.history.helpers import plain_session, wait_until
+from tests.history.helpers import plain_session, until_answering, wait_until
 from tests.neo4j_endpoint import Endpoint
 
 pytestmark = pytest.mark.managed  # kills and restarts the session's managed Neo4j
@@ -109,20 +109,7 @@ async def test_a_killed_database_loses_no_acknowledged_write(
         await _assert_nothing_lost(neo4j_endpoint, tenant, writers, key_file)
     finally:
         await asyncio.to_thread(local.start, ping_sync)  # running again for the next tests
-        await _until_answering(store)
-
-
-async def _until_answering(store: Store) -> None:
-    """The session store's pooled connections died with the server: the first calls fail
-    and drop them, then it answers."""
-    deadline = time.monotonic() + 60
-    while True:
-        try:
-            await store.ping()
-            return
-        except Exception:
-            assert time.monotonic() < deadline, "the session store did not reconnect"
-            await asyncio.sleep(0.2)
+        await until_answering(store)
 
 
 async def _assert_nothing_lost(

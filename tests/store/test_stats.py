@@ -16,6 +16,7 @@ from graphmem.store import Store
 from graphmem.store.catalog import default_catalog
 from graphmem.store.stats import LABELS, tenant_digest, tenant_stats
 from tests.app.helpers import clean_env, run_cli
+from tests.erasure.helpers import erase
 from tests.neo4j_endpoint import Endpoint
 from tests.support import call
 
@@ -80,16 +81,7 @@ async def _seed(client: Client[Any]) -> None:
     await call(client, "save_memory", project="a", title="t", content="d", topic_key="topic")
     await call(client, "build_context_pack")
     erasable = await call(client, "save_memory", project="a", title="gone", content="erased")
-    dry = await call(client, "erase", ids=[erasable["memory"]["id"]])
-    await call(
-        client,
-        "erase",
-        ids=[erasable["memory"]["id"]],
-        dry_run=False,
-        confirm_destructive=True,
-        reason="r",
-        expected_fingerprint=dry["fingerprint"],
-    )
+    await erase(client, ids=[erasable["memory"]["id"]])  # a tombstone
 
 
 async def _scanned(
