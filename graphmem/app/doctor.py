@@ -8,8 +8,9 @@ model, or signing in to Neo4j).
 
 from __future__ import annotations
 
+import os
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -18,6 +19,7 @@ from pydantic import BaseModel, ConfigDict
 
 from graphmem.app.checks import Check, fail, first_line, ok, warn
 from graphmem.app.doctor_database import database_checks
+from graphmem.app.tracing_setup import missing_sdk, plan
 from graphmem.core.errors import ConfigurationError, GraphmemError
 from graphmem.core.settings import Settings
 
@@ -58,6 +60,7 @@ def run_doctor(settings: Settings) -> DoctorReport:
         lambda: [check_tokens_file(settings)],
         lambda: [check_history_key(settings)],
         lambda: [check_http_bind(settings)],
+        lambda: [check_tracing(os.environ)],
     ]
     with ThreadPoolExecutor(max_workers=len(groups)) as pool:
         results = [pool.submit(group) for group in groups]
@@ -216,3 +219,13 @@ def check_http_bind(settings: Settings) -> Check:
             "put a TLS proxy in front and set GRAPHMEM_PUBLIC_URL=https://...",
         )
     return ok("http bind", f"{bind} with bearer credentials, public at {settings.public_url}")
+
+
+def check_tracing(env: Mapping[str, str]) -> Check:
+    asked = plan(env)
+    if asked.problem is not None:
+        return warn("traces", asked.problem, "see docs/operations.md#traces")
+    sdk_problem = missing_sdk() if asked.on else None
+    if sdk_problem is not None:
+        return warn("traces", f"asked for by OTEL_* variables, but {sdk_problem}")
+    return ok("traces", asked.describe)

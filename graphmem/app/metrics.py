@@ -20,17 +20,21 @@ import logging
 import re
 import time
 from collections.abc import Callable, Iterable
+from contextlib import AbstractContextManager
 from typing import Any
 
 import mcp.types as mt
 from fastmcp import FastMCP
 from fastmcp.exceptions import NotFoundError, ToolError
+from fastmcp.server.dependencies import fastmcp_request_ctx, get_http_headers
 from fastmcp.server.middleware import CallNext, Middleware, MiddlewareContext
 from fastmcp.tools import ToolResult
+from opentelemetry.trace import Span, SpanKind
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
 from graphmem import __version__
+from graphmem.core import tracing
 from graphmem.store.stats import tenant_digest
 
 log = logging.getLogger("graphmem.calls")
@@ -163,13 +167,33 @@ class CallObserver(Middleware):
         call_next: CallNext[mt.CallToolRequestParams, ToolResult],
     ) -> ToolResult:
         began = time.perf_counter()
-        try:
-            result = await call_next(context)
-        except BaseException as error:
-            self._observe(context.message.name, error_code(error), began)
-            raise
-        self._observe(context.message.name, None, began)
+        name = context.message.name
+        with self._span(context.message) as span:
+            try:
+                result = await call_next(context)
+            except BaseException as error:
+                code = error_code(error)
+                tracing.note(span, "graphmem.outcome", code)
+                self._observe(name, code, began)
+                raise
+            tracing.note(span, "graphmem.outcome", "ok")
+        self._observe(name, None, began)
         return result
+
+    def _span(self, call: mt.CallToolRequestParams) -> AbstractContextManager[Span | None]:
+        """The call's span, continuing the caller's trace (its ``_meta``, else its HTTP
+        headers): the tool's name, the tenant's digest; its outcome is added at the end."""
+        if not tracing.enabled():
+            return tracing.span("")  # off: the shared do-nothing context
+        tool = call.name if call.name in self._tools else UNKNOWN_TOOL
+        attributes = {
+            "mcp.method.name": "tools/call",
+            "gen_ai.operation.name": "execute_tool",
+            "gen_ai.tool.name": tool,
+            "graphmem.tenant": tenant_digest(self._tenant()),
+        }
+        parent = tracing.caller_context(_request_meta(), get_http_headers())
+        return tracing.span(f"tools/call {tool}", attributes, kind=SpanKind.SERVER, parent=parent)
 
     def _observe(self, name: str, code: str | None, began: float) -> None:
         seconds = time.perf_counter() - began
@@ -185,6 +209,13 @@ class CallObserver(Middleware):
                 "outcome": code or "ok",
             }
             log.log(level, json.dumps(line, separators=(",", ":")))
+
+
+def _request_meta() -> dict[str, Any] | None:
+    """The call's whole ``_meta`` (the message the middleware sees keeps only its name and
+    arguments): where FastMCP's own trace extraction reads it."""
+    request = fastmcp_request_ctx.get()
+    return request.meta if request is not None else None
 
 
 # --- the route ----------------------------------------------------------------------------

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import signal
 import threading
 from collections.abc import Callable, Coroutine
@@ -15,6 +16,7 @@ from starlette.middleware import Middleware as StarletteMiddleware
 
 from graphmem.app.http_limits import BodySizeLimit
 from graphmem.app.server import create_server
+from graphmem.app.tracing_setup import start_tracing, stop_tracing
 from graphmem.core.errors import ConfigurationError, StoreUnavailable, VectorSpaceMismatch
 from graphmem.core.keys import ChainKey, load_or_create
 from graphmem.core.settings import Settings
@@ -37,9 +39,13 @@ def serve(settings: Settings, transport: str) -> int:
             "or bind to 127.0.0.1."
         )
     chain_key = load_or_create(settings.history_key_path)  # a key file others can read: refused
+    tracer_provider = start_tracing(os.environ)
     # SIGINT, or SIGTERM on stdio, ends the run; the store is closed on the way out.
-    with contextlib.suppress(KeyboardInterrupt, asyncio.CancelledError):
-        run_event_loop(_serve_async(settings, transport, chain_key))
+    try:
+        with contextlib.suppress(KeyboardInterrupt, asyncio.CancelledError):
+            run_event_loop(_serve_async(settings, transport, chain_key))
+    finally:
+        stop_tracing(tracer_provider)
     say("graphmem stopped")
     return 0
 

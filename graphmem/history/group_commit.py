@@ -24,10 +24,14 @@ import contextvars
 import time
 from collections import deque
 from collections.abc import Callable, Coroutine
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 from weakref import WeakKeyDictionary
 
+from opentelemetry.trace import Link, Span
+
+from graphmem.core import tracing
 from graphmem.history.chain import Head, flush_events, lock_head
 from graphmem.store import Store, TenantStore, Tx, about_the_database
 
@@ -46,7 +50,8 @@ class Member(Generic[T]):
     unit: Unit[T]
     label: str
     future: asyncio.Future[T]
-    context: contextvars.Context  # the caller's (progress reporting rides on it)
+    context: contextvars.Context  # the caller's (progress reporting and its trace ride on it)
+    link: Link | None  # the caller's span, for the batch's span to point at
 
 
 class Committer:
@@ -60,7 +65,9 @@ class Committer:
 
     async def submit(self, db: TenantStore, label: str, unit: Unit[T]) -> T:
         loop = asyncio.get_running_loop()
-        member = Member(unit, label, loop.create_future(), contextvars.copy_context())
+        member = Member(
+            unit, label, loop.create_future(), contextvars.copy_context(), tracing.current_link()
+        )
         self.queue.append(member)
         if not self.busy:
             self._start(db)
@@ -115,8 +122,10 @@ class Committer:
         async def unit(tx: Tx) -> list[Any]:
             failed.clear()
             began = time.perf_counter()
-            head = await lock_head(tx)
-            self.contended = time.perf_counter() - began > CONTENDED
+            with tracing.span("lock wait") as span:
+                head = await lock_head(tx)
+                self.contended = time.perf_counter() - began > CONTENDED
+                tracing.note(span, "graphmem.lock.contended", self.contended)
             results = [await _run(member, tx, head, failed, len(batch)) for member in batch]
             await flush_events(tx, head)  # every member's events in one statement
             heads[:] = [head]
@@ -124,7 +133,8 @@ class Committer:
 
         label = batch[0].label if len(batch) == 1 else "group commit"
         try:
-            results = await db.write_transaction(label, unit)
+            with _batch_span(batch):
+                results = await db.write_transaction(label, unit)
         except Exception as error:
             if failed:  # one member's own failure: it runs alone, the others again
                 alone = failed[0]
@@ -137,6 +147,15 @@ class Committer:
         seen_heads(db.store)[db.tenant] = heads[0]
         for member, result in zip(batch, results, strict=True):
             _settle(member, result=result)
+
+
+def _batch_span(batch: list[Member[Any]]) -> AbstractContextManager[Span | None]:
+    """The batch's span: a child of its first member's calling span (the leader runs in no
+    caller's trace of its own), linked to every member's."""
+    links = [member.link for member in batch if member.link is not None]
+    attributes = {"graphmem.batch.writes": len(batch)}
+    parent = tracing.context_of(batch[0].link)
+    return tracing.span("write batch", attributes, parent=parent, links=links)
 
 
 async def _run(member: Member[T], tx: Tx, head: Head, failed: list[Member[Any]], size: int) -> T:

@@ -24,7 +24,7 @@ from typing import Any, TypeVar, cast
 
 import neo4j
 import neo4j.exceptions as neo4j_errors
-from neo4j import AsyncManagedTransaction, Query, RoutingControl
+from neo4j import AsyncManagedTransaction, Query
 from tenacity import (
     AsyncRetrying,
     retry_if_exception,
@@ -35,6 +35,7 @@ from tenacity import (
     wait_random,
 )
 
+from graphmem.core import tracing
 from graphmem.core.errors import StoreUnavailable
 from graphmem.core.keys import ChainKey
 from graphmem.store import continuations
@@ -170,25 +171,20 @@ class Store:
         _require_tenant(tenant)
         named = self.catalog[name]
         query = Query(named.text, metadata={"graphmem_query": name}, timeout=self.query_timeout)
-        with translated(self.uri, self.user):
+        with translated(self.uri, self.user), tracing.statement(name) as span:
             async with self._session(neo4j.READ_ACCESS) as session:
                 result = await session.run(query, {**params, "tenant": tenant})
-                return [row_of(record) async for record in result]
+                rows = [row_of(record) async for record in result]
+        tracing.rows(span, len(rows))
+        return rows
 
     async def write(self, name: str, tenant: str, **params: object) -> list[Row]:
         """One write statement in a managed (retried) transaction."""
-        _require_tenant(tenant)
-        named = self.catalog[name]
-        query = Query(named.text, metadata={"graphmem_query": name}, timeout=self.query_timeout)
-        with translated(self.uri, self.user):
-            result = await self._driver.execute_query(
-                query,
-                {**params, "tenant": tenant},
-                routing_=RoutingControl.WRITE,
-                database_=self.database,
-                bookmark_manager_=self.bookmarks,
-            )
-        return [row_of(record) for record in result.records]
+
+        async def statement(tx: Tx) -> list[Row]:
+            return await tx.run(name, **params)
+
+        return await self.write_transaction(name, tenant, statement)
 
     async def stream(self, name: str, tenant: str, **params: object) -> AsyncIterator[Row]:
         """One read statement's rows as they arrive (bounded memory, no timeout): for
@@ -208,10 +204,12 @@ class Store:
         _require_tenant(tenant)
         named = self.catalog[name]
         query = Query(named.text, metadata={"graphmem_query": name}, timeout=BULK_TIMEOUT)
-        with translated(self.uri, self.user):
+        with translated(self.uri, self.user), tracing.statement(name) as span:
             async with self._session() as session:
                 result = await session.run(query, {**params, "tenant": tenant})
-                return [row_of(record) async for record in result]
+                rows = [row_of(record) async for record in result]
+        tracing.rows(span, len(rows))
+        return rows
 
     async def write_transaction(
         self, label: str, tenant: str, work: Callable[[Tx], Awaitable[T]]
@@ -222,9 +220,13 @@ class Store:
         """
         _require_tenant(tenant)
 
+        attempts = 0
+
         @neo4j.unit_of_work(metadata={"graphmem_tool": label}, timeout=self.query_timeout)
         async def unit(tx: AsyncManagedTransaction) -> T:
-            return await work(Tx(tx, self.catalog, tenant, self.chain_key))
+            nonlocal attempts
+            attempts += 1
+            return await work(Tx(tx, self.catalog, tenant, self.chain_key, attempts))
 
         with translated(self.uri, self.user):
             async with self._session() as session:
@@ -245,13 +247,16 @@ class Store:
             metadata={"graphmem_query": name, "graphmem_tool": label},
             timeout=self.query_timeout,
         )
-        with translated(self.uri, self.user):
+        with translated(self.uri, self.user), tracing.statement(name) as span:
             async with self._session() as session:
                 try:
                     result = await session.run(query, {**params, "tenant": tenant})
-                    return [row_of(record) async for record in result]
+                    rows = [row_of(record) async for record in result]
                 except neo4j_errors.TransientError:
+                    tracing.note(span, "graphmem.refused_for_now", True)
                     return None
+        tracing.rows(span, len(rows))
+        return rows
 
     # --- schema and maintenance -----------------------------------------------------------
     async def apply_schema(self) -> list[str]:

@@ -8,6 +8,7 @@ from typing import Any
 import neo4j
 from neo4j import AsyncManagedTransaction
 
+from graphmem.core import tracing
 from graphmem.core.keys import ChainKey
 from graphmem.store.catalog import QueryCatalog
 from graphmem.store.rows import Row, row_of
@@ -22,16 +23,21 @@ class Tx:
         catalog: QueryCatalog,
         tenant: str,
         chain_key: ChainKey | None = None,
+        attempt: int = 1,
     ) -> None:
         self._tx = tx
         self._catalog = catalog
         self.tenant = tenant
         self.chain_key = chain_key  # what the history chain is keyed with (None: plain hashes)
+        self.attempt = attempt  # 1, then 2, ... when the driver retries the transaction
 
     async def run(self, name: str, **params: object) -> list[Row]:
         query = self._catalog[name]
-        result = await self._tx.run(query.text, {**params, "tenant": self.tenant})
-        return [row_of(record) async for record in result]
+        with tracing.statement(name, self.attempt) as span:
+            result = await self._tx.run(query.text, {**params, "tenant": self.tenant})
+            rows = [row_of(record) async for record in result]
+            tracing.rows(span, len(rows))
+        return rows
 
 
 def pipelined_begin(session: neo4j.AsyncSession) -> contextlib.AbstractContextManager[Any]:

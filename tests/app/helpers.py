@@ -35,13 +35,14 @@ INITIALIZE = json.dumps(INITIALIZE_MESSAGE).encode()
 
 
 def clean_env(**overrides: str) -> dict[str, str]:
-    """The test process environment without graphmem/Neo4j settings, plus ``overrides``: a
-    subprocess gets its settings explicitly. tests/conftest.py has already cleared them for the
-    test but for those that steer the run (GRAPHMEM_TEST_NEO4J...), which this drops too."""
+    """The test process environment without graphmem, Neo4j or OpenTelemetry settings, plus
+    ``overrides``: a subprocess gets its settings explicitly. tests/conftest.py has already
+    cleared them for the test but for those that steer the run (GRAPHMEM_TEST_NEO4J...), which
+    this drops too."""
     env = {
         key: value
         for key, value in os.environ.items()
-        if not key.startswith(("GRAPHMEM_", "NEO4J_"))
+        if not key.startswith(("GRAPHMEM_", "NEO4J_", "OTEL_"))
     }
     env.update(overrides)
     return env

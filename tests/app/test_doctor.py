@@ -95,8 +95,9 @@ async def test_a_healthy_setup_is_ok_and_exits_0(
     by_name = {line[6:].split("  ")[0]: line for line in lines}
     assert list(by_name) == [
         *("java", "jars", "neo4j", "bolt", "credentials", "schema", "embeddings"),
-        *("tokens", "history key", "http bind"),
+        *("tokens", "history key", "http bind", "traces"),
     ]
+    assert "off (no OTLP endpoint" in by_name["traces"]
     assert all(line.split()[0] in ("ok", "warn") for line in lines), result.stdout
     for name in ("neo4j", "bolt", "credentials", "schema", "tokens", "history key"):
         assert by_name[name].startswith("ok"), by_name[name]

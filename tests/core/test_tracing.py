@@ -1,0 +1,101 @@
+"""Traces' pure logic: when the OTEL_* variables turn them on, what a caller's trace context
+may be, and that off costs no span. (The end-to-end tree: tests/app/test_traces.py.)"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+
+import pytest
+from opentelemetry.sdk.trace import ReadableSpan, TracerProvider
+from opentelemetry.sdk.trace.export import SimpleSpanProcessor, SpanExporter, SpanExportResult
+
+from graphmem.app.tracing_setup import plan
+from graphmem.core import tracing
+
+pytestmark = pytest.mark.pure
+
+VALID = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"
+
+
+class Kept(SpanExporter):
+    def __init__(self) -> None:
+        self.spans: list[ReadableSpan] = []
+
+    def export(self, spans: Sequence[ReadableSpan]) -> SpanExportResult:
+        self.spans.extend(spans)
+        return SpanExportResult.SUCCESS
+
+
+@pytest.fixture
+def kept() -> Iterator[Kept]:
+    exporter = Kept()
+    provider = TracerProvider()
+    provider.add_span_processor(SimpleSpanProcessor(exporter))
+    tracing.enable(provider, "test")
+    try:
+        yield exporter
+    finally:
+        tracing.disable()
+
+
+@pytest.mark.parametrize(
+    ("env", "on"),
+    [
+        ({}, False),
+        ({"OTEL_EXPORTER_OTLP_ENDPOINT": "http://127.0.0.1:4318"}, True),
+        ({"OTEL_EXPORTER_OTLP_TRACES_ENDPOINT": "http://127.0.0.1:4318/v1/traces"}, True),
+        ({"OTEL_TRACES_EXPORTER": "otlp"}, True),
+        ({"OTEL_TRACES_EXPORTER": "none", "OTEL_EXPORTER_OTLP_ENDPOINT": "http://x"}, False),
+        ({"OTEL_SDK_DISABLED": "true", "OTEL_EXPORTER_OTLP_ENDPOINT": "http://x"}, False),
+    ],
+)
+def test_traces_are_on_only_when_the_variables_ask(env: dict[str, str], on: bool) -> None:
+    asked = plan(env)
+    assert asked.on is on and asked.problem is None
+
+
+@pytest.mark.parametrize(
+    "env",
+    [
+        {"OTEL_TRACES_EXPORTER": "zipkin"},
+        {"OTEL_EXPORTER_OTLP_ENDPOINT": "http://x", "OTEL_EXPORTER_OTLP_PROTOCOL": "grpc"},
+    ],
+)
+def test_what_cannot_be_done_as_asked_is_named_and_stays_off(env: dict[str, str]) -> None:
+    asked = plan(env)
+    assert not asked.on and asked.problem is not None
+
+
+def test_off_every_helper_is_one_shared_do_nothing_context() -> None:
+    assert not tracing.enabled()
+    assert tracing.span("a") is tracing.statement("b") is tracing.span("c")
+    with tracing.statement("facts/record_fact") as span:
+        assert span is None
+    assert tracing.caller_context({"traceparent": VALID}) is None
+
+
+@pytest.mark.parametrize(
+    "malformed",
+    [
+        "00-not-a-trace-01",
+        "00-00000000000000000000000000000000-00f067aa0ba902b7-01",  # an all-zero trace id
+        "ff-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01",  # a forbidden version
+        "",
+        "x" * 10_000,
+    ],
+)
+def test_a_malformed_traceparent_is_ignored(kept: Kept, malformed: str) -> None:
+    assert tracing.caller_context({"traceparent": malformed}) is None
+    # the next carrier (the HTTP headers after _meta) still counts
+    parent = tracing.caller_context({"traceparent": malformed}, {"traceparent": VALID})
+    assert parent is not None
+
+
+def test_a_failure_names_its_type_and_never_its_text(kept: Kept) -> None:
+    with pytest.raises(ValueError), tracing.statement("facts/record_fact", attempt=2):
+        raise ValueError("secret detail from the database")
+    (span,) = kept.spans
+    assert span.attributes is not None
+    assert span.attributes["error.type"] == "ValueError"
+    assert span.attributes["graphmem.retries"] == 1
+    assert span.status.description is None and span.events == ()
