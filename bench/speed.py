@@ -2,6 +2,7 @@
 
     python -m bench.speed                  # 300 rounds
     python -m bench.speed --rounds 100
+    python -m bench.speed --traced         # and a second graphmem with traces on
 
 On a real Neo4j (NEO4J_URI if set, else a managed local Neo4j in a temporary folder). Three
 processes, one fastmcp HTTP client each, all on loopback:
@@ -19,6 +20,11 @@ as a multiple of the floor and of graphmem's echo (the transport without the ref
 work: its error answer and FastMCP's warning), the server's own p50 (the duration it logs for
 each call), and graphmem's middleware cost: its echo's p50 minus the bare echo's p50 (the
 target: at most 0.5 ms).
+
+With ``--traced`` a second graphmem server (its own scratch tenant) runs with traces on,
+exporting over OTLP/HTTP to a receiver process that decodes every batch
+(tests/app/otlp_receiver.py): its current_state and record_fact are figures of the same
+rounds, so traces on and off compare within one run.
 """
 
 from __future__ import annotations
@@ -60,7 +66,10 @@ def echo_server(kind: str, env: dict[str, str], log: Path, *options: str) -> Ite
 
 
 @contextlib.asynccontextmanager
-async def clients(endpoint: Endpoint, tenant: str, scratch: Path) -> AsyncIterator[dict[str, Any]]:
+async def clients(
+    endpoint: Endpoint, tenant: str, scratch: Path, traced: str | None
+) -> AsyncIterator[dict[str, Any]]:
+    """A client per server; ``traced``: the tenant of a second graphmem with traces on."""
     env = clean_env(**endpoint.env())
     with contextlib.ExitStack() as stack:
         graphmem_log = stack.enter_context((scratch / "serve.log").open("w"))
@@ -72,16 +81,30 @@ async def clients(endpoint: Endpoint, tenant: str, scratch: Path) -> AsyncIterat
         wrapped = stack.enter_context(
             echo_server("graphmem", {**env, "GRAPHMEM_TENANT": tenant}, scratch / "echo.log")
         )
+        urls = [("graphmem", served.url), ("bare", bare), ("plain", plain), ("echo", wrapped)]
+        if traced is not None:
+            urls.append(("traced", stack.enter_context(traced_server(env, traced, scratch))))
         async with contextlib.AsyncExitStack() as opened:
             yield {
-                name: await opened.enter_async_context(fastmcp.Client(url))
-                for name, url in (
-                    ("graphmem", served.url),
-                    ("bare", bare),
-                    ("plain", plain),
-                    ("echo", wrapped),
-                )
+                name: await opened.enter_async_context(fastmcp.Client(url)) for name, url in urls
             }
+
+
+@contextlib.contextmanager
+def traced_server(env: dict[str, str], tenant: str, scratch: Path) -> Iterator[str]:
+    port = free_port()
+    receiver = [sys.executable, "-m", "tests.app.otlp_receiver", str(port)]
+    endpoint = f"http://127.0.0.1:{port}"
+    with (
+        (scratch / "receiver.log").open("w") as counted,
+        listening_process(receiver, env, port, counted, counted, name="OTLP receiver"),
+        (scratch / "traced.log").open("w") as log,
+        serving_http(
+            {**env, "GRAPHMEM_TENANT": tenant, "OTEL_EXPORTER_OTLP_ENDPOINT": endpoint}, log
+        ) as served,
+    ):
+        yield served.url
+    say(f"traced server: {(scratch / 'receiver.log').read_text().strip()}")
 
 
 # --- the figures ---------------------------------------------------------------------------------
@@ -97,7 +120,9 @@ def figures(client: dict[str, Any], fact_ids: list[str]) -> dict[str, Call]:
     def key(i: int) -> str:  # as seed_facts names them
         return f"svc{i % KEYS}.latency_ms"
 
+    traced = traced_figures(client["traced"], key) if "traced" in client else {}
     return {
+        **traced,
         "bare echo, h11 + asyncio": lambda i: call(client["plain"], "echo", {"text": "x"}),
         "bare FastMCP echo": lambda i: call(bare, "echo", {"text": "x"}),
         "graphmem echo": lambda i: call(wrapped, "echo", {"text": "x"}),
@@ -122,6 +147,23 @@ def figures(client: dict[str, Any], fact_ids: list[str]) -> dict[str, Call]:
         ),
         "search": lambda i: call(
             graphmem_client, "search", {"query": f"service {i % 50} latency", "project": PROJECT}
+        ),
+    }
+
+
+def traced_figures(traced: Any, key: Callable[[int], str]) -> dict[str, Call]:
+    async def call(tool: str, arguments: dict[str, Any]) -> Any:
+        result = await traced.call_tool(tool, arguments, raise_on_error=False)
+        if result.is_error:
+            raise RuntimeError(f"{tool} (traced): unexpected answer {result.content}")
+        return result
+
+    return {
+        "current_state, traces on": lambda i: call(
+            "current_state", {"state_key": key(i), "project": PROJECT}
+        ),
+        "record_fact, traces on": lambda i: call(
+            "record_fact", {"project": PROJECT, "key": key(i), "value": i}
         ),
     }
 
@@ -196,15 +238,18 @@ async def configuration(endpoint: Endpoint) -> str:
     )
 
 
-async def main(endpoint: Endpoint, folder: Path, count: int, warmup: int) -> None:
+async def main(endpoint: Endpoint, folder: Path, count: int, warmup: int, traced: bool) -> None:
     say(await configuration(endpoint))
     store = await Store.connect(endpoint.uri, endpoint.user, endpoint.password)
     try:
         await store.apply_schema()
         async with (
             scratch_tenant(store, "speed") as tenant,
-            clients(endpoint, tenant, folder) as client,
+            scratch_tenant(store, "speed-traced") as traced_tenant,
+            clients(endpoint, tenant, folder, traced_tenant if traced else None) as client,
         ):
+            if traced:
+                await seed_facts(client["traced"])
             calls = figures(client, await seed_facts(client["graphmem"]))
             say(f"{len(calls)} figures, {count} rounds after {warmup} untimed")
             timed = await rounds(calls, count, warmup)
@@ -217,10 +262,11 @@ def cli() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--rounds", type=int, default=300)
     parser.add_argument("--warmup", type=int, default=30)
+    parser.add_argument("--traced", action="store_true", help="a second server, traces on")
     args = parser.parse_args()
     # The database first, outside the event loop: a managed start checks it synchronously.
     with tempfile.TemporaryDirectory() as folder, find_endpoint(Path(folder)) as endpoint:
-        asyncio.run(main(endpoint, Path(folder), args.rounds, args.warmup))
+        asyncio.run(main(endpoint, Path(folder), args.rounds, args.warmup, args.traced))
 
 
 if __name__ == "__main__":

@@ -6,73 +6,24 @@ ignored. No span carries the tenant's name or an argument's value."""
 
 from __future__ import annotations
 
-import threading
 import time
 import uuid
-from collections.abc import Iterator
-from contextlib import contextmanager
-from dataclasses import dataclass
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 import pytest
 from fastmcp import Client
 from fastmcp.client.transports import StreamableHttpTransport
-from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import (
-    ExportTraceServiceRequest,
-    ExportTraceServiceResponse,
-)
 from opentelemetry.proto.trace.v1.trace_pb2 import Span
 
 from graphmem.store.stats import tenant_digest
 from tests.app.helpers import clean_env, serving_http
+from tests.app.otlp_receiver import Received, otlp_receiver
 from tests.neo4j_endpoint import Endpoint
 
 TRACE_ID = "4bf92f3577b34da6a3ce929d0e0e4736"
 CALLER_SPAN = "00f067aa0ba902b7"
 HEADER_TRACE_ID = "0af7651916cd43dd8448eb211c80319c"
 SECRET_VALUE = "zebra-violet-4711"  # an argument value no span may carry
-
-
-@dataclass
-class Received:
-    spans: list[Span]
-    services: set[str]
-
-
-@contextmanager
-def otlp_receiver() -> Iterator[tuple[str, Received]]:
-    """An OTLP/HTTP traces endpoint on loopback: decodes each export into ``spans``."""
-    received = Received([], set())
-
-    class Handler(BaseHTTPRequestHandler):
-        def do_POST(self) -> None:
-            body = self.rfile.read(int(self.headers["Content-Length"]))
-            request = ExportTraceServiceRequest.FromString(body)
-            for resource_spans in request.resource_spans:
-                for attribute in resource_spans.resource.attributes:
-                    if attribute.key == "service.name":
-                        received.services.add(attribute.value.string_value)
-                for scope_spans in resource_spans.scope_spans:
-                    received.spans.extend(scope_spans.spans)
-            answer = ExportTraceServiceResponse().SerializeToString()
-            self.send_response(200)
-            self.send_header("Content-Type", "application/x-protobuf")
-            self.send_header("Content-Length", str(len(answer)))
-            self.end_headers()
-            self.wfile.write(answer)
-
-        def log_message(self, format: str, *args: Any) -> None:  # quiet
-            pass
-
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}", received
-    finally:
-        server.shutdown()
-        server.server_close()
 
 
 def attributes(span: Span) -> dict[str, Any]:
