@@ -13,6 +13,7 @@ from graphmem.app.catalogue import tools_for
 from graphmem.app.completion import complete
 from graphmem.app.metrics import CallObserver, ToolMetrics, register_metrics_route
 from graphmem.app.prompts import register_prompts
+from graphmem.app.protocol_guard import ProtocolParamsGuard
 from graphmem.app.resources import STATIC_RESOURCES, register_resources
 from graphmem.browser.routes import register_browser_files
 from graphmem.core.attestation import TrustedVerifiers
@@ -117,7 +118,8 @@ def create_server(store: Store | StoreGate, settings: Settings) -> FastMCP:
         cache_ttl=LIST_CACHE_SECONDS,
         cache_scope="private" if auth is not None else "public",
         middleware=[
-            # outermost: times and counts every call, refused ones included
+            ProtocolParamsGuard(),  # a malformed request is a protocol error, not a call
+            # then: times and counts every call, refused ones included
             CallObserver(metrics, (spec.name for spec in specs), services.tenant),
             ScopeMiddleware(specs),
             ReadinessMiddleware(gate, settings.start_wait, STATIC_RESOURCES),
