@@ -27,7 +27,7 @@ from graphmem.core.keys import load
 from graphmem.core.settings import Settings
 from graphmem.core.terminal import progress_bar
 from graphmem.core.terminal import say as _say
-from graphmem.localdb.connect import resolve_connection
+from graphmem.localdb.connect import resolve_connection, start_early
 from graphmem.transfer import commands as transfer_commands
 
 if TYPE_CHECKING:  # the web stack is imported only by the commands that serve
@@ -328,6 +328,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
         logging.basicConfig(level=settings.log_level, stream=sys.stderr)
         if args.command == "serve":
+            if settings.serve_refusal(args.transport) is None:
+                start_early(settings)  # the JVM starts while the web stack loads
             from graphmem.app.serve import serve  # the web stack loads for serve only
 
             return serve(settings, args.transport)

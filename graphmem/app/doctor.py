@@ -61,6 +61,7 @@ def run_doctor(settings: Settings) -> DoctorReport:
         lambda: [check_history_key(settings)],
         lambda: [check_http_bind(settings)],
         lambda: [check_tracing(os.environ)],
+        lambda: [check_last_start(settings)],
     ]
     with ThreadPoolExecutor(max_workers=len(groups)) as pool:
         results = [pool.submit(group) for group in groups]
@@ -229,3 +230,14 @@ def check_tracing(env: Mapping[str, str]) -> Check:
     if sdk_problem is not None:
         return warn("traces", f"asked for by OTEL_* variables, but {sdk_problem}")
     return ok("traces", asked.describe)
+
+
+def check_last_start(settings: Settings) -> Check:
+    """The phases of the last start this data folder saw (localdb/start_report.py)."""
+    from graphmem.localdb.start_report import StartReport
+
+    report = StartReport.load(settings.data_dir.expanduser())
+    if report is None:
+        return ok("last start", "none recorded in this data folder yet")
+    when = time.strftime("%Y-%m-%d %H:%M", time.localtime(report.started_at))
+    return ok("last start", f"{when}, {report.total:.1f} s: {report.line()}")

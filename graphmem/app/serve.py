@@ -16,6 +16,7 @@ from starlette.middleware import Middleware as StarletteMiddleware
 
 from graphmem.app.http_limits import BodySizeLimit
 from graphmem.app.server import create_server
+from graphmem.app.start_phases import record_server_start, server_stopwatch
 from graphmem.app.tracing_setup import start_tracing, stop_tracing
 from graphmem.core.errors import ConfigurationError, StoreUnavailable, VectorSpaceMismatch
 from graphmem.core.keys import ChainKey, load_or_create
@@ -32,12 +33,9 @@ RECONNECT_EVERY = 5.0  # seconds between attempts while the database does not an
 
 
 def serve(settings: Settings, transport: str) -> int:
-    if transport == "http" and not settings.binds_loopback and not settings.has_credentials:
-        raise ConfigurationError(
-            f"refusing to serve HTTP on {settings.host} without credentials: issue tokens "
-            "(`graphmem token issue`, GRAPHMEM_TOKENS_FILE) or set GRAPHMEM_HTTP_TOKEN_SHA256, "
-            "or bind to 127.0.0.1."
-        )
+    refusal = settings.serve_refusal(transport)
+    if refusal is not None:
+        raise ConfigurationError(refusal)
     chain_key = load_or_create(settings.history_key_path)  # a key file others can read: refused
     tracer_provider = start_tracing(os.environ)
     # SIGINT, or SIGTERM on stdio, ends the run; the store is closed on the way out.
@@ -67,7 +65,9 @@ async def open_store(settings: Settings, gate: StoreGate, chain_key: ChainKey) -
     def stage(text: str) -> None:
         gate.stage = text
 
+    watch = server_stopwatch()
     uri, user, password = await _in_daemon_thread(lambda: resolve_connection(settings, stage))
+    watch.lap("database")
     stage("connecting to the database")
     while True:  # a database that does not answer yet may later: calls meanwhile say `starting`
         try:
@@ -85,6 +85,7 @@ async def open_store(settings: Settings, gate: StoreGate, chain_key: ChainKey) -
             stage("waiting for the database to answer")
             await asyncio.sleep(RECONNECT_EVERY)
     store.chain_key = chain_key
+    watch.lap("connect")
     try:
         stage("applying the schema")
         applied = await store.apply_schema()
@@ -92,7 +93,11 @@ async def open_store(settings: Settings, gate: StoreGate, chain_key: ChainKey) -
         await store.close()
         raise
     say(f"schema applied ({len(applied)} statements); toolset {settings.toolset}")
+    watch.lap("schema")
     await _check_vector_space(settings, store)
+    if settings.embeddings != "none":
+        watch.lap("embeddings")
+    record_server_start(settings, watch.report)
     return store
 
 

@@ -264,6 +264,16 @@ class Settings(BaseSettings):
         except ValueError:
             return False
 
+    def serve_refusal(self, transport: str) -> str | None:
+        """Why ``graphmem serve`` must not start on this transport (None: it may)."""
+        if transport == "http" and not self.binds_loopback and not self.has_credentials:
+            return (
+                f"refusing to serve HTTP on {self.host} without credentials: issue tokens "
+                "(`graphmem token issue`, GRAPHMEM_TOKENS_FILE) or set "
+                "GRAPHMEM_HTTP_TOKEN_SHA256, or bind to 127.0.0.1."
+            )
+        return None
+
     @property
     def has_credentials(self) -> bool:
         return (

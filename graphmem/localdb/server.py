@@ -31,20 +31,13 @@ from graphmem.browser.served import browser_settings, write_browser_jar
 from graphmem.core.errors import DatabaseStartFailed, GraphmemError, PortInUse
 from graphmem.core.settings import Settings
 from graphmem.localdb.assemble import assemble
+from graphmem.localdb.initial_password import write_initial_password
 from graphmem.localdb.java import find_java
+from graphmem.localdb.jvm import JVM_FLAGS, class_sharing, keep_archive
 from graphmem.localdb.lockfile import LockFile, load_lock
+from graphmem.localdb.start_report import StartReport, Stopwatch, add_neo4j_phases
 
-JVM_FLAGS = (
-    "-XX:+UseG1GC",
-    "-XX:+ExitOnOutOfMemoryError",
-    "-XX:-OmitStackTraceInFastThrow",
-    "--add-opens=java.base/java.nio=ALL-UNNAMED",  # vector index builds stall without it
-    "--add-opens=java.base/java.io=ALL-UNNAMED",
-    "--add-opens=java.base/sun.nio.ch=ALL-UNNAMED",
-    "--add-opens=java.base/java.lang=ALL-UNNAMED",
-    "-Dio.netty.tryReflectionSetAccessible=true",
-    "-Dfile.encoding=UTF-8",
-)
+READY_POLL = 0.1  # seconds between checks whether Bolt answers: each wait is a start slower
 EXIT_CODES = {1: "the web server failed", 2: "the database failed", 3: "invalid configuration"}
 
 
@@ -55,6 +48,7 @@ class _State(BaseModel):
     version: str
     home: str
     started_at: float
+    cds_dump: str | None = None  # the class archive this run writes when it stops (jvm.py)
 
 
 @dataclass(frozen=True)
@@ -148,40 +142,60 @@ class LocalNeo4j:
 
     # --- start -------------------------------------------------------------------------------
     def start(self, ready_check: ReadyCheck) -> tuple[LocalStatus, bool]:
-        """Start the server unless it runs already; returns (status, started_now)."""
+        """Start the server unless it runs already; returns (status, started_now). A start
+        times its phases (start_report.py): in the log, and in last-start.json."""
         self.data_dir.mkdir(parents=True, exist_ok=True)
         with self.start_lock():
             current = self.status()
             if current.running:
                 return current, False
             self.state_path.unlink(missing_ok=True)
+            fresh = not (self.data_dir / "data" / "databases").exists()
+            watch = Stopwatch(StartReport(started_at=time.time(), fresh=fresh))
             java = find_java(self.settings.java_home)
             for name, port in (
                 ("bolt", self.settings.local_bolt_port),
                 ("http", self.settings.local_http_port),
             ):
                 _require_free_port(name, port)
+            watch.lap("java")
             home = assemble(
                 self.lock,
                 self.settings.cache_dir.expanduser(),
                 self.settings.maven_repository,
                 self.progress,
             )
+            watch.lap("jars")
             conf_dir = self.write_config()
             write_browser_jar(home, conf_dir, self.settings.tenant)
-            self._set_initial_password(java.executable, home, conf_dir)
-            process = self._spawn(java.executable, home, conf_dir)
-            state = _State(
-                pid=process.pid,
-                bolt_port=self.settings.local_bolt_port,
-                http_port=self.settings.local_http_port,
-                version=self.lock.neo4j_version,
-                home=str(home),
-                started_at=time.time(),
-            )
-            self.state_path.write_text(state.model_dump_json())
-            self._wait_until_ready(process, ready_check)
+            self._set_initial_password()
+            watch.lap("config")
+            self._run(java.executable, home, conf_dir, watch.report, ready_check)
+            watch.report.save(self.data_dir)
+            self.progress(f"start phases: {watch.report.line()}")
             return self.status(), True
+
+    def _run(
+        self, java: Path, home: Path, conf_dir: Path, report: StartReport, ready_check: ReadyCheck
+    ) -> None:
+        """Spawn Neo4j and wait until Bolt answers; its phases into ``report``."""
+        console = self._console_log()
+        offset = console.stat().st_size if console.exists() else 0
+        sharing = class_sharing(java, self.lock.neo4j_version, self.settings.cache_dir.expanduser())
+        spawned_at = time.time()
+        process = self._spawn(java, home, conf_dir, sharing.flags)
+        state = _State(
+            pid=process.pid,
+            bolt_port=self.settings.local_bolt_port,
+            http_port=self.settings.local_http_port,
+            version=self.lock.neo4j_version,
+            home=str(home),
+            started_at=spawned_at,
+            cds_dump=str(sharing.dumping) if sharing.dumping else None,
+        )
+        self.state_path.write_text(state.model_dump_json())
+        self._wait_until_ready(process, ready_check)
+        add_neo4j_phases(report, console, offset, spawned_at, time.time())
 
     @contextlib.contextmanager
     def start_lock(self) -> Iterator[None]:
@@ -226,42 +240,26 @@ class LocalNeo4j:
         (conf_dir / "neo4j.conf").write_text(text)
         return conf_dir
 
-    def _set_initial_password(self, java: Path, home: Path, conf_dir: Path) -> None:
+    def _set_initial_password(self) -> None:
+        """On a fresh folder only: the system database reads it when it is created."""
         marker = self.data_dir / "data" / ".graphmem-password-set"
-        if marker.exists():
-            return
-        result = subprocess.run(
-            [
-                str(java),
-                "-cp",
-                f"{home}/lib/*",
-                f"-Dbasedir={home}",
-                self.lock.admin_class,
-                "dbms",
-                "set-initial-password",
-                self.password(),
-            ],
-            env={**os.environ, "NEO4J_HOME": str(home), "NEO4J_CONF": str(conf_dir)},
-            capture_output=True,
-            text=True,
-            timeout=300,
-        )
-        if result.returncode != 0:
-            raise DatabaseStartFailed(
-                "setting the initial Neo4j password failed: "
-                + (result.stderr or result.stdout).strip()[-800:]
-            )
-        marker.write_text("")
+        if not marker.exists():
+            write_initial_password(self.data_dir / "data", self.password())
+            marker.write_text("")
 
-    def _spawn(self, java: Path, home: Path, conf_dir: Path) -> subprocess.Popen[bytes]:
+    def _spawn(
+        self, java: Path, home: Path, conf_dir: Path, sharing: tuple[str, ...]
+    ) -> subprocess.Popen[bytes]:
         heap = self.settings.local_heap
         command = [
             str(java),
             f"-Xms{heap}",
             f"-Xmx{heap}",
             *JVM_FLAGS,
+            *sharing,
             "-cp",
-            f"{conf_dir}/*:{home}/lib/*",
+            # Neo4j's jars first, the same in every data folder: the class archive's path
+            f"{home}/lib/*:{conf_dir}/*",
             self.lock.entry_class,
             f"--home-dir={home}",
             f"--config-dir={conf_dir}",
@@ -299,7 +297,7 @@ class LocalNeo4j:
                     return
                 except GraphmemError as error:
                     last_error = error.message
-            time.sleep(0.5)
+            time.sleep(READY_POLL)
         self.stop()
         raise DatabaseStartFailed(
             f"Neo4j did not answer on {bolt_uri} within "
@@ -329,6 +327,8 @@ class LocalNeo4j:
             time.sleep(0.2)
         if _pid_alive(state.pid):
             os.kill(state.pid, signal.SIGKILL)
+        elif state.cds_dump:  # a clean exit wrote it whole
+            keep_archive(Path(state.cds_dump))
         self.state_path.unlink(missing_ok=True)
         return True
 

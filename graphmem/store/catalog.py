@@ -8,6 +8,7 @@ are its documentation.
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -67,6 +68,14 @@ class QueryCatalog:
         """Queries of one folder in file-name order (schema files apply in that order)."""
         prefix = folder.rstrip("/") + "/"
         return [q for name, q in self._queries.items() if name.startswith(prefix)]
+
+    def digest(self, folder: str) -> str:
+        """One folder's statements (names and texts, in order) as a SHA-256: what the schema
+        stamp compares, so any change to the schema applies it again."""
+        hashed = hashlib.sha256()
+        for query in self.under(folder):
+            hashed.update(f"{query.name}\0{query.text}\0".encode())
+        return hashed.hexdigest()
 
 
 @cache

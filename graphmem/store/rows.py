@@ -72,6 +72,12 @@ class IndexRow(TypedDict):
     properties: list[str] | None
 
 
+class SchemaStampRow(TypedDict):
+    """store/get_schema_stamp: the digest of the schema last applied in full."""
+
+    digest: str
+
+
 class VectorSpaceRow(TypedDict):
     """store/get_vector_space: the embedding model whose vectors the database holds."""
 

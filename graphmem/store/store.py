@@ -19,8 +19,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator, Awaitable, Callable
-from dataclasses import dataclass
-from typing import Any, TypeVar, cast
+from typing import Any, LiteralString, TypeVar, cast
 
 import neo4j
 import neo4j.exceptions as neo4j_errors
@@ -38,11 +37,18 @@ from tenacity import (
 from graphmem.core import tracing
 from graphmem.core.errors import StoreUnavailable
 from graphmem.core.keys import ChainKey
-from graphmem.store import continuations
-from graphmem.store.catalog import QueryCatalog, default_catalog
-from graphmem.store.continuations import Position
+from graphmem.store.catalog import NamedQuery, QueryCatalog, default_catalog
 from graphmem.store.driver_errors import schema_race, translated
-from graphmem.store.rows import IndexRow, Row, TenantRow, VectorSpaceRow, row_of, shaped
+from graphmem.store.rows import (
+    IndexRow,
+    Row,
+    SchemaStampRow,
+    TenantRow,
+    VectorSpaceRow,
+    row_of,
+    shaped,
+)
+from graphmem.store.tenant_store import TenantStore
 from graphmem.store.tx import Tx, pipelined_begin
 
 T = TypeVar("T")
@@ -51,6 +57,11 @@ BOLT_SCHEMES = ("bolt", "bolt+s", "bolt+ssc", "neo4j", "neo4j+s", "neo4j+ssc")
 BULK_TIMEOUT = 600.0  # seconds: one import batch (or the closing pass over a large tenant)
 
 SCHEMA_ATTEMPTS = 4
+
+
+async def _apply_all(tx: Tx, queries: list[NamedQuery]) -> None:
+    for query in queries:
+        await tx.run(query.name)
 
 
 def _require_tenant(tenant: object) -> None:  # callers may be untyped (a CLI, a test)
@@ -260,25 +271,43 @@ class Store:
 
     # --- schema and maintenance -----------------------------------------------------------
     async def apply_schema(self) -> list[str]:
-        """Apply ``cypher/schema`` in file-name order; every statement is idempotent, also
-        while other servers apply the same schema (several starting at once)."""
-        applied: list[str] = []
-        for query in self.catalog.under("schema"):
-            async for attempt in AsyncRetrying(
-                retry=retry_if_exception(schema_race),
-                stop=stop_after_attempt(SCHEMA_ATTEMPTS),
-                wait=wait_random(0.05, 0.3),
-                reraise=True,
-            ):
-                with attempt, translated(self.uri, self.user):
-                    await self._driver.execute_query(
-                        Query(query.text, metadata={"graphmem_query": query.name}),
-                        database_=self.database,
-                        bookmark_manager_=self.bookmarks,
-                    )
-            applied.append(query.name)
+        """Apply ``cypher/schema`` in file-name order, unless the database's stamp says this
+        very catalogue was applied in full already (a restart: nothing to do). All at once in
+        one transaction (a fresh database: one commit); when another server applies the same
+        schema at that moment, statement by statement, each idempotent and retried. The stamp
+        is set only after the last one, its indexes online."""
+        digest = self.catalog.digest("schema")
+        if await self._schema_stamp() == digest:
+            return []
+        queries = self.catalog.under("schema")
+        try:
+            await self.write_transaction("schema", "-", lambda tx: _apply_all(tx, queries))
+        except neo4j_errors.ClientError as error:
+            if not schema_race(error):
+                raise
+            for query in queries:
+                await self._apply_schema_statement(query.name, query.text)
         await self._await_indexes()
-        return applied
+        await self.write("store/set_schema_stamp", tenant="-", digest=digest)
+        return [query.name for query in queries]
+
+    async def _apply_schema_statement(self, name: str, text: LiteralString) -> None:
+        async for attempt in AsyncRetrying(
+            retry=retry_if_exception(schema_race),
+            stop=stop_after_attempt(SCHEMA_ATTEMPTS),
+            wait=wait_random(0.05, 0.3),
+            reraise=True,
+        ):
+            with attempt, translated(self.uri, self.user):
+                await self._driver.execute_query(
+                    Query(text, metadata={"graphmem_query": name}),
+                    database_=self.database,
+                    bookmark_manager_=self.bookmarks,
+                )
+
+    async def _schema_stamp(self) -> str | None:
+        rows = shaped(SchemaStampRow, await self.read("store/get_schema_stamp", tenant="-"))
+        return rows[0]["digest"] if rows else None
 
     async def schema_state(self) -> list[IndexRow]:
         """Indexes and constraints with their state (online, populating, failed)."""
@@ -330,40 +359,6 @@ class Store:
             operators.append(str(step.get("operatorType", "")).split("@")[0])
             pending.extend(step.get("children", []))
         return operators
-
-
-@dataclass(frozen=True)
-class TenantStore:
-    """The store bound to one tenant, which is how the domain sees it: a service cannot run a
-    statement for any other tenant, nor forget to pass one."""
-
-    store: Store
-    tenant: str
-
-    async def read(self, name: str, **params: object) -> list[Row]:
-        return await self.store.read(name, self.tenant, **params)
-
-    async def write(self, name: str, **params: object) -> list[Row]:
-        return await self.store.write(name, self.tenant, **params)
-
-    async def write_transaction(self, label: str, work: Callable[[Tx], Awaitable[T]]) -> T:
-        return await self.store.write_transaction(label, self.tenant, work)
-
-    async def write_statement(self, label: str, name: str, **params: object) -> list[Row] | None:
-        return await self.store.write_statement(label, self.tenant, name, **params)
-
-    def continuation(self, tool: str, position: Position | None) -> str | None:
-        """A token for where a batched call stopped (None when it finished)."""
-        if position is None:
-            return None
-        return continuations.issue(self.store.chain_key, tool, self.tenant, position)
-
-    def resume(self, tool: str, token: str | None) -> Position | None:
-        """The position a client's token names (None without one); a token this tenant's
-        call was not given is ``invalid_argument``."""
-        if token is None:
-            return None
-        return continuations.resume(self.store.chain_key, tool, self.tenant, token)
 
 
 def ping_sync(uri: str, user: str, password: str) -> None:

@@ -95,7 +95,7 @@ async def test_a_healthy_setup_is_ok_and_exits_0(
     by_name = {line[6:].split("  ")[0]: line for line in lines}
     assert list(by_name) == [
         *("java", "jars", "neo4j", "bolt", "credentials", "schema", "embeddings"),
-        *("tokens", "history key", "http bind", "traces"),
+        *("tokens", "history key", "http bind", "traces", "last start"),
     ]
     assert "off (no OTLP endpoint" in by_name["traces"]
     assert all(line.split()[0] in ("ok", "warn") for line in lines), result.stdout

@@ -16,7 +16,14 @@ from graphmem.history.rows import (
     LockedHead,
 )
 from graphmem.store.catalog import default_catalog
-from graphmem.store.rows import IndexRow, LabelCountRow, TenantGraphRow, TenantRow, VectorSpaceRow
+from graphmem.store.rows import (
+    IndexRow,
+    LabelCountRow,
+    SchemaStampRow,
+    TenantGraphRow,
+    TenantRow,
+    VectorSpaceRow,
+)
 
 pytestmark = pytest.mark.pure
 
@@ -29,6 +36,7 @@ SHAPES: dict[str, type] = {
     "history/find_idempotency_record": IdempotencyRow,
     "store/list_schema": IndexRow,
     "store/get_vector_space": VectorSpaceRow,
+    "store/get_schema_stamp": SchemaStampRow,
     "store/list_tenants": TenantRow,
     "store/count_tenant_graph": TenantGraphRow,
     "store/count_tenant_labels": LabelCountRow,

