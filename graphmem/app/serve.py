@@ -24,6 +24,7 @@ from graphmem.core.settings import Settings
 from graphmem.core.terminal import say
 from graphmem.embeddings.embedder import load_embedder
 from graphmem.localdb.connect import resolve_connection
+from graphmem.localdb.start_report import Stopwatch
 from graphmem.retrieval.vector_space import check_vector_space
 from graphmem.store import Store
 from graphmem.toolkit.startup import StoreGate
@@ -36,12 +37,16 @@ def serve(settings: Settings, transport: str) -> int:
     refusal = settings.serve_refusal(transport)
     if refusal is not None:
         raise ConfigurationError(refusal)
+    watch = server_stopwatch()  # its first phase: the imports so far
     chain_key = load_or_create(settings.history_key_path)  # a key file others can read: refused
     tracer_provider = start_tracing(os.environ)
+    if settings.embeddings != "none":
+        load_embedder(settings)  # while the managed Neo4j starts (connect.start_early)
+        watch.lap("embeddings model")
     # SIGINT, or SIGTERM on stdio, ends the run; the store is closed on the way out.
     try:
         with contextlib.suppress(KeyboardInterrupt, asyncio.CancelledError):
-            run_event_loop(_serve_async(settings, transport, chain_key))
+            run_event_loop(_serve_async(settings, transport, chain_key, watch))
     finally:
         stop_tracing(tracer_provider)
     say("graphmem stopped")
@@ -59,13 +64,16 @@ def run_event_loop(main: Coroutine[Any, Any, T]) -> T:
         return runner.run(main)
 
 
-async def open_store(settings: Settings, gate: StoreGate, chain_key: ChainKey) -> Store:
-    """The store, opened in the background while the server already answers."""
+async def open_store(
+    settings: Settings, gate: StoreGate, chain_key: ChainKey, watch: Stopwatch | None = None
+) -> Store:
+    """The store, opened in the background while the server already answers; its phases
+    timed on ``watch`` (start_phases.py)."""
 
     def stage(text: str) -> None:
         gate.stage = text
 
-    watch = server_stopwatch()
+    watch = watch or server_stopwatch()
     uri, user, password = await _in_daemon_thread(lambda: resolve_connection(settings, stage))
     watch.lap("database")
     stage("connecting to the database")
@@ -96,7 +104,7 @@ async def open_store(settings: Settings, gate: StoreGate, chain_key: ChainKey) -
     watch.lap("schema")
     await _check_vector_space(settings, store)
     if settings.embeddings != "none":
-        watch.lap("embeddings")
+        watch.lap("vector space")
     record_server_start(settings, watch.report)
     return store
 
@@ -141,13 +149,16 @@ def _in_daemon_thread(fn: Callable[[], T]) -> asyncio.Future[T]:
     return future
 
 
-async def _serve_async(settings: Settings, transport: str, chain_key: ChainKey) -> None:
+async def _serve_async(
+    settings: Settings, transport: str, chain_key: ChainKey, watch: Stopwatch
+) -> None:
     if transport == "stdio":
         _cancel_on_sigterm()
     gate = StoreGate()
-    opening = asyncio.create_task(gate.open(lambda g: open_store(settings, g, chain_key)))
+    opening = asyncio.create_task(gate.open(lambda g: open_store(settings, g, chain_key, watch)))
     try:
         server = create_server(gate, settings)
+        watch.lap("server")  # before the opening task's first lap: it runs from the next await
         if transport == "http":
             # uvicorn catches SIGINT/SIGTERM, shuts down gracefully, then re-raises the signal
             # into the handler it found: make that a no-op so the store closes below.
