@@ -1,0 +1,65 @@
+"""Class-data sharing for the managed Neo4j's JVM (pure: a runtime's layout in a folder)."""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+
+import pytest
+
+from graphmem.localdb.jvm import archive_path, class_sharing, keep_archive
+
+pytestmark = pytest.mark.pure
+
+
+def runtime(folder: Path, base_archive: bool = True) -> Path:
+    (folder / "bin").mkdir(parents=True)
+    (folder / "lib" / "server").mkdir(parents=True)
+    (folder / "lib" / "server" / "libjvm.so").write_bytes(b"jvm")
+    if base_archive:
+        (folder / "lib" / "server" / "classes.jsa").write_bytes(b"base")
+    java = folder / "bin" / "java"
+    java.write_bytes(b"java")
+    return java
+
+
+def test_the_first_start_dumps_and_a_clean_stop_keeps_it(tmp_path: Path) -> None:
+    java, cache = runtime(tmp_path / "jdk"), tmp_path / "cache"
+    first = class_sharing(java, "5.26.30", cache)
+    assert first.dumping is not None
+    assert first.flags == (f"-XX:ArchiveClassesAtExit={first.dumping}",)
+    first.dumping.write_bytes(b"classes")  # what the JVM writes at its clean exit
+    keep_archive(first.dumping)
+    archive = archive_path(java, "5.26.30", cache)
+    assert archive.read_bytes() == b"classes" and not first.dumping.exists()
+    assert class_sharing(java, "5.26.30", cache).flags == (f"-XX:SharedArchiveFile={archive}",)
+
+
+def test_another_runtime_or_version_gets_an_archive_of_its_own(tmp_path: Path) -> None:
+    java = runtime(tmp_path / "jdk")
+    cache = tmp_path / "cache"
+    named = archive_path(java, "5.26.30", cache)
+    assert archive_path(java, "5.26.31", cache) != named
+    (tmp_path / "jdk" / "lib" / "server" / "libjvm.so").write_bytes(b"an upgraded jvm")
+    assert archive_path(java, "5.26.30", cache) != named
+
+
+def test_a_runtime_without_a_base_archive_starts_without(tmp_path: Path) -> None:
+    java = runtime(tmp_path / "jdk", base_archive=False)
+    assert class_sharing(java, "5.26.30", tmp_path / "cache").flags == ()
+
+
+def test_an_empty_or_stale_partial_is_dropped(tmp_path: Path) -> None:
+    java, cache = runtime(tmp_path / "jdk"), tmp_path / "cache"
+    first = class_sharing(java, "5.26.30", cache)
+    assert first.dumping is not None
+    first.dumping.write_bytes(b"")  # a JVM that wrote nothing
+    keep_archive(first.dumping)
+    assert not first.dumping.exists() and not archive_path(java, "5.26.30", cache).exists()
+    stale = archive_path(java, "5.26.30", cache).with_suffix(".jsa.dead.partial")
+    stale.write_bytes(b"half")
+    old = time.time() - 7200
+    os.utime(stale, (old, old))
+    class_sharing(java, "5.26.30", cache)
+    assert not stale.exists()
