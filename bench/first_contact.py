@@ -54,8 +54,8 @@ def folder_env(data: Path, source: str | None) -> dict[str, str]:
 
 
 def stdio_session(env: dict[str, str], quiet: TextIO) -> AbstractAsyncContextManager[Any]:
-    parameters = mcp.StdioServerParameters(
-        command=sys.executable, args=[*GRAPHMEM[1:], "serve"], env=env
+    parameters = mcp.StdioServerParameters(  # in the checkout's folder: `-m` puts it first
+        command=sys.executable, args=[*GRAPHMEM[1:], "serve"], env=env, cwd=env.get("PYTHONPATH")
     )
     return mcp.Client(stdio_client(parameters, errlog=quiet))
 
@@ -64,7 +64,8 @@ def stdio_session(env: dict[str, str], quiet: TextIO) -> AbstractAsyncContextMan
 async def http_session(env: dict[str, str], quiet: TextIO, mode: str) -> AsyncIterator[Any]:
     port = free_port()
     command = [*GRAPHMEM, "serve", "--transport", "http", "--port", str(port)]
-    process = subprocess.Popen(command, env=env, stdout=quiet, stderr=quiet)
+    source = env.get("PYTHONPATH")  # that checkout's folder: `python -m` puts it first
+    process = subprocess.Popen(command, env=env, stdout=quiet, stderr=quiet, cwd=source)
     try:
         wait_for_port(port, process)  # the client connects as soon as the port accepts
         async with mcp.Client(f"http://127.0.0.1:{port}/mcp", mode=mode) as client:

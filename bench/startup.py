@@ -23,32 +23,22 @@ import statistics
 import sys
 import tempfile
 import time
-import uuid
 from pathlib import Path
 from typing import Any, TextIO
 
 import mcp
 from mcp.client.stdio import stdio_client
 
-from graphmem.core.settings import Settings
-from tests.app.helpers import GRAPHMEM, clean_env, run_cli
-from tests.neo4j_endpoint import free_port
+from bench.first_contact import folder_env as first_contact_env
+from tests.app.helpers import GRAPHMEM, run_cli
 
 CASES = ("fresh", "existing")
 
 
 def folder_env(data: Path, source: str | None) -> dict[str, str]:
-    """The server's environment; with ``source``, that checkout's graphmem (PYTHONPATH, and
-    the server runs in that folder: `python -m` puts its working folder first)."""
-    env = clean_env(
-        GRAPHMEM_DATA_DIR=str(data),
-        GRAPHMEM_CACHE_DIR=str(Settings().cache_dir),
-        GRAPHMEM_LOCAL_BOLT_PORT=str(free_port()),
-        GRAPHMEM_LOCAL_HTTP_PORT=str(free_port()),
-        GRAPHMEM_TENANT=f"bench-{uuid.uuid4().hex[:8]}",
-    )
-    if source:
-        env["PYTHONPATH"] = source  # ahead of the editable install: that checkout's graphmem
+    """bench.first_contact's environment, with the default wait (an agent host sets none)."""
+    env = first_contact_env(data, source)
+    env.pop("GRAPHMEM_START_WAIT")
     return env
 
 
