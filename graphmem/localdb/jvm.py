@@ -42,10 +42,26 @@ class ClassSharing:
     dumping: Path | None = None
 
 
-def class_sharing(java: Path, neo4j_version: str, cache_dir: Path) -> ClassSharing:
+def class_path(home: Path, conf_dir: Path) -> list[Path]:
+    """Neo4j's jars in name order but its Browser jar, whose copy with graphmem's guide and
+    style (in ``conf_dir``) comes last in its place: the Browser serves its files from the one
+    jar that holds them, and Neo4j's own jars, the same in every data folder, come first (the
+    class archive is checked against them)."""
+    return [*neo4j_jars(home), *sorted(conf_dir.glob("*.jar"))]
+
+
+def neo4j_jars(home: Path) -> list[Path]:
+    return sorted(jar for jar in (home / "lib").glob("*.jar") if not _is_browser(jar))
+
+
+def _is_browser(jar: Path) -> bool:
+    return jar.name.startswith("neo4j-browser-")
+
+
+def class_sharing(java: Path, neo4j_version: str, cache_dir: Path, home: Path) -> ClassSharing:
     if not _has_base_archive(java):
         return ClassSharing()
-    archive = archive_path(java, neo4j_version, cache_dir)
+    archive = archive_path(java, neo4j_version, cache_dir, neo4j_jars(home))
     if archive.exists():
         return ClassSharing((f"-XX:SharedArchiveFile={archive}",))
     archive.parent.mkdir(parents=True, exist_ok=True)
@@ -62,12 +78,13 @@ def keep_archive(partial: Path) -> None:
         partial.unlink(missing_ok=True)
 
 
-def archive_path(java: Path, neo4j_version: str, cache_dir: Path) -> Path:
-    """Named by the Neo4j version and the runtime's binary (its path, size and time: an
-    upgraded Java gets a new archive rather than a refused one)."""
+def archive_path(java: Path, neo4j_version: str, cache_dir: Path, jars: list[Path]) -> Path:
+    """Named by the Neo4j version, the runtime's binary (its path, size and time: an upgraded
+    Java gets a new archive rather than a refused one) and the class path it was made with."""
     binary = _binary(java)
     stat = binary.stat()
-    key = hashlib.sha256(f"{binary}\0{stat.st_size}\0{stat.st_mtime_ns}".encode()).hexdigest()
+    identity = [str(binary), str(stat.st_size), str(stat.st_mtime_ns), *map(str, jars)]
+    key = hashlib.sha256("\0".join(identity).encode()).hexdigest()
     return cache_dir / "cds" / f"neo4j-{neo4j_version}-{key[:12]}.jsa"
 
 

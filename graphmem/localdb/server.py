@@ -33,7 +33,7 @@ from graphmem.core.settings import Settings
 from graphmem.localdb.assemble import assemble
 from graphmem.localdb.initial_password import write_initial_password
 from graphmem.localdb.java import find_java
-from graphmem.localdb.jvm import JVM_FLAGS, class_sharing, keep_archive
+from graphmem.localdb.jvm import JVM_FLAGS, class_path, class_sharing, keep_archive
 from graphmem.localdb.lockfile import LockFile, load_lock
 from graphmem.localdb.start_report import StartReport, Stopwatch, add_neo4j_phases
 
@@ -181,9 +181,11 @@ class LocalNeo4j:
         """Spawn Neo4j and wait until Bolt answers; its phases into ``report``."""
         console = self._console_log()
         offset = console.stat().st_size if console.exists() else 0
-        sharing = class_sharing(java, self.lock.neo4j_version, self.settings.cache_dir.expanduser())
+        cache = self.settings.cache_dir.expanduser()
+        sharing = class_sharing(java, self.lock.neo4j_version, cache, home)
+        jars = ":".join(map(str, class_path(home, conf_dir)))
         spawned_at = time.time()
-        process = self._spawn(java, home, conf_dir, sharing.flags)
+        process = self._spawn(java, home, conf_dir, [*sharing.flags, "-cp", jars])
         state = _State(
             pid=process.pid,
             bolt_port=self.settings.local_bolt_port,
@@ -248,7 +250,7 @@ class LocalNeo4j:
             marker.write_text("")
 
     def _spawn(
-        self, java: Path, home: Path, conf_dir: Path, sharing: tuple[str, ...]
+        self, java: Path, home: Path, conf_dir: Path, class_flags: list[str]
     ) -> subprocess.Popen[bytes]:
         heap = self.settings.local_heap
         command = [
@@ -256,10 +258,7 @@ class LocalNeo4j:
             f"-Xms{heap}",
             f"-Xmx{heap}",
             *JVM_FLAGS,
-            *sharing,
-            "-cp",
-            # Neo4j's jars first, the same in every data folder: the class archive's path
-            f"{home}/lib/*:{conf_dir}/*",
+            *class_flags,  # the class path (jvm.class_path) and its archive
             self.lock.entry_class,
             f"--home-dir={home}",
             f"--config-dir={conf_dir}",

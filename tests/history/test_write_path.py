@@ -24,7 +24,11 @@ ROOT = Path(__file__).resolve().parents[2]
 WRITE_PATH = ROOT / "graphmem" / "history" / "write_path.py"
 GROUP_COMMIT = ROOT / "graphmem" / "history" / "group_commit.py"  # its one transaction per batch
 # Where the primitives are defined (and the store's own transaction helper).
-DEFINITIONS = {ROOT / "graphmem" / "history" / "chain.py", ROOT / "graphmem" / "store" / "store.py"}
+DEFINITIONS = {
+    ROOT / "graphmem" / "history" / "chain.py",
+    ROOT / "graphmem" / "store" / "store.py",
+    ROOT / "graphmem" / "store" / "tenant_store.py",  # the same primitives, bound to a tenant
+}
 PRIMITIVES = {"lock_head", "append_event", "write_transaction", "write_statement"}
 RAW_HISTORY_QUERIES = re.compile(r"history/(lock_head|append_event|create_head)")
 # Store.write: one auto-commit statement, no lock, no event (tests' fixtures only).
