@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import os
 import statistics
 import sys
@@ -30,6 +29,7 @@ import mcp
 from mcp.client.stdio import stdio_client
 
 from bench.first_contact import folder_env as first_contact_env
+from graphmem.localdb.start_report import StartReport
 from tests.app.helpers import GRAPHMEM, run_cli
 
 CASES = ("fresh", "existing")
@@ -67,12 +67,10 @@ async def first_contact(env: dict[str, str], log: TextIO) -> dict[str, float]:
 
 def phases(data: Path) -> dict[str, float]:
     """The start's phases as graphmem recorded them (none from a checkout that does not)."""
-    path = data / "last-start.json"
-    if not path.exists():
+    report = StartReport.load(data)
+    if report is None:
         return {}
-    report = json.loads(path.read_text())
-    phases = [*report["phases"], *report.get("neo4j", [])]
-    return {phase["name"]: phase["seconds"] for phase in phases}
+    return {phase.name: phase.seconds for phase in [*report.phases, *report.neo4j]}
 
 
 async def one_run(source: str | None, log: TextIO) -> dict[str, dict[str, float]]:

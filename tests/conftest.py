@@ -148,6 +148,15 @@ async def client(store: Store, settings: Settings) -> AsyncIterator[Client[Any]]
 
 
 @pytest.fixture
+async def semantic(store: Store, settings: Settings) -> AsyncIterator[Client[Any]]:
+    """A client of a server with the all-MiniLM-L6-v2 model (tests mark themselves with
+    tests/search/test_search.py's needs_model)."""
+    configured = settings.model_copy(update={"embeddings": "minilm"})
+    async with WholeRecordClient(create_server(store, configured)) as connected:
+        yield connected
+
+
+@pytest.fixture
 async def other_client(store: Store, settings: Settings) -> AsyncIterator[Client[Any]]:
     """A client of another tenant on the same database (wiped afterwards)."""
     tenant = f"test-{uuid.uuid4().hex[:12]}"

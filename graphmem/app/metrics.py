@@ -184,7 +184,7 @@ class CallObserver(Middleware):
         """The call's span, continuing the caller's trace (its ``_meta``, else its HTTP
         headers): the tool's name, the tenant's digest; its outcome is added at the end."""
         if not tracing.enabled():
-            return tracing.span("")  # off: the shared do-nothing context
+            return tracing.OFF
         tool = call.name if call.name in self._tools else UNKNOWN_TOOL
         attributes = {
             "mcp.method.name": "tools/call",

@@ -35,7 +35,7 @@ Attributes = Mapping[str, AttributeValue]
 TRACER_NAME = "graphmem"
 DB_SYSTEM = "neo4j"
 
-_OFF: AbstractContextManager[None] = nullcontext()
+OFF: AbstractContextManager[None] = nullcontext()  # what every helper hands back when off
 _W3C = TraceContextTextMapPropagator()
 _tracer: Tracer | None = None
 
@@ -66,7 +66,7 @@ def span(
     """A span around the block (None inside when tracing is off). A failure marks it as an
     error named by the exception's type only: its text may hold internal detail."""
     if _tracer is None:
-        return _OFF
+        return OFF
     return _recorded(_tracer, name, attributes, kind, parent, links)
 
 
@@ -99,7 +99,7 @@ def _recorded(
 def statement(name: str, attempt: int = 1) -> AbstractContextManager[Span | None]:
     """A span around one Cypher statement of the catalogue (``rows`` sets its row count)."""
     if _tracer is None:
-        return _OFF
+        return OFF
     attributes: dict[str, AttributeValue] = {
         "db.system.name": DB_SYSTEM,
         "db.query.summary": name,

@@ -151,7 +151,9 @@ class Committer:
 
 def _batch_span(batch: list[Member[Any]]) -> AbstractContextManager[Span | None]:
     """The batch's span: a child of its first member's calling span (the leader runs in no
-    caller's trace of its own), linked to every member's."""
+    caller's trace of its own), linked to every member's. Off, nothing is built."""
+    if not tracing.enabled():
+        return tracing.OFF
     links = [member.link for member in batch if member.link is not None]
     attributes = {"graphmem.batch.writes": len(batch)}
     parent = tracing.context_of(batch[0].link)

@@ -4,29 +4,17 @@ tombstone."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from datetime import UTC, datetime
 from typing import Any
 
 import neo4j
-import pytest
 from fastmcp import Client
 
-from graphmem.app.server import create_server
-from graphmem.core.settings import Settings
-from graphmem.store import Store
 from tests.erasure.helpers import erase
 from tests.search.test_search import needs_model
-from tests.support import WholeRecordClient, call
+from tests.support import call
 
 QUERY = "Which dog did she get?"  # shares no word with what it finds
-
-
-@pytest.fixture
-async def semantic(store: Store, settings: Settings) -> AsyncIterator[Client[Any]]:
-    configured = settings.model_copy(update={"embeddings": "minilm"})
-    async with WholeRecordClient(create_server(store, configured)) as connected:
-        yield connected
 
 
 @needs_model

@@ -317,13 +317,6 @@ needs_model = pytest.mark.skipif(
 )
 
 
-@pytest.fixture
-async def semantic(store: Store, settings: Settings) -> AsyncIterator[Client[Any]]:
-    configured = settings.model_copy(update={"embeddings": "minilm"})
-    async with WholeRecordClient(create_server(store, configured)) as connected:
-        yield connected
-
-
 @needs_model
 async def test_vector_channel_finds_meaning_without_shared_words(semantic: Client[Any]) -> None:
     await save(semantic, "Pets", "Caroline adopted a small puppy last spring.")
