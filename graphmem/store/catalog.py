@@ -9,12 +9,16 @@ are its documentation.
 from __future__ import annotations
 
 import hashlib
+import re
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import LiteralString, cast
 
 import graphmem
+
+# `CREATE [VECTOR|FULLTEXT|...] INDEX name`, `CREATE CONSTRAINT name`, and their DROPs
+_SCHEMA_NAME = re.compile(r"^(CREATE|DROP) (?:CONSTRAINT|(?:[A-Z]+ )?INDEX) (\w+)", re.MULTILINE)
 
 
 @dataclass(frozen=True)
@@ -68,6 +72,15 @@ class QueryCatalog:
         """Queries of one folder in file-name order (schema files apply in that order)."""
         prefix = folder.rstrip("/") + "/"
         return [q for name, q in self._queries.items() if name.startswith(prefix)]
+
+    def created_names(self, folder: str) -> frozenset[str]:
+        """The indexes and constraints a folder's statements leave behind, in order: what a
+        CREATE names, less what a later DROP removes."""
+        names: set[str] = set()
+        for query in self.under(folder):
+            for verb, name in _SCHEMA_NAME.findall(query.text):
+                (names.add if verb == "CREATE" else names.discard)(name)
+        return frozenset(names)
 
     def digest(self, folder: str) -> str:
         """One folder's statements (names and texts, in order) as a SHA-256: what the schema

@@ -272,12 +272,13 @@ class Store:
     # --- schema and maintenance -----------------------------------------------------------
     async def apply_schema(self) -> list[str]:
         """Apply ``cypher/schema`` in file-name order, unless the database's stamp says this
-        very catalogue was applied in full already (a restart: nothing to do). All at once in
+        very catalogue was applied in full already and every index and constraint it leaves is
+        there (a restart: nothing to do; one dropped since: applied again). All at once in
         one transaction (a fresh database: one commit); when another server applies the same
         schema at that moment, statement by statement, each idempotent and retried. The stamp
         is set only after the last one, its indexes online."""
         digest = self.catalog.digest("schema")
-        if await self._schema_stamp() == digest:
+        if await self._schema_stamp() == digest and await self._schema_present():
             return []
         queries = self.catalog.under("schema")
         try:
@@ -304,6 +305,11 @@ class Store:
                     database_=self.database,
                     bookmark_manager_=self.bookmarks,
                 )
+
+    async def _schema_present(self) -> bool:
+        # every constraint is a uniqueness constraint: its backing index carries its name
+        present = {row["name"] for row in await self.schema_state()}
+        return self.catalog.created_names("schema") <= present
 
     async def _schema_stamp(self) -> str | None:
         rows = shaped(SchemaStampRow, await self.read("store/get_schema_stamp", tenant="-"))

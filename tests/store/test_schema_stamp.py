@@ -1,6 +1,6 @@
 """The schema applies once per catalogue: a start whose schema statements are the ones the
-database's stamp names applies none; any change to them applies them all again (in one
-transaction) and moves the stamp."""
+database's stamp names, their indexes all there, applies none; any change to them applies them
+all again (in one transaction) and moves the stamp; an index dropped since comes back."""
 
 from __future__ import annotations
 
@@ -45,6 +45,9 @@ async def test_a_changed_schema_applies_again_and_moves_the_stamp(
         assert len(applied) == len(changed.catalog.under("schema"))
         assert PROBE in await _indexes(store)
         assert await changed.apply_schema() == []  # its stamp now
+        await changed.write("probe/drop_probe", tenant="-")  # dropped by hand, stamp unchanged
+        assert await changed.apply_schema() != []
+        assert PROBE in await _indexes(store)
     finally:
         await changed.write("probe/drop_probe", tenant="-")
     assert await store.apply_schema() != []  # the real catalogue's stamp back
