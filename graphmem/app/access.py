@@ -1,22 +1,46 @@
-"""Scope checks: a principal without `write` cannot call a tool that writes, one without
-`admin` cannot erase.
+"""Scope checks on every MCP method: what a principal may list, read, call and complete.
 
-A token lists only the tools its scopes allow (a read-only token lists no write tool); a call
-outside them is refused with a `permission_denied` error before the tool runs. Callers
-without credentials (stdio, or loopback HTTP with no tokens configured) act for the
+Reading the tenant needs `read`, a tool that writes `write`, erasing `write` and `admin`. The
+rule is default-deny: a request method is answered without `read` only when it is named here
+as carrying none of the tenant's content (the handshake, ping, the lists, which are filtered
+to what the scopes allow). Everything else — a resource read (the graph model excepted), a
+prompt, a completion, any method a later FastMCP adds — needs `read`; a tool call needs what
+its spec declares. A refusal is `permission_denied`, before anything is read.
+
+Callers without credentials (stdio, or loopback HTTP with no tokens configured) act for the
 configured default tenant with every scope.
 """
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 import mcp.types as mt
 from fastmcp.exceptions import ToolError
+from fastmcp.prompts import Prompt
+from fastmcp.resources import Resource, ResourceTemplate
 from fastmcp.server.dependencies import get_access_token
 from fastmcp.server.middleware import CallNext, Middleware, MiddlewareContext
 from fastmcp.tools import Tool, ToolResult
+from mcp.shared.exceptions import MCPError
 
 from graphmem.toolkit.toolspec import ToolSpec
+
+PERMISSION_DENIED = -32003  # JSON-RPC server error range; the message says which scope
+CONTENT_FREE_METHODS = frozenset(
+    {
+        "initialize",
+        "ping",
+        "server/discover",
+        "logging/setLevel",
+        "tools/list",  # the lists are filtered below to what the scopes allow
+        "resources/list",
+        "resources/templates/list",
+        "prompts/list",
+        "tools/call",  # per tool, in on_call_tool
+    }
+)
+OPEN_RESOURCES = frozenset({"graphmem://schema"})  # the graph model: no tenant's content
 
 
 def required_scopes(spec: ToolSpec) -> tuple[str, ...]:
@@ -27,9 +51,45 @@ def required_scopes(spec: ToolSpec) -> tuple[str, ...]:
     return ("write",) if spec.writes else ("read",)
 
 
+def method_scopes(method: str, message: Any) -> tuple[str, ...]:
+    """What a request needs besides what a tool call's spec declares (default: `read`). The
+    message is the raw params mapping (the outer pass) or the method's typed params."""
+    if method == "resources/read" and _uri(message) in OPEN_RESOURCES:
+        return ()
+    return () if method in CONTENT_FREE_METHODS else ("read",)
+
+
+def _uri(message: Any) -> str | None:
+    uri = message.get("uri") if isinstance(message, Mapping) else getattr(message, "uri", None)
+    return None if uri is None else str(uri)
+
+
+def _denied(what: str, needed: str, scopes: list[str]) -> str:
+    return json.dumps(
+        {
+            "error": "permission_denied",
+            "message": f"{what} needs the '{needed}' scope; this token has "
+            f"{', '.join(scopes) or 'none'}",
+        }
+    )
+
+
 class ScopeMiddleware(Middleware):
     def __init__(self, specs: list[ToolSpec]) -> None:
         self._specs = {spec.name: spec for spec in specs}
+
+    async def on_request(
+        self, context: MiddlewareContext[Any], call_next: CallNext[Any, Any]
+    ) -> Any:
+        token = get_access_token()
+        method = context.method or ""
+        if token is not None:
+            for needed in method_scopes(method, context.message):
+                if needed not in token.scopes:
+                    raise MCPError(
+                        code=PERMISSION_DENIED, message=_denied(method, needed, token.scopes)
+                    )
+        return await call_next(context)
 
     async def on_call_tool(
         self,
@@ -41,16 +101,7 @@ class ScopeMiddleware(Middleware):
         if token is not None and spec is not None:
             missing = [scope for scope in required_scopes(spec) if scope not in token.scopes]
             if missing:
-                needed = missing[0]
-                raise ToolError(
-                    json.dumps(
-                        {
-                            "error": "permission_denied",
-                            "message": f"{spec.name} needs the '{needed}' scope; this token has "
-                            f"{', '.join(token.scopes) or 'none'}",
-                        }
-                    )
-                )
+                raise ToolError(_denied(spec.name, missing[0], token.scopes))
         return await call_next(context)
 
     async def on_list_tools(
@@ -64,6 +115,38 @@ class ScopeMiddleware(Middleware):
             return tools
         return [tool for tool in tools if self._allowed(tool.name, token.scopes)]
 
+    async def on_list_resources(
+        self,
+        context: MiddlewareContext[mt.ListResourcesRequest],
+        call_next: CallNext[mt.ListResourcesRequest, Sequence[Resource]],
+    ) -> Sequence[Resource]:
+        resources = await call_next(context)
+        if _reads():
+            return resources
+        return [resource for resource in resources if str(resource.uri) in OPEN_RESOURCES]
+
+    async def on_list_resource_templates(
+        self,
+        context: MiddlewareContext[mt.ListResourceTemplatesRequest],
+        call_next: CallNext[mt.ListResourceTemplatesRequest, Sequence[ResourceTemplate]],
+    ) -> Sequence[ResourceTemplate]:
+        templates = await call_next(context)
+        return templates if _reads() else []  # every template reads the tenant
+
+    async def on_list_prompts(
+        self,
+        context: MiddlewareContext[mt.ListPromptsRequest],
+        call_next: CallNext[mt.ListPromptsRequest, Sequence[Prompt]],
+    ) -> Sequence[Prompt]:
+        prompts = await call_next(context)
+        return prompts if _reads() else []  # every prompt renders the tenant
+
     def _allowed(self, name: str, scopes: list[str]) -> bool:
         spec = self._specs.get(name)
         return spec is None or all(scope in scopes for scope in required_scopes(spec))
+
+
+def _reads() -> bool:
+    """Whether the caller may read its tenant (no token: stdio or token-less loopback)."""
+    token = get_access_token()
+    return token is None or "read" in token.scopes
