@@ -4,6 +4,9 @@
 Tokens come from a tokens file managed by `graphmem token issue|revoke|list` and from
 `GRAPHMEM_HTTP_TOKEN_SHA256` digests (tokens.py keeps them hashed at rest), or, when an
 identity provider's key is configured, are JWTs. The clear token is shown once, at issue.
+
+A JWT verifies only under an algorithm of GRAPHMEM_JWT_ALGORITHMS (asymmetric ones, RS256 by
+default: never `none`, never HS* keyed with the public key) and only with an expiry (`exp`).
 """
 
 from __future__ import annotations
@@ -13,6 +16,7 @@ from pathlib import Path
 
 from fastmcp.server.auth import AccessToken, TokenVerifier
 from fastmcp.server.auth.providers.jwt import JWTVerifier
+from fastmcp.utilities.auth import decode_jwt_header
 
 from graphmem.app.tokens import ALL_SCOPES, TokenTable
 
@@ -31,22 +35,13 @@ class GraphmemTokenVerifier(TokenVerifier):
     ) -> None:
         super().__init__()
         self._jwt = jwt
-        self._jwt_verifier = (
-            JWTVerifier(
-                public_key=jwt.public_key,
-                jwks_uri=jwt.jwks_uri,
-                issuer=jwt.issuer,
-                audience=jwt.audience,
-            )
-            if jwt
-            else None
-        )
+        self._jwt_verifiers = _jwt_verifiers(jwt) if jwt is not None else {}
         self._tokens = TokenTable(digests, tenant, tokens_file)
 
     async def verify_token(self, token: str) -> AccessToken | None:
         found = self._tokens.find(token)
         if found is None:
-            if self._jwt_verifier is not None and token.count(".") == 2:
+            if self._jwt_verifiers and token.count(".") == 2:
                 return await self._verify_jwt(token)
             return None
         return AccessToken(
@@ -57,10 +52,11 @@ class GraphmemTokenVerifier(TokenVerifier):
         )
 
     async def _verify_jwt(self, token: str) -> AccessToken | None:
-        assert self._jwt_verifier is not None and self._jwt is not None
-        verified = await self._jwt_verifier.verify_token(token)
-        if verified is None:
-            return None
+        assert self._jwt is not None
+        verifier = self._jwt_verifiers.get(_algorithm(token) or "")
+        verified = await verifier.verify_token(token) if verifier is not None else None
+        if verified is None or "exp" not in verified.claims:
+            return None  # FastMCP accepts a token without `exp` for ever; graphmem does not
         tenant = verified.claims.get(self._jwt.tenant_claim)
         if not isinstance(tenant, str) or not tenant or len(tenant) > 128:
             return None
@@ -70,10 +66,36 @@ class GraphmemTokenVerifier(TokenVerifier):
         )
 
 
+def _jwt_verifiers(jwt: JWTSettings) -> dict[str, JWTVerifier]:
+    """FastMCP's verifier checks one algorithm: one per accepted algorithm, picked by the
+    token's header (any other algorithm, `none` included, is refused before a key is used)."""
+    return {
+        algorithm: JWTVerifier(
+            public_key=jwt.public_key,
+            jwks_uri=jwt.jwks_uri,
+            issuer=jwt.issuer,
+            audience=jwt.audience,
+            algorithm=algorithm,
+        )
+        for algorithm in jwt.algorithms
+    }
+
+
+def _algorithm(token: str) -> str | None:
+    """The algorithm a token's header names (None when it names none or does not parse)."""
+    try:
+        header = decode_jwt_header(token)
+    except ValueError:  # base64 and JSON errors included
+        return None
+    algorithm = header.get("alg") if isinstance(header, dict) else None
+    return algorithm if isinstance(algorithm, str) else None
+
+
 @dataclass(frozen=True)
 class JWTSettings:
     public_key: str | None  # a PEM key, or
     jwks_uri: str | None  # the identity provider's published keys
-    issuer: str | None
+    issuer: str | None  # required with jwks_uri (server.load_jwt_settings)
     audience: str  # this server's canonical URI unless configured (RFC 8707)
     tenant_claim: str
+    algorithms: tuple[str, ...] = ("RS256",)  # asymmetric only (settings.JWT_ALGORITHMS)

@@ -47,7 +47,8 @@ def load_trusted_verifiers(settings: Settings) -> TrustedVerifiers | None:
 
 def load_jwt_settings(settings: Settings) -> JWTSettings | None:
     """JWTs checked with a key file or an identity provider's JWKS, bound to this server: the
-    audience is its canonical resource URI (RFC 8707) unless GRAPHMEM_JWT_AUDIENCE says."""
+    audience is its canonical resource URI (RFC 8707) unless GRAPHMEM_JWT_AUDIENCE says. A
+    JWKS needs an issuer: its keys may sign for others (a shared IdP, other realms)."""
     key_file, jwks_uri = settings.jwt_public_key_file, settings.jwt_jwks_uri
     if key_file is None and jwks_uri is None:
         return None
@@ -55,12 +56,24 @@ def load_jwt_settings(settings: Settings) -> JWTSettings | None:
         raise ConfigurationError(
             "set GRAPHMEM_JWT_PUBLIC_KEY_FILE or GRAPHMEM_JWT_JWKS_URI, not both"
         )
+    if jwks_uri is not None and not settings.jwt_issuer:
+        raise ConfigurationError(
+            "GRAPHMEM_JWT_JWKS_URI needs GRAPHMEM_JWT_ISSUER: set it to the issuer (iss) "
+            "the identity provider writes in the tokens it signs"
+        )
     try:
         key = key_file.read_text() if key_file is not None else None
     except OSError as error:
         raise ConfigurationError(f"GRAPHMEM_JWT_PUBLIC_KEY_FILE: {error}") from error
     audience = settings.jwt_audience or resource_url(settings)
-    return JWTSettings(key, jwks_uri, settings.jwt_issuer, audience, settings.jwt_tenant_claim)
+    return JWTSettings(
+        key,
+        jwks_uri,
+        settings.jwt_issuer,
+        audience,
+        settings.jwt_tenant_claim,
+        tuple(settings.jwt_algorithms),
+    )
 
 
 def resource_url(settings: Settings) -> str:

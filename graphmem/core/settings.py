@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ipaddress
 import os
+import urllib.parse
 from pathlib import Path
 from typing import Annotated, Literal
 
@@ -24,10 +25,33 @@ def _xdg(var: str, fallback: str) -> Path:
     return Path(os.environ.get(var) or Path.home() / fallback) / "graphmem"
 
 
-def _is_loopback_http(url: str) -> bool:
-    host = url.removeprefix("http://").split("/", 1)[0].rsplit(":", 1)[0].strip("[]")
-    if not url.startswith("http://"):
-        return False
+# Asymmetric only: an HS* algorithm would make the identity provider's public key a secret.
+JWT_ALGORITHMS = frozenset(
+    {"RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "ES256", "ES384", "ES512"}
+    | {"EdDSA", "Ed25519", "Ed448"}
+)
+
+
+def _jwks_refusal(url: str) -> str | None:
+    """Why a JWKS URL is not acceptable (None: it is): https, or http to a loopback host, judged
+    by the host the URL parses to; user information (``user@``) never, since
+    ``http://127.0.0.1:1@idp.example/`` names idp.example."""
+    if any(ord(c) <= 0x20 or ord(c) == 0x7F for c in url):  # urlsplit would drop some
+        return "is not a valid URL"
+    try:
+        parts = urllib.parse.urlsplit(url)
+        _ = parts.port  # raises on a port that is not a number
+    except ValueError:
+        return "is not a valid URL"
+    if "@" in parts.netloc:
+        return "must not carry user information (user@)"
+    host = parts.hostname or ""
+    if (parts.scheme == "https" and host) or (parts.scheme == "http" and _is_loopback(host)):
+        return None
+    return "must be an https:// URL naming a host (or http:// on loopback)"
+
+
+def _is_loopback(host: str) -> bool:
     try:
         return host == "localhost" or ipaddress.ip_address(host).is_loopback
     except ValueError:
@@ -79,10 +103,19 @@ class Settings(BaseSettings):
     )
     jwt_jwks_uri: str | None = Field(
         default=None,
-        description="JWKS URL of an identity provider (https, or http on loopback); enables JWT "
-        "bearer tokens with keys it publishes (fetched and cached). Instead of a key file.",
+        description="JWKS URL of an identity provider (https, or http to a loopback host; no "
+        "user@ part); enables JWT bearer tokens with keys it publishes (fetched and cached). "
+        "Instead of a key file; needs GRAPHMEM_JWT_ISSUER.",
     )
-    jwt_issuer: str | None = Field(default=None, description="Required JWT issuer (iss).")
+    jwt_issuer: str | None = Field(
+        default=None,
+        description="Required JWT issuer (iss); must be set with GRAPHMEM_JWT_JWKS_URI.",
+    )
+    jwt_algorithms: Annotated[list[str], NoDecode] = Field(
+        default_factory=lambda: ["RS256"],
+        description="JWT signing algorithms accepted (comma-separated; asymmetric only: "
+        "RS256/384/512, PS256/384/512, ES256/384/512, EdDSA, Ed25519, Ed448).",
+    )
     jwt_audience: str | None = Field(default=None, description="Required JWT audience (aud).")
     jwt_tenant_claim: str = Field(
         default="tenant", min_length=1, description="JWT claim naming the caller's tenant."
@@ -210,6 +243,7 @@ class Settings(BaseSettings):
         "allowed_hosts",
         "allowed_origins",
         "authorization_servers",
+        "jwt_algorithms",
         mode="before",
     )
     @classmethod
@@ -227,9 +261,21 @@ class Settings(BaseSettings):
     @field_validator("jwt_jwks_uri")
     @classmethod
     def _jwks_over_tls(cls, value: str | None) -> str | None:
-        if value is None or value.startswith("https://") or _is_loopback_http(value):
-            return value
-        raise ValueError("must be an https:// URL (or http:// on loopback)")
+        refusal = None if value is None else _jwks_refusal(value)
+        if refusal is not None:
+            raise ValueError(f"GRAPHMEM_JWT_JWKS_URI {refusal}")
+        return value
+
+    @field_validator("jwt_algorithms")
+    @classmethod
+    def _asymmetric_algorithms(cls, value: list[str]) -> list[str]:
+        unknown = [name for name in value if name not in JWT_ALGORITHMS]
+        if unknown or not value:
+            raise ValueError(
+                f"GRAPHMEM_JWT_ALGORITHMS {', '.join(unknown) or '(empty)'} refused: name "
+                f"one or more of {', '.join(sorted(JWT_ALGORITHMS))}"
+            )
+        return value
 
     @field_validator("retention_raw", "retention_retired")
     @classmethod

@@ -61,3 +61,39 @@ def test_generated_local_passwords_never_look_like_options() -> None:
     passwords = [_random_password() for _ in range(500)]
     assert all(p.isalnum() and len(p) == 32 for p in passwords)
     assert len(set(passwords)) == 500
+
+
+@pytest.mark.parametrize(
+    "refused",
+    [
+        "http://127.0.0.1:1@idp.example/jwks.json",  # loopback in the userinfo, host idp.example
+        "http://localhost@idp.example/jwks.json",
+        "http://user:pw@127.0.0.1:9000/jwks.json",
+        "https://user:pw@idp.example/jwks.json",
+        "http://127.0.0.1.idp.example/jwks.json",
+        "http://localhost.idp.example/jwks.json",
+        "https:///jwks.json",
+        "http://127.0.0.1:notaport/jwks.json",
+    ],
+)
+def test_a_jwks_url_is_judged_by_its_parsed_host(refused: str) -> None:
+    with pytest.raises(ValidationError, match="GRAPHMEM_JWT_JWKS_URI"):
+        Settings(jwt_jwks_uri=refused)
+
+
+@pytest.mark.parametrize(
+    "accepted",
+    ["http://[::1]:9000/jwks.json", "http://localhost:9000/jwks", "https://idp.example/jwks"],
+)
+def test_a_jwks_url_on_loopback_or_tls_is_accepted(accepted: str) -> None:
+    assert Settings(jwt_jwks_uri=accepted).jwt_jwks_uri == accepted
+
+
+def test_jwt_algorithms_are_asymmetric_and_named(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert Settings().jwt_algorithms == ["RS256"]
+    monkeypatch.setenv("GRAPHMEM_JWT_ALGORITHMS", " RS256, ES256 ")
+    assert Settings().jwt_algorithms == ["RS256", "ES256"]
+    for refused in ("HS256", "none", "RS256,HS512", "rs256", ""):
+        monkeypatch.setenv("GRAPHMEM_JWT_ALGORITHMS", refused)
+        with pytest.raises(ValidationError, match="GRAPHMEM_JWT_ALGORITHMS"):
+            Settings()
