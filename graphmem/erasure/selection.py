@@ -6,6 +6,7 @@ a confirmed run must match (the data did not change since the dry run)."""
 from __future__ import annotations
 
 import hashlib
+import json
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any, TypedDict
@@ -25,8 +26,6 @@ CREATED_BY_OP = {
     "record_attempt": 0,
     "create_workstream": 0,
     "add_context_chunk": 0,
-    "archive_turns": 0,
-    "record_commit": 0,  # the commit's sha
     "record_outcome": 1,
     "record_human_answer": 1,
 }
@@ -38,6 +37,7 @@ class WrittenRow(TypedDict):
     aggregate_id: str | None
     subject_ids: list[str] | None
     erased: bool
+    payload_json: str | None  # archive_turns' and record_commit's, until erased
 
 
 class SelectedRow(TypedDict):
@@ -94,6 +94,7 @@ async def plan(db: TenantStore, request: EraseRequest) -> Plan:
         selected.written_events = [row["revision"] for row in rows if not row["erased"]]
         made = sorted({created for row in rows if (created := _created(row)) is not None})
         roots += shaped(SelectedRow, await db.read("erasure/select_by_ids", ids=made))
+        roots += await _archived(db, rows)
     selected.nodes = await expanded(db.read, roots)
     if selected.nodes:
         rows = await db.read("history/list_events_naming", ids=selected.ids)
@@ -102,9 +103,34 @@ async def plan(db: TenantStore, request: EraseRequest) -> Plan:
 
 
 def _created(row: WrittenRow) -> str | None:
-    """The node a write created (changes to others' nodes select nothing)."""
-    position, subjects = CREATED_BY_OP.get(row["op"]), row["subject_ids"] or []
+    """The node a write created (changes to others' nodes select nothing; linking a session to
+    a commit another recorded creates nothing)."""
+    subjects = row["subject_ids"] or []
+    if row["op"] == "record_commit":
+        return subjects[0] if _payload(row).get("created") and subjects else None
+    position = CREATED_BY_OP.get(row["op"])
     return subjects[position] if position is not None and position < len(subjects) else None
+
+
+def _payload(row: WrittenRow) -> dict[str, Any]:
+    """The write's own payload, as its event seals it ({} once erased)."""
+    if row["payload_json"] is None:
+        return {}
+    return json.loads(row["payload_json"])["payload"]
+
+
+async def _archived(db: TenantStore, rows: list[WrittenRow]) -> list[SelectedRow]:
+    """The raw turns the actor's archive_turns calls stored (by the range each event names),
+    and the sessions left holding only those: appending to another's session takes the
+    appended turns alone."""
+    ranges = []
+    for row in rows:
+        if row["op"] == "archive_turns" and (payload := _payload(row)):
+            first, stored = int(payload["first_seq"]), int(payload["stored"])
+            ranges.append({"session": row["aggregate_id"], "from": first, "to": first + stored})
+    if not ranges:
+        return []
+    return shaped(SelectedRow, await db.read("erasure/select_archived_turns", ranges=ranges))
 
 
 async def _roots(db: TenantStore, request: EraseRequest) -> list[SelectedRow]:
