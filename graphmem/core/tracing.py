@@ -5,12 +5,18 @@ the ``otel`` extra is installed, app/tracing_setup.py). Off, every helper hands 
 do-nothing context: no span object, no context switch, nothing measurable (bench.speed).
 
 What a span may carry is decided here and nowhere else: names from the catalogue (a tool's,
-a statement's), counts, outcome codes and the tenant's digest. Never an argument, a query
-parameter, a tenant's name, or an exception's text (only its type).
+a statement's), counts, outcome codes and the tenant's keyed digest. Never an argument, a
+query parameter, a tenant's name, or an exception's text (only its type).
+
+The tenant (``graphmem.tenant``) is HMAC-SHA256 under the key ``enable`` is given (derived
+from the history key, app/tracing_setup.py): the logs' digest is a plain hash, which anyone
+holding a list of likely tenant names can reverse; this one only the deployment can compute.
 """
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 from collections.abc import Generator, Mapping, Sequence
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 
@@ -34,21 +40,29 @@ Attributes = Mapping[str, AttributeValue]
 
 TRACER_NAME = "graphmem"
 DB_SYSTEM = "neo4j"
+TENANT = "graphmem.tenant"  # the attribute naming the tenant, keyed by span()
 
 OFF: AbstractContextManager[None] = nullcontext()  # what every helper hands back when off
 _W3C = TraceContextTextMapPropagator()
 _tracer: Tracer | None = None
+_tenant_key = b""
 
 
-def enable(provider: TracerProvider, version: str) -> None:
-    """Spans from now on go to ``provider``."""
-    global _tracer
+def enable(provider: TracerProvider, version: str, tenant_key: bytes) -> None:
+    """Spans from now on go to ``provider``, naming tenants under ``tenant_key``."""
+    global _tracer, _tenant_key
+    _tenant_key = tenant_key
     _tracer = provider.get_tracer(TRACER_NAME, version)
 
 
 def disable() -> None:
-    global _tracer
-    _tracer = None
+    global _tracer, _tenant_key
+    _tracer, _tenant_key = None, b""
+
+
+def keyed_digest(key: bytes, value: str) -> str:
+    """HMAC-SHA256 of ``value`` under ``key``, 64 bits in hex: plenty to tell tenants apart."""
+    return hmac.new(key, value.encode(), hashlib.sha256).hexdigest()[:16]
 
 
 def enabled() -> bool:
@@ -67,7 +81,18 @@ def span(
     error named by the exception's type only: its text may hold internal detail."""
     if _tracer is None:
         return OFF
-    return _recorded(_tracer, name, attributes, kind, parent, links)
+    return _recorded(_tracer, name, _keyed(attributes), kind, parent, links)
+
+
+def _keyed(attributes: Attributes | None) -> Attributes | None:
+    """The tenant under its keyed digest, whatever names it here (metrics.py hands the logs'
+    digest); with no key (never, once enabled), not at all."""
+    if attributes is None or TENANT not in attributes:
+        return attributes
+    rest = {key: value for key, value in attributes.items() if key != TENANT}
+    if not _tenant_key:
+        return rest
+    return {**rest, TENANT: keyed_digest(_tenant_key, str(attributes[TENANT]))}
 
 
 @contextmanager

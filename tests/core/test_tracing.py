@@ -9,7 +9,7 @@ import pytest
 from opentelemetry.sdk.trace import ReadableSpan, TracerProvider
 from opentelemetry.sdk.trace.export import SimpleSpanProcessor, SpanExporter, SpanExportResult
 
-from graphmem.app.tracing_setup import plan
+from graphmem.app.tracing_setup import plan, sampler_choice
 from graphmem.core import tracing
 
 pytestmark = pytest.mark.pure
@@ -31,7 +31,7 @@ def kept() -> Iterator[Kept]:
     exporter = Kept()
     provider = TracerProvider()
     provider.add_span_processor(SimpleSpanProcessor(exporter))
-    tracing.enable(provider, "test")
+    tracing.enable(provider, "test", b"k" * 32)
     try:
         yield exporter
     finally:
@@ -99,3 +99,40 @@ def test_a_failure_names_its_type_and_never_its_text(kept: Kept) -> None:
     assert span.attributes["error.type"] == "ValueError"
     assert span.attributes["graphmem.retries"] == 1
     assert span.status.description is None and span.events == ()
+
+
+@pytest.mark.parametrize(
+    ("env", "choice"),
+    [
+        ({}, ("always_on", 1.0)),
+        ({"OTEL_TRACES_SAMPLER": "parentbased_always_on"}, ("always_on", 1.0)),
+        ({"OTEL_TRACES_SAMPLER": "parentbased_always_off"}, ("always_off", 1.0)),
+        (
+            {"OTEL_TRACES_SAMPLER": "parentbased_traceidratio", "OTEL_TRACES_SAMPLER_ARG": "0.1"},
+            ("traceidratio", 0.1),
+        ),
+        (
+            {"OTEL_TRACES_SAMPLER": "traceidratio", "OTEL_TRACES_SAMPLER_ARG": "2"},
+            ("traceidratio", 1.0),
+        ),
+        (
+            {"OTEL_TRACES_SAMPLER": "traceidratio", "OTEL_TRACES_SAMPLER_ARG": "x"},
+            ("traceidratio", 1.0),
+        ),
+        ({"OTEL_TRACES_SAMPLER": "jaeger_remote"}, ("always_on", 1.0)),
+    ],
+)
+def test_graphmems_sampler_is_named_without_a_parent(
+    env: dict[str, str], choice: tuple[str, float]
+) -> None:
+    """A parentbased_ name means the same as the bare one: no caller's flag decides."""
+    assert sampler_choice(env) == choice
+
+
+def test_the_tenant_is_keyed_in_a_span_and_only_there(kept: Kept) -> None:
+    with tracing.span("tools/call x", {"graphmem.tenant": "t0123456789ab", "n": 1}):
+        pass
+    (span,) = kept.spans
+    assert span.attributes is not None
+    assert span.attributes["graphmem.tenant"] == tracing.keyed_digest(b"k" * 32, "t0123456789ab")
+    assert span.attributes["graphmem.tenant"] != "t0123456789ab" and span.attributes["n"] == 1
