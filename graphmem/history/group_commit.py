@@ -8,10 +8,19 @@ one leader commits the queue: one transaction, the lock taken once, each member'
 turn on the locked head (its own events, revisions in queue order, its own result), one commit
 for all. No member's caller hears of its result before that commit.
 
-A member that fails on its own account (a refusal, a conflict, a constraint) is taken out and
-run alone, so that its answer is its own, and the others commit without it. A failure of the
-database (unreachable, refused after the driver's retries, timed out) fails every member of the
-batch: none of them was acknowledged, and each caller may retry (with an idempotency key, safely).
+The transaction's timeout grows with the batch (``budget``). When the batch fails, each caller
+still gets its own answer, and revisions still follow the queue: the members before the one to
+blame commit again without it, then it runs alone (unless its error is its answer already),
+then the rest take their place at the queue's front. To blame is the member that failed on its
+own account (a refusal, a conflict, a constraint, a database error of its statement), or, on a
+timeout, the slowest. Nobody to blame (the events' statement or the commit failed): the batch
+is halved, in order. Each failure costs its batch one rerun of the members before it, not one
+of all the rest: the work stays linear. A failure of the database itself (unreachable, refused
+after the driver's retries, a timeout in the lock wait) fails every member: none of them was
+acknowledged, and each caller may retry (with an idempotency key, safely).
+
+Each member has its own transaction time, after its predecessor's (``Write.now``), so a
+timeline orders a batch's writes as they committed.
 
 When another process holds the lock too (the lock statement waited), the leader leaves the lock
 free for a moment between its batches, so that the other processes' leaders take their turn.
@@ -26,14 +35,16 @@ from collections import deque
 from collections.abc import Callable, Coroutine
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Any, Generic, TypeVar
 from weakref import WeakKeyDictionary
 
 from opentelemetry.trace import Link, Span
 
 from graphmem.core import tracing
+from graphmem.core.clock import utc_now
 from graphmem.history.chain import Head, flush_events, lock_head
-from graphmem.store import Store, TenantStore, Tx, about_the_database
+from graphmem.store import Store, TenantStore, Tx, about_the_database, timed_out
 
 T = TypeVar("T")
 Unit = Callable[[Tx, Head], Coroutine[Any, Any, T]]  # one write's work on the locked head
@@ -98,7 +109,7 @@ class Committer:
                     await asyncio.sleep(TAKE_TURNS)
                 batch = self._take()
                 if batch:
-                    await self._commit(db, batch)
+                    self.queue.extendleft(reversed(await self._commit(db, batch)))
         finally:
             self.busy = False
             self._leader = None
@@ -115,38 +126,119 @@ class Committer:
                 batch.append(member)
         return batch
 
-    async def _commit(self, db: TenantStore, batch: list[Member[Any]]) -> None:
-        failed: list[Member[Any]] = []
+    async def _commit(self, db: TenantStore, batch: list[Member[Any]]) -> list[Member[Any]]:
+        """Commit ``batch`` in one transaction, or as much of it as its failure leaves, in queue
+        order; returns the members left for the next batch (none were run to completion)."""
+        attempt = Attempt()
         heads: list[Head] = []
 
         async def unit(tx: Tx) -> list[Any]:
-            failed.clear()
-            began = time.perf_counter()
-            with tracing.span("lock wait") as span:
-                head = await lock_head(tx)
-                self.contended = time.perf_counter() - began > CONTENDED
-                tracing.note(span, "graphmem.lock.contended", self.contended)
-            results = [await _run(member, tx, head, failed, len(batch)) for member in batch]
+            attempt.begin()  # the driver may run it again (a transient error)
+            head = await self._lock(tx)
+            results: list[Any] = []
+            for member in batch:
+                if results:
+                    _own_time(head)
+                results.append(await attempt.run(member, tx, head))
             await flush_events(tx, head)  # every member's events in one statement
             heads[:] = [head]
             return results
 
         label = batch[0].label if len(batch) == 1 else "group commit"
+        seconds = budget(db.store.query_timeout, len(batch))
         try:
             with _batch_span(batch):
-                results = await db.write_transaction(label, unit)
+                results = await db.write_transaction(label, unit, budget=seconds)
         except Exception as error:
-            if failed:  # one member's own failure: it runs alone, the others again
-                alone = failed[0]
-                self.queue.extendleft(reversed([m for m in batch if m is not alone]))
-                await self._commit(db, [alone])
-                return
-            for member in batch:
-                _settle(member, error=error)
-            return
+            return await self._recover(db, batch, attempt, error)
         seen_heads(db.store)[db.tenant] = heads[0]
         for member, result in zip(batch, results, strict=True):
             _settle(member, result=result)
+        return []
+
+    async def _lock(self, tx: Tx) -> Head:
+        began = time.perf_counter()
+        with tracing.span("lock wait") as span:
+            head = await lock_head(tx)
+            self.contended = time.perf_counter() - began > CONTENDED
+            tracing.note(span, "graphmem.lock.contended", self.contended)
+        return head
+
+    async def _recover(
+        self, db: TenantStore, batch: list[Member[Any]], attempt: Attempt, error: Exception
+    ) -> list[Member[Any]]:
+        """After ``batch`` failed: the members before the one to blame commit (they ran well),
+        then it, alone, for its own answer; the rest go back to the queue. Nobody to blame, all
+        having run (the events' statement or the commit failed): halves, in order. A failure
+        of the database, or in the lock, is every member's answer."""
+        blamed = attempt.blame(error, db.store.query_timeout) if len(batch) > 1 else None
+        if blamed is None:
+            ran_all = len(attempt.seconds) == len(batch)
+            if len(batch) == 1 or not ran_all or about_the_database(error):
+                for member in batch:
+                    _settle(member, error=error)
+                return []
+            half = len(batch) // 2
+            left = await self._commit(db, batch[:half])
+            return await self._commit(db, left + batch[half:])
+        at, final = blamed
+        left = await self._commit(db, batch[:at]) if at else []
+        if left:  # the ones before it did not all commit: it waits behind them
+            return left + batch[at:]
+        if final:
+            _settle(batch[at], error=error)
+        else:
+            await self._commit(db, batch[at : at + 1])  # alone: it settles
+        return batch[at + 1 :]
+
+
+def budget(base: float, members: int) -> float:
+    """A batch's transaction timeout: a lone write's (the lock wait and one slow member), and as
+    much again shared by a full batch's other members."""
+    return base * (1 + (members - 1) / MAX_BATCH)
+
+
+def _own_time(head: Head) -> None:
+    """The next member's transaction time: now, and after the member's before it, so that a
+    batch's writes keep their queue order in time (timelines would tie-break on random ids)."""
+    head.now = max(utc_now(), head.now + timedelta(microseconds=1))
+
+
+class Attempt:
+    """One run of a batch's transaction: each member's seconds, and who raised what."""
+
+    def __init__(self) -> None:
+        self.seconds: list[float] = []  # of the members run, in order (the last until it raised)
+        self.raised: tuple[int, Exception] | None = None
+
+    def begin(self) -> None:
+        self.seconds, self.raised = [], None
+
+    async def run(self, member: Member[T], tx: Tx, head: Head) -> T:
+        """A member's work, in its caller's context."""
+        loop = asyncio.get_running_loop()
+        task = loop.create_task(member.unit(tx, head), context=member.context)
+        began = time.perf_counter()
+        try:
+            return await task
+        except Exception as error:
+            self.raised = (len(self.seconds), error)
+            raise
+        finally:
+            self.seconds.append(time.perf_counter() - began)
+
+    def blame(self, error: Exception, base: float) -> tuple[int, bool] | None:
+        """The member that failed the batch, and whether its error is its answer already; None
+        when no member is to blame. A member's own error (a refusal, a conflict, a constraint)
+        is its answer when it ran first, on the committed head. A timeout is the slowest
+        member's, its answer when that one alone outlasted a lone write's timeout."""
+        if self.raised is not None and not about_the_database(self.raised[1]):
+            at = self.raised[0]
+            return at, at == 0
+        if timed_out(error) and self.seconds:  # not in the lock wait
+            slowest = max(range(len(self.seconds)), key=self.seconds.__getitem__)
+            return slowest, self.seconds[slowest] >= base
+        return None
 
 
 def _batch_span(batch: list[Member[Any]]) -> AbstractContextManager[Span | None]:
@@ -158,17 +250,6 @@ def _batch_span(batch: list[Member[Any]]) -> AbstractContextManager[Span | None]
     attributes = {"graphmem.batch.writes": len(batch)}
     parent = tracing.context_of(batch[0].link)
     return tracing.span("write batch", attributes, parent=parent, links=links)
-
-
-async def _run(member: Member[T], tx: Tx, head: Head, failed: list[Member[Any]], size: int) -> T:
-    """A member's work, in its caller's context; a failure of its own is noted."""
-    task = asyncio.get_running_loop().create_task(member.unit(tx, head), context=member.context)
-    try:
-        return await task
-    except Exception as error:
-        if size > 1 and not about_the_database(error):
-            failed.append(member)
-        raise
 
 
 def _settle(member: Member[Any], *, result: Any = None, error: Exception | None = None) -> None:

@@ -63,7 +63,8 @@ class Write:
 
     @property
     def now(self) -> datetime:
-        """The write's transaction time, taken after the lock (the same for every statement)."""
+        """The write's transaction time, taken after the lock, the same for each of its
+        statements (each write of a group commit has its own, later than the one's before)."""
         return self._head.now
 
     @property

@@ -4,7 +4,7 @@ Everything above it speaks tenants, named queries and plain Python values (``Row
 """
 
 from graphmem.store.catalog import NamedQuery, QueryCatalog, default_catalog
-from graphmem.store.driver_errors import about_the_database
+from graphmem.store.driver_errors import about_the_database, timed_out
 from graphmem.store.rows import Row, shaped
 from graphmem.store.store import Store, TenantStore, ping_sync
 from graphmem.store.tx import Tx
@@ -20,4 +20,5 @@ __all__ = [
     "default_catalog",
     "ping_sync",
     "shaped",
+    "timed_out",
 ]

@@ -54,6 +54,15 @@ def translated(uri: str, user: str) -> Generator[None]:
         ) from error
 
 
+def timed_out(error: BaseException) -> bool:
+    """A transaction the server ended for running past its timeout (``error`` or, translated,
+    its cause): a write may have caused it, unlike the database's other failures."""
+    cause = error.__cause__ if isinstance(error, TimedOut) else error
+    return isinstance(cause, neo4j_errors.ClientError) and any(
+        mark in (cause.code or "") for mark in _TIMED_OUT
+    )
+
+
 def about_the_database(error: BaseException) -> bool:
     """An error that says nothing of the statement that raised it: the database unreachable,
     a transient refusal (a deadlock, a lock wait), a timeout. Any other error is the

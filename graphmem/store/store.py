@@ -223,17 +223,25 @@ class Store:
         return rows
 
     async def write_transaction(
-        self, label: str, tenant: str, work: Callable[[Tx], Awaitable[T]]
+        self,
+        label: str,
+        tenant: str,
+        work: Callable[[Tx], Awaitable[T]],
+        *,
+        budget: float | None = None,
     ) -> T:
-        """Run ``work`` as one write transaction (all-or-nothing, retried on transient errors).
+        """Run ``work`` as one write transaction (all-or-nothing, retried on transient errors)
+        that the server ends after ``budget`` seconds (default ``query_timeout``; a group
+        commit's grows with its members).
 
         ``work`` may run more than once, so it must not have side effects outside ``tx``.
         """
         _require_tenant(tenant)
 
         attempts = 0
+        seconds = self.query_timeout if budget is None else budget
 
-        @neo4j.unit_of_work(metadata={"graphmem_tool": label}, timeout=self.query_timeout)
+        @neo4j.unit_of_work(metadata={"graphmem_tool": label}, timeout=seconds)
         async def unit(tx: AsyncManagedTransaction) -> T:
             nonlocal attempts
             attempts += 1

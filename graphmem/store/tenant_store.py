@@ -31,8 +31,10 @@ class TenantStore:
     async def write(self, name: str, **params: object) -> list[Row]:
         return await self.store.write(name, self.tenant, **params)
 
-    async def write_transaction(self, label: str, work: Callable[[Tx], Awaitable[T]]) -> T:
-        return await self.store.write_transaction(label, self.tenant, work)
+    async def write_transaction(
+        self, label: str, work: Callable[[Tx], Awaitable[T]], *, budget: float | None = None
+    ) -> T:
+        return await self.store.write_transaction(label, self.tenant, work, budget=budget)
 
     async def write_statement(self, label: str, name: str, **params: object) -> list[Row] | None:
         return await self.store.write_statement(label, self.tenant, name, **params)
