@@ -24,7 +24,7 @@ from typing import Any
 
 from graphmem.core.errors import Conflict
 from graphmem.core.ids import new_id
-from graphmem.erasure.backups import remove_backups
+from graphmem.erasure.backups import BackupRemoval
 from graphmem.erasure.batch import erase_batch
 from graphmem.erasure.models import MAX_IDS, EraseRequest, EraseResult, ErasureSample
 from graphmem.erasure.selection import Plan, SelectedRow, counts_by_kind, expanded, plan
@@ -50,15 +50,18 @@ async def erase(
             "the selection changed since the dry run (new or changed data): run the dry run "
             "again and confirm with its fingerprint"
         )
-    erasure = _Erasure(request, selected, new_id())
-    batches = await write_batches(
-        db,
-        "erase",
-        {"at": 0},
-        erasure.batch,
-        budget=math.inf,
-        committed=lambda batch: remove_backups(db.tenant, backup_dir, batch.memory_ids),
-    )
+    erasure, backups = _Erasure(request, selected, new_id()), BackupRemoval(db.tenant, backup_dir)
+    try:
+        batches = await write_batches(
+            db,
+            "erase",
+            {"at": 0},
+            erasure.batch,
+            budget=math.inf,
+            committed=lambda batch: backups.start(batch.memory_ids),
+        )
+    finally:  # what committed has no backup left, even when a later batch failed
+        await backups.finish()
     # past the bound, what is left (and its fingerprint for the next confirmation)
     left = await plan(db, request) if len(selected.nodes) > MAX_PER_CALL else Plan()
     erased = [node for batch in batches for node in batch.nodes]

@@ -21,7 +21,7 @@ from graphmem.core.retention import RetentionPolicy
 from graphmem.decisions import evaluation as decisions
 from graphmem.decisions.evaluation import STALE_BATCH
 from graphmem.decisions.models import ReviewOutcome, VerdictCounts
-from graphmem.erasure.backups import remove_backups
+from graphmem.erasure.backups import BackupRemoval
 from graphmem.erasure.retention import erase_past_retention
 from graphmem.facts.models import MaintainRequest, MaintainResult
 from graphmem.history.chain import Change
@@ -65,12 +65,18 @@ async def maintain(
             return replace(ran, following={"phase": "retain", "after": ""})
         return ran
 
-    def committed(batch: _Batch) -> None:
-        remove_backups(db.tenant, backup_dir, batch.erased_memories)
-
-    batches = await write_batches(
-        db, "maintain", position, batch, budget=CALL_BUDGET, committed=committed
-    )
+    backups = BackupRemoval(db.tenant, backup_dir)
+    try:
+        batches = await write_batches(
+            db,
+            "maintain",
+            position,
+            batch,
+            budget=CALL_BUDGET,
+            committed=lambda batch: backups.start(batch.erased_memories),
+        )
+    finally:  # what committed has no backup left, even when a later batch failed
+        await backups.finish()
     return _result(batches, db.continuation("maintain", batches[-1].following))
 
 
