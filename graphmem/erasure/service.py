@@ -12,7 +12,8 @@ events naming its nodes under that event's seal (history/erasure.py), turns its 
 tombstones (cypher/erasure/tombstone_nodes.cypher) and drops their idempotency records. A
 batch commits whole or not at all: an interrupted erasure leaves whole batches done and the
 rest as it was, and its dry run run again lists the rest. At most ``MAX_PER_CALL`` nodes go
-per call; ``remaining`` says how many are left for the next.
+per call; ``remaining`` says how many are left for the next: the selector is planned again at
+the end, so what was written to it while the batches ran counts too.
 """
 
 from __future__ import annotations
@@ -62,8 +63,9 @@ async def erase(
         )
     finally:  # what committed has no backup left, even when a later batch failed
         await backups.finish()
-    # past the bound, what is left (and its fingerprint for the next confirmation)
-    left = await plan(db, request) if len(selected.nodes) > MAX_PER_CALL else Plan()
+    # what is left (past the bound, or written while the batches ran: the selector is planned
+    # again, never assumed done), and its fingerprint for the next confirmation
+    left = await plan(db, request)
     erased = [node for batch in batches for node in batch.nodes]
     return EraseResult(
         dry_run=False,
