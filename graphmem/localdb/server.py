@@ -17,7 +17,6 @@ import fcntl
 import os
 import secrets
 import signal
-import socket
 import string
 import subprocess
 import time
@@ -28,13 +27,14 @@ from pathlib import Path
 from pydantic import BaseModel
 
 from graphmem.browser.served import browser_settings, write_browser_jar
-from graphmem.core.errors import DatabaseStartFailed, GraphmemError, PortInUse
+from graphmem.core.errors import DatabaseStartFailed, GraphmemError
 from graphmem.core.settings import Settings
 from graphmem.localdb.assemble import assemble
 from graphmem.localdb.initial_password import write_initial_password
 from graphmem.localdb.java import find_java
 from graphmem.localdb.jvm import JVM_FLAGS, class_path, class_sharing, keep_archive
 from graphmem.localdb.lockfile import LockFile, load_lock
+from graphmem.localdb.processes import is_our_process, pid_alive, port_answers, require_free_port
 from graphmem.localdb.start_report import StartReport, Stopwatch, add_neo4j_phases
 
 READY_POLL = 0.1  # seconds between checks whether Bolt answers: each wait is a start slower
@@ -122,7 +122,7 @@ class LocalNeo4j:
 
     def status(self) -> LocalStatus:
         state = self._read_state()
-        running = state is not None and _is_our_process(state.pid, state.home)
+        running = state is not None and is_our_process(state.pid, state.home)
         bolt = state.bolt_port if state and running else self.settings.local_bolt_port
         http = state.http_port if state and running else self.settings.local_http_port
         return LocalStatus(
@@ -157,7 +157,7 @@ class LocalNeo4j:
                 ("bolt", self.settings.local_bolt_port),
                 ("http", self.settings.local_http_port),
             ):
-                _require_free_port(name, port)
+                require_free_port(name, port)
             watch.lap("java")
             home = assemble(
                 self.lock,
@@ -290,7 +290,7 @@ class LocalNeo4j:
                     f"Neo4j stopped during start ({reason}). Last lines of "
                     f"{self._console_log()}:\n{self._log_tail()}"
                 )
-            if _port_answers(self.settings.local_bolt_port):
+            if port_answers(self.settings.local_bolt_port):
                 try:
                     ready(bolt_uri, self.user, self.password())
                     return
@@ -317,75 +317,19 @@ class LocalNeo4j:
     def stop(self, timeout: float = 60.0) -> bool:
         """Stop the server (SIGTERM, then SIGKILL after ``timeout``); False if none ran."""
         state = self._read_state()
-        if state is None or not _is_our_process(state.pid, state.home):
+        if state is None or not is_our_process(state.pid, state.home):
             self.state_path.unlink(missing_ok=True)
             return False
         os.kill(state.pid, signal.SIGTERM)
         deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline and _pid_alive(state.pid):
+        while time.monotonic() < deadline and pid_alive(state.pid):
             time.sleep(0.2)
-        if _pid_alive(state.pid):
+        if pid_alive(state.pid):
             os.kill(state.pid, signal.SIGKILL)
         elif state.cds_dump:  # a clean exit wrote it whole
             keep_archive(Path(state.cds_dump))
         self.state_path.unlink(missing_ok=True)
         return True
-
-
-def _pid_alive(pid: int) -> bool:
-    try:
-        waited, _ = os.waitpid(pid, os.WNOHANG)  # reap it if it is our child
-        if waited == pid:
-            return False
-    except ChildProcessError:
-        pass
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return not _is_zombie(pid)
-
-
-def _is_zombie(pid: int) -> bool:
-    try:
-        return Path(f"/proc/{pid}/stat").read_text().split(") ", 1)[1].startswith("Z")
-    except (OSError, IndexError):
-        return False
-
-
-def _is_our_process(pid: int, home: str) -> bool:
-    """Alive and still the Neo4j we started (a reused pid is not)."""
-    if not _pid_alive(pid):
-        return False
-    cmdline = Path(f"/proc/{pid}/cmdline")
-    if not cmdline.exists():  # no procfs (macOS): trust the pid
-        return True
-    try:
-        return f"--home-dir={home}".encode() in cmdline.read_bytes()
-    except OSError:
-        return False
-
-
-def _port_answers(port: int) -> bool:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
-        probe.settimeout(0.5)
-        return probe.connect_ex(("127.0.0.1", port)) == 0
-
-
-def _require_free_port(name: str, port: int) -> None:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
-        # As a server would: connections lingering in TIME_WAIT do not make a port busy.
-        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        try:
-            probe.bind(("127.0.0.1", port))
-        except OSError as error:
-            setting = "GRAPHMEM_LOCAL_BOLT_PORT" if name == "bolt" else "GRAPHMEM_LOCAL_HTTP_PORT"
-            raise PortInUse(
-                f"port {port} ({name}) is already in use by another program; "
-                f"free it or choose another port with {setting}."
-            ) from error
 
 
 _PASSWORD_ALPHABET = string.ascii_letters + string.digits
