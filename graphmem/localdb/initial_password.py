@@ -43,7 +43,9 @@ def auth_line(password: str, salt: bytes) -> str:
 
 
 def write_initial_password(data_dir: Path, password: str) -> None:
-    """``<data_dir>/dbms/auth.ini`` (mode 600), replacing one left by an earlier attempt."""
+    """``<data_dir>/dbms/auth.ini`` (mode 600), replacing one left by an earlier attempt; on
+    disk, file and folder, when this returns (the start then marks it written: a crash that
+    lost it after would leave Neo4j to create its users without it)."""
     if len(password) < MINIMUM_LENGTH:
         raise ConfigurationError(
             f"NEO4J_PASSWORD is too short for Neo4j: at least {MINIMUM_LENGTH} characters"
@@ -55,3 +57,15 @@ def write_initial_password(data_dir: Path, password: str) -> None:
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     with os.fdopen(fd, "w") as handle:
         handle.write(auth_line(password, secrets.token_bytes(SALT_BYTES)))
+        handle.flush()
+        os.fsync(handle.fileno())
+    sync_folder(folder)
+
+
+def sync_folder(folder: Path) -> None:
+    """The folder's entries on disk (a new or renamed file's name survives a crash)."""
+    fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)

@@ -6,6 +6,7 @@ Layout of a data folder (persistent for users, temporary for tests):
     <data_dir>/data, logs, run     Neo4j's own folders
     <data_dir>/state.json          pid and ports of the running server
     <data_dir>/auth.secret         generated password (mode 0600) unless NEO4J_PASSWORD is set
+                                   (auth_secret.py)
 
 The jars live once per machine in the cache folder (see ``assemble``).
 """
@@ -15,9 +16,7 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import os
-import secrets
 import signal
-import string
 import subprocess
 import time
 from collections.abc import Callable, Iterator
@@ -30,6 +29,8 @@ from graphmem.browser.served import browser_settings, write_browser_jar
 from graphmem.core.errors import DatabaseStartFailed, GraphmemError
 from graphmem.core.settings import Settings
 from graphmem.localdb.assemble import assemble
+from graphmem.localdb.auth_secret import drop_unusable, stored_password
+from graphmem.localdb.auth_secret import random_password as _random_password  # noqa: F401  (tests/app/test_settings.py)
 from graphmem.localdb.initial_password import write_initial_password
 from graphmem.localdb.java import find_java
 from graphmem.localdb.jvm import JVM_FLAGS, class_path, class_sharing, keep_archive
@@ -37,6 +38,7 @@ from graphmem.localdb.lockfile import LockFile, load_lock
 from graphmem.localdb.processes import is_our_process, pid_alive, port_answers, require_free_port
 from graphmem.localdb.start_report import StartReport, Stopwatch, add_neo4j_phases
 
+PASSWORD_MARKER = ".graphmem-password-set"  # noqa: S105  (in data/: auth.ini is written)
 READY_POLL = 0.1  # seconds between checks whether Bolt answers: each wait is a start slower
 EXIT_CODES = {1: "the web server failed", 2: "the database failed", 3: "invalid configuration"}
 
@@ -105,13 +107,7 @@ class LocalNeo4j:
     def password(self) -> str:
         if self.settings.neo4j_password is not None:
             return self.settings.neo4j_password.get_secret_value()
-        secret = self.data_dir / "auth.secret"
-        if not secret.exists():
-            self.data_dir.mkdir(parents=True, exist_ok=True)
-            fd = os.open(secret, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-            with os.fdopen(fd, "w") as handle:
-                handle.write(_random_password())
-        return secret.read_text().strip()
+        return stored_password(self.data_dir)
 
     # --- status ----------------------------------------------------------------------------
     def _read_state(self) -> _State | None:
@@ -150,6 +146,7 @@ class LocalNeo4j:
             if current.running:
                 return current, False
             self.state_path.unlink(missing_ok=True)
+            self._check_password()  # before anything runs: a refusal costs nothing
             fresh = not (self.data_dir / "data" / "databases").exists()
             watch = Stopwatch(StartReport(started_at=time.time(), fresh=fresh))
             java = find_java(self.settings.java_home)
@@ -242,11 +239,18 @@ class LocalNeo4j:
         (conf_dir / "neo4j.conf").write_text(text)
         return conf_dir
 
+    def _check_password(self) -> None:
+        """An unusable auth.secret (an interrupted first start): replaced while no database
+        was created with it, auth.ini too; refused once one was (auth_secret.py)."""
+        if self.settings.neo4j_password is None and drop_unusable(self.data_dir):
+            self.progress(f"{self.data_dir / 'auth.secret'} held no password: a new one")
+            (self.data_dir / "data" / PASSWORD_MARKER).unlink(missing_ok=True)
+
     def _set_initial_password(self) -> None:
         """On a fresh folder only: the system database reads it when it is created."""
-        marker = self.data_dir / "data" / ".graphmem-password-set"
+        marker = self.data_dir / "data" / PASSWORD_MARKER
         if not marker.exists():
-            write_initial_password(self.data_dir / "data", self.password())
+            write_initial_password(self.data_dir / "data", self.password())  # on disk first
             marker.write_text("")
 
     def _spawn(
@@ -330,12 +334,3 @@ class LocalNeo4j:
             keep_archive(Path(state.cds_dump))
         self.state_path.unlink(missing_ok=True)
         return True
-
-
-_PASSWORD_ALPHABET = string.ascii_letters + string.digits
-
-
-def _random_password(length: int = 32) -> str:
-    """Letters and digits only: neo4j-admin reads an argument starting with '-' (which
-    token_urlsafe produces one time in 64) as an option and refuses the password."""
-    return "".join(secrets.choice(_PASSWORD_ALPHABET) for _ in range(length))
