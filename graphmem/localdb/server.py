@@ -33,7 +33,15 @@ from graphmem.localdb.auth_secret import drop_unusable, stored_password
 from graphmem.localdb.auth_secret import random_password as _random_password  # noqa: F401  (tests/app/test_settings.py)
 from graphmem.localdb.initial_password import write_initial_password
 from graphmem.localdb.java import find_java
-from graphmem.localdb.jvm import JVM_FLAGS, class_path, class_sharing, keep_archive
+from graphmem.localdb.jvm import (
+    JVM_FLAGS,
+    ClassSharing,
+    class_path,
+    class_sharing,
+    drop_archive,
+    keep_archive,
+    refused_archive,
+)
 from graphmem.localdb.lockfile import LockFile, load_lock
 from graphmem.localdb.processes import is_our_process, pid_alive, port_answers, require_free_port
 from graphmem.localdb.start_report import StartReport, Stopwatch, add_neo4j_phases
@@ -175,11 +183,30 @@ class LocalNeo4j:
     def _run(
         self, java: Path, home: Path, conf_dir: Path, report: StartReport, ready_check: ReadyCheck
     ) -> None:
-        """Spawn Neo4j and wait until Bolt answers; its phases into ``report``."""
-        console = self._console_log()
-        offset = console.stat().st_size if console.exists() else 0
+        """Spawn Neo4j and wait until Bolt answers; its phases into ``report``. The class
+        archive only ever costs its speed-up: a JVM that refuses it is started once more
+        without it, the archive dropped (jvm.py)."""
         cache = self.settings.cache_dir.expanduser()
         sharing = class_sharing(java, self.lock.neo4j_version, cache, home)
+        if self._launch(java, home, conf_dir, sharing, report, ready_check):
+            return
+        self.progress("the JVM refused the class archive: dropped, starting without it")
+        drop_archive(sharing)
+        self._launch(java, home, conf_dir, ClassSharing(), report, ready_check)
+
+    def _launch(
+        self,
+        java: Path,
+        home: Path,
+        conf_dir: Path,
+        sharing: ClassSharing,
+        report: StartReport,
+        ready_check: ReadyCheck,
+    ) -> bool:
+        """One JVM, waited for until Bolt answers: True; False if it exited refusing the
+        class archive ``sharing`` gave it."""
+        console = self._console_log()
+        offset = console.stat().st_size if console.exists() else 0
         jars = ":".join(map(str, class_path(home, conf_dir)))
         spawned_at = time.time()
         process = self._spawn(java, home, conf_dir, [*sharing.flags, "-cp", jars])
@@ -193,8 +220,14 @@ class LocalNeo4j:
             cds_dump=str(sharing.dumping) if sharing.dumping else None,
         )
         self.state_path.write_text(state.model_dump_json())
-        self._wait_until_ready(process, ready_check)
+        try:
+            self._wait_until_ready(process, ready_check)
+        except DatabaseStartFailed:
+            if sharing.flags and refused_archive(console, offset):
+                return False
+            raise
         add_neo4j_phases(report, console, offset, spawned_at, time.time())
+        return True
 
     @contextlib.contextmanager
     def start_lock(self) -> Iterator[None]:
