@@ -137,7 +137,12 @@ def verifier(tmp_path_factory: pytest.TempPathFactory) -> Verifier:
 @pytest.fixture
 def settings(tenant: str, verifier: Verifier) -> Settings:
     return Settings().model_copy(
-        update={"tenant": tenant, "toolset": "full", "verifier_keys_file": verifier.keys_file}
+        update={
+            "tenant": tenant,
+            "toolset": "full",
+            "verifier_keys_file": verifier.keys_file,
+            "erase_without_credentials": True,  # the erasure tests call erase without a token
+        }
     )
 
 

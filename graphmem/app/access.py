@@ -8,7 +8,11 @@ prompt, a completion, any method a later FastMCP adds — needs `read`; a tool c
 its spec declares. A refusal is `permission_denied`, before anything is read.
 
 Callers without credentials (stdio, or loopback HTTP with no tokens configured) act for the
-configured default tenant with every scope.
+configured default tenant with every scope but erasure: an agent's process can be steered by
+text it recalled (injected into a memory or a raw turn), and with no token nothing but the
+agent stands between such text and an irreversible erase. Erasure there needs the operator's
+GRAPHMEM_ERASE_WITHOUT_CREDENTIALS; otherwise it is a token's with `write` and `admin`, or the
+CLI's (`graphmem erase`).
 """
 
 import json
@@ -38,6 +42,14 @@ CONTENT_FREE_METHODS = frozenset(
         "resources/templates/list",
         "prompts/list",
         "tools/call",  # per tool, in on_call_tool
+    }
+)
+_TOKENLESS_ERASE = json.dumps(
+    {
+        "error": "permission_denied",
+        "message": "erase is not offered to callers without credentials: use a token with the "
+        "write and admin scopes or `graphmem erase`, or let the operator set "
+        "GRAPHMEM_ERASE_WITHOUT_CREDENTIALS=true",
     }
 )
 OPEN_RESOURCES = frozenset({"graphmem://schema"})  # the graph model: no tenant's content
@@ -75,8 +87,9 @@ def _denied(what: str, needed: str, scopes: list[str]) -> str:
 
 
 class ScopeMiddleware(Middleware):
-    def __init__(self, specs: list[ToolSpec]) -> None:
+    def __init__(self, specs: list[ToolSpec], *, erase_without_credentials: bool) -> None:
         self._specs = {spec.name: spec for spec in specs}
+        self._tokenless_admin = erase_without_credentials
 
     async def on_request(
         self, context: MiddlewareContext[Any], call_next: CallNext[Any, Any]
@@ -98,6 +111,8 @@ class ScopeMiddleware(Middleware):
     ) -> ToolResult:
         token = get_access_token()
         spec = self._specs.get(context.message.name)
+        if spec is not None and token is None and not self._tokenless(spec):
+            raise ToolError(_TOKENLESS_ERASE)
         if token is not None and spec is not None:
             missing = [scope for scope in required_scopes(spec) if scope not in token.scopes]
             if missing:
@@ -112,7 +127,7 @@ class ScopeMiddleware(Middleware):
         tools = await call_next(context)
         token = get_access_token()
         if token is None:
-            return tools
+            return [tool for tool in tools if self._tokenless(self._specs.get(tool.name))]
         return [tool for tool in tools if self._allowed(tool.name, token.scopes)]
 
     async def on_list_resources(
@@ -140,6 +155,10 @@ class ScopeMiddleware(Middleware):
     ) -> Sequence[Prompt]:
         prompts = await call_next(context)
         return prompts if _reads() else []  # every prompt renders the tenant
+
+    def _tokenless(self, spec: ToolSpec | None) -> bool:
+        """Whether a caller without credentials may list and call the tool."""
+        return spec is None or not spec.admin or self._tokenless_admin
 
     def _allowed(self, name: str, scopes: list[str]) -> bool:
         spec = self._specs.get(name)

@@ -134,7 +134,7 @@ def create_server(store: Store | StoreGate, settings: Settings) -> FastMCP:
             ProtocolParamsGuard(),  # a malformed request is a protocol error, not a call
             # then: times and counts every call, refused ones included
             CallObserver(metrics, (spec.name for spec in specs), services.tenant),
-            ScopeMiddleware(specs),
+            ScopeMiddleware(specs, erase_without_credentials=settings.erase_without_credentials),
             ReadinessMiddleware(gate, settings.start_wait, STATIC_RESOURCES),
             ArgumentErrorMiddleware(),
         ],

@@ -159,6 +159,14 @@ class Settings(BaseSettings):
         "unset: no backups.",
     )
 
+    # --- Erasure --------------------------------------------------------------------------
+    erase_without_credentials: bool = Field(
+        default=False,
+        description="Offer the erase tool to callers without credentials (stdio, token-less "
+        "loopback HTTP), who otherwise hold every scope but this one: an agent can be talked "
+        "into erasing by text it recalled. Off: tokens with write and admin, and the CLI.",
+    )
+
     # --- Retention (maintain erases past it, graphmem/core/retention.py) -------------------
     retention_raw: str | None = Field(
         default=None,

@@ -53,7 +53,8 @@ def _compact_json(value: Any) -> int:
 
 async def measure(toolset: str, **settings: Any) -> Surface:
     """tools/list of a server whose database is not needed (nor opened) to list tools."""
-    configured = Settings().model_copy(update={"toolset": toolset, "tenant": "surface"} | settings)
+    whole = {"toolset": toolset, "tenant": "surface", "erase_without_credentials": True}
+    configured = Settings().model_copy(update=whole | settings)
     async with Client(create_server(StoreGate(), configured)) as client:
         listed = await client.session.list_tools()
     tools = [

@@ -14,9 +14,16 @@ from graphmem.store import Store
 from tests.support import Verifier
 
 
-async def _listed(store: Store, toolset: str, keys: Path | None = None) -> list[Any]:
+async def _listed(
+    store: Store, toolset: str, keys: Path | None = None, erase_without_credentials: bool = True
+) -> list[Any]:
     settings = Settings().model_copy(
-        update={"toolset": toolset, "tenant": "test-catalogue", "verifier_keys_file": keys}
+        update={
+            "toolset": toolset,
+            "tenant": "test-catalogue",
+            "verifier_keys_file": keys,
+            "erase_without_credentials": erase_without_credentials,
+        }
     )
     async with Client(create_server(store, settings)) as client:
         return await client.list_tools()
@@ -28,6 +35,8 @@ async def test_toolsets_expose_exactly_their_tools(store: Store, verifier: Verif
     assert core == {spec.name for spec in tools_for("core")}
     assert full == {spec.name for spec in CATALOGUE}
     assert core <= full
+    tokenless = await _listed(store, "full", verifier.keys_file, erase_without_credentials=False)
+    assert {tool.name for tool in tokenless} == full - {"erase"}  # by the operator's leave
 
 
 async def test_verify_fact_is_listed_only_when_verifiers_are_configured(store: Store) -> None:

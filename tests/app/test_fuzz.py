@@ -47,7 +47,12 @@ class Harness:
 @pytest.fixture
 async def fuzz_harness(store: Store, tenant: str, verifier: Verifier) -> AsyncIterator[Harness]:
     config = Settings().model_copy(
-        update={"tenant": tenant, "toolset": "full", "verifier_keys_file": verifier.keys_file}
+        update={
+            "tenant": tenant,
+            "toolset": "full",
+            "verifier_keys_file": verifier.keys_file,
+            "erase_without_credentials": True,  # erase is fuzzed too
+        }
     )
     yield Harness(asyncio.get_running_loop(), store, config)
 

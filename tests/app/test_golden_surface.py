@@ -22,8 +22,13 @@ GOLDEN = Path(__file__).resolve().parents[1] / "golden"
 
 
 async def _surface(store: Store, toolset: str, keys: Path) -> dict[str, Any]:
-    settings = Settings().model_copy(
-        update={"toolset": toolset, "tenant": "test-golden", "verifier_keys_file": keys}
+    settings = Settings().model_copy(  # every tool: erase too (a token-less caller's by leave)
+        update={
+            "toolset": toolset,
+            "tenant": "test-golden",
+            "verifier_keys_file": keys,
+            "erase_without_credentials": True,
+        }
     )
     async with Client(create_server(store, settings)) as client:
         tools = await client.list_tools()
