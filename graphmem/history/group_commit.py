@@ -8,16 +8,19 @@ one leader commits the queue: one transaction, the lock taken once, each member'
 turn on the locked head (its own events, revisions in queue order, its own result), one commit
 for all. No member's caller hears of its result before that commit.
 
-The transaction's timeout grows with the batch (``budget``). When the batch fails, each caller
+A member that refuses on its own account (a conflict, a missing id) before anything it did
+reached the graph (its events are not written yet) is answered with its refusal once the batch
+commits, and the batch goes on without it. Any other failure ends the transaction; each caller
 still gets its own answer, and revisions still follow the queue: the members before the one to
 blame commit again without it, then it runs alone (unless its error is its answer already),
 then the rest take their place at the queue's front. To blame is the member that failed on its
-own account (a refusal, a conflict, a constraint, a database error of its statement), or, on a
+own account (after a write, or in its statement: a constraint, a database error), or, on a
 timeout, the slowest. Nobody to blame (the events' statement or the commit failed): the batch
 is halved, in order. Each failure costs its batch one rerun of the members before it, not one
-of all the rest: the work stays linear. A failure of the database itself (unreachable, refused
-after the driver's retries, a timeout in the lock wait) fails every member: none of them was
-acknowledged, and each caller may retry (with an idempotency key, safely).
+of all the rest: the work stays linear. The transaction's timeout grows with the batch
+(``budget``). A failure of the database itself (unreachable, refused after the driver's
+retries, a timeout in the lock wait) fails every member: none of them was acknowledged, and
+each caller may retry (with an idempotency key, safely).
 
 Each member has its own transaction time, after its predecessor's (``Write.now``), so a
 timeline orders a batch's writes as they committed.
@@ -139,7 +142,7 @@ class Committer:
             for member in batch:
                 if results:
                     _own_time(head)
-                results.append(await attempt.run(member, tx, head))
+                results.append(await attempt.run(member, tx, head, spare=len(batch) > 1))
             await flush_events(tx, head)  # every member's events in one statement
             heads[:] = [head]
             return results
@@ -153,7 +156,10 @@ class Committer:
             return await self._recover(db, batch, attempt, error)
         seen_heads(db.store)[db.tenant] = heads[0]
         for member, result in zip(batch, results, strict=True):
-            _settle(member, result=result)
+            if isinstance(result, Refused):
+                _settle(member, error=result.error)
+            else:
+                _settle(member, result=result)
         return []
 
     async def _lock(self, tx: Tx) -> Head:
@@ -214,14 +220,19 @@ class Attempt:
     def begin(self) -> None:
         self.seconds, self.raised = [], None
 
-    async def run(self, member: Member[T], tx: Tx, head: Head) -> T:
-        """A member's work, in its caller's context."""
+    async def run(self, member: Member[T], tx: Tx, head: Head, *, spare: bool) -> T | Refused:
+        """A member's work, in its caller's context. Its own error, when nothing it did reached
+        the graph (a refusal after reads), is its answer once the batch commits; with ``spare``
+        the batch goes on without it (its events undone), else the error fails the batch."""
         loop = asyncio.get_running_loop()
         task = loop.create_task(member.unit(tx, head), context=member.context)
-        began = time.perf_counter()
+        began, changes, mark = time.perf_counter(), tx.changes, _mark(head)
         try:
             return await task
         except Exception as error:
+            if spare and not (tx.failed or tx.changes > changes or about_the_database(error)):
+                _undo(head, mark)
+                return Refused(error)
             self.raised = (len(self.seconds), error)
             raise
         finally:
@@ -239,6 +250,26 @@ class Attempt:
             slowest = max(range(len(self.seconds)), key=self.seconds.__getitem__)
             return slowest, self.seconds[slowest] >= base
         return None
+
+
+@dataclass(frozen=True)
+class Refused:
+    """A member's own error that left the graph as it was: its answer when the batch commits."""
+
+    error: Exception
+
+
+Mark = tuple[int, str, str | None, int]  # a head's revision, hash, time and pending events
+
+
+def _mark(head: Head) -> Mark:
+    return head.revision, head.last_hash, head.last_at, len(head.pending)
+
+
+def _undo(head: Head, mark: Mark) -> None:
+    """The head as it was before a member that refused: its events are not written."""
+    head.revision, head.last_hash, head.last_at, pending = mark
+    del head.pending[pending:]
 
 
 def _batch_span(batch: list[Member[Any]]) -> AbstractContextManager[Span | None]:

@@ -30,12 +30,21 @@ class Tx:
         self.tenant = tenant
         self.chain_key = chain_key  # what the history chain is keyed with (None: plain hashes)
         self.attempt = attempt  # 1, then 2, ... when the driver retries the transaction
+        # what a group commit asks of a member that refused: did it change the graph?
+        self.changes = 0  # statements so far that changed the graph
+        self.failed = False  # a statement failed: the transaction can only roll back
 
     async def run(self, name: str, **params: object) -> list[Row]:
         query = self._catalog[name]
         with tracing.statement(name, self.attempt) as span:
-            result = await self._tx.run(query.text, {**params, "tenant": self.tenant})
-            rows = [row_of(record) async for record in result]
+            try:
+                result = await self._tx.run(query.text, {**params, "tenant": self.tenant})
+                rows = [row_of(record) async for record in result]
+                summary = await result.consume()  # arrived with the last record
+            except BaseException:
+                self.failed = True
+                raise
+            self.changes += summary.counters.contains_updates
             tracing.rows(span, len(rows))
         return rows
 
