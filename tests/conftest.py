@@ -135,9 +135,10 @@ def verifier(tmp_path_factory: pytest.TempPathFactory) -> Verifier:
 
 
 @pytest.fixture
-def settings(tenant: str, verifier: Verifier) -> Settings:
+def settings(neo4j_endpoint: Endpoint, tenant: str, verifier: Verifier) -> Settings:
     return Settings().model_copy(
         update={
+            "neo4j_uri": neo4j_endpoint.uri,  # what the server says of its database
             "tenant": tenant,
             "toolset": "full",
             "verifier_keys_file": verifier.keys_file,

@@ -131,6 +131,7 @@ def local_test_settings(data_dir: Path) -> Settings:
             "local_http_port": free_port(),
             "local_heap": "768m",
             "local_pagecache": "256m",
+            "local_checkpoint_interval": "10s",  # an erasure's log leaves within seconds
             "neo4j_password": None,
             "neo4j_uri": None,
         }

@@ -17,6 +17,7 @@ from graphmem.core.settings import Settings
 from graphmem.core.terminal import progress_bar, say
 from graphmem.erasure.models import EraseRequest
 from graphmem.localdb.connect import connect_store
+from graphmem.localdb.log_push import log_pusher
 
 CONFIRM_FLAGS = {"expected_fingerprint": "--confirm", "reason": "--reason"}
 SELECTOR_FLAGS = {
@@ -86,6 +87,10 @@ async def _erase(settings: Settings, tenant: str, request: EraseRequest) -> Any:
     store.chain_key = load_or_create(settings.history_key_path)
     try:
         with progress_bar("erasing" if not request.dry_run else "selecting", None):
-            return await erase(store.of(tenant), request, settings.memory_backup_dir)
+            result = await erase(store.of(tenant), request, settings.memory_backup_dir)
+        push = log_pusher(settings)
+        if result.total and not result.dry_run and push is not None:
+            await push(store.of(tenant))
+        return result
     finally:
         await store.close()

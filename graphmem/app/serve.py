@@ -8,7 +8,7 @@ import contextlib
 import os
 import signal
 import threading
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable, Coroutine, Iterator
 from typing import Any, TypeVar
 
 from fastmcp import FastMCP
@@ -18,12 +18,17 @@ from graphmem.app.http_limits import BodySizeLimit
 from graphmem.app.server import create_server
 from graphmem.app.start_phases import record_server_start, server_stopwatch
 from graphmem.app.tracing_setup import start_tracing, stop_tracing
-from graphmem.core.errors import ConfigurationError, StoreUnavailable, VectorSpaceMismatch
+from graphmem.core.errors import (
+    ConfigurationError,
+    GraphmemError,
+    StoreUnavailable,
+    VectorSpaceMismatch,
+)
 from graphmem.core.keys import ChainKey, load_or_create
 from graphmem.core.settings import Settings
 from graphmem.core.terminal import say
 from graphmem.embeddings.embedder import load_embedder
-from graphmem.localdb.connect import resolve_connection
+from graphmem.localdb.connect import call_off_early_start, resolve_connection
 from graphmem.localdb.start_report import Stopwatch
 from graphmem.retrieval.vector_space import check_vector_space
 from graphmem.store import Store
@@ -34,15 +39,16 @@ RECONNECT_EVERY = 5.0  # seconds between attempts while the database does not an
 
 
 def serve(settings: Settings, transport: str) -> int:
-    refusal = settings.serve_refusal(transport)
-    if refusal is not None:
-        raise ConfigurationError(refusal)
-    watch = server_stopwatch()  # its first phase: the imports so far
-    chain_key = load_or_create(settings.history_key_path)  # a key file others can read: refused
-    tracer_provider = start_tracing(os.environ)
-    if settings.embeddings != "none":
-        load_embedder(settings)  # while the managed Neo4j starts (connect.start_early)
-        watch.lap("embeddings model")
+    with _refusal_calls_off_the_early_start():
+        refusal = settings.serve_refusal(transport)
+        if refusal is not None:
+            raise ConfigurationError(refusal)
+        watch = server_stopwatch()  # its first phase: the imports so far
+        chain_key = load_or_create(settings.history_key_path)  # a key others can read: refused
+        tracer_provider = start_tracing(os.environ)
+        if settings.embeddings != "none":
+            load_embedder(settings)  # while the managed Neo4j starts (connect.start_early)
+            watch.lap("embeddings model")
     # SIGINT, or SIGTERM on stdio, ends the run; the store is closed on the way out.
     try:
         with contextlib.suppress(KeyboardInterrupt, asyncio.CancelledError):
@@ -51,6 +57,17 @@ def serve(settings: Settings, transport: str) -> int:
         stop_tracing(tracer_provider)
     say("graphmem stopped")
     return 0
+
+
+@contextlib.contextmanager
+def _refusal_calls_off_the_early_start() -> Iterator[None]:
+    """A serve that refuses its configuration leaves no managed Neo4j behind: the early start
+    (cli.py, before the imports these checks need) is called off, or what it started stopped."""
+    try:
+        yield
+    except GraphmemError:
+        call_off_early_start()
+        raise
 
 
 def run_event_loop(main: Coroutine[Any, Any, T]) -> T:
@@ -157,7 +174,8 @@ async def _serve_async(
     gate = StoreGate()
     opening = asyncio.create_task(gate.open(lambda g: open_store(settings, g, chain_key, watch)))
     try:
-        server = create_server(gate, settings)
+        with _refusal_calls_off_the_early_start():
+            server = create_server(gate, settings)
         watch.lap("server")  # before the opening task's first lap: it runs from the next await
         if transport == "http":
             # uvicorn catches SIGINT/SIGTERM, shuts down gracefully, then re-raises the signal

@@ -20,6 +20,7 @@ from graphmem.core.attestation import TrustedVerifiers
 from graphmem.core.errors import ConfigurationError
 from graphmem.core.settings import Settings
 from graphmem.embeddings.embedder import load_embedder
+from graphmem.localdb.log_push import log_pusher
 from graphmem.store import Store
 from graphmem.toolkit.boundary import ArgumentErrorMiddleware
 from graphmem.toolkit.services import Services, attach
@@ -116,6 +117,7 @@ def create_server(store: Store | StoreGate, settings: Settings) -> FastMCP:
         settings=settings,
         trusted_verifiers=load_trusted_verifiers(settings),
         embedder=load_embedder(settings),
+        after_erasure=log_pusher(settings),
     )
     metrics = ToolMetrics()
     server = FastMCP(

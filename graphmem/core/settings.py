@@ -245,6 +245,24 @@ class Settings(BaseSettings):
     local_heap: str = Field(default="1g", pattern=r"^\d+[kmgKMG]$")
     local_pagecache: str = Field(default="512m", pattern=r"^\d+[kmgKMG]$")
     local_start_timeout: float = Field(default=180.0, gt=0, le=3600)
+    local_tx_log_retention: str = Field(
+        default="keep_none",
+        pattern=r"^(keep_none|keep_all|true|false|\d+[kKmMgG]? (files|size|txs|entries|hours|days))$",
+        description="Transaction log files kept (Neo4j's db.tx_log.rotation.retention_policy): "
+        "keep_none keeps the file of the last checkpoint and newer, so erased content leaves "
+        "the log at the next checkpoint after an erasure.",
+    )
+    local_tx_log_rotation: str = Field(
+        default="4m",
+        pattern=r"^\d+[kmgKMG]$",
+        description="Size at which a transaction log file rotates (at least 256k); an erasure "
+        "writes this much filler so the file holding the erased content is closed.",
+    )
+    local_checkpoint_interval: str = Field(
+        default="1m",
+        pattern=r"^\d+(ms|s|m|h)$",
+        description="Time between Neo4j checkpoints; a checkpoint prunes closed log files.",
+    )
 
     @field_validator(
         "http_token_sha256",

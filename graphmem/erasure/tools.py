@@ -19,4 +19,8 @@ async def erase(services: Services, request: EraseRequest) -> EraseResult:
     confirm_destructive, a reason and expected_fingerprint, and refuses if the selection
     changed. The history still verifies. Needs the admin scope.
     """
-    return await service.erase(services.db(), request, services.settings.memory_backup_dir)
+    db = services.db()
+    result = await service.erase(db, request, services.settings.memory_backup_dir)
+    if result.total and not result.dry_run and services.after_erasure is not None:
+        await services.after_erasure(db)
+    return result

@@ -4,9 +4,13 @@ local Neo4j, started on demand."""
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import Future
+from dataclasses import dataclass, field
 
+from graphmem.core.errors import ConfigurationError
+from graphmem.core.keys import load_or_create
 from graphmem.core.settings import Settings
 from graphmem.core.terminal import say
 from graphmem.localdb.server import LocalNeo4j
@@ -14,27 +18,78 @@ from graphmem.store import Store, ping_sync
 
 Stage = Callable[[str], None]
 
-_early: Future[tuple[str, str, str]] | None = None  # a start begun before the server's imports
+
+class _CalledOff(Exception):
+    """The early start's serve refused: no JVM is launched for it."""
+
+
+@dataclass
+class _EarlyStart:
+    """A start begun before the server's imports, which a serve that refuses calls off."""
+
+    settings: Settings
+    future: Future[tuple[str, str, str]] = field(default_factory=Future)
+    lock: threading.Lock = field(default_factory=threading.Lock)
+    called_off: bool = False
+    launched: bool = False  # this start spawned the JVM (it found none running)
+
+    def before_spawn(self) -> None:
+        with self.lock:
+            if self.called_off:
+                raise _CalledOff
+            self.launched = True
+
+
+_early: _EarlyStart | None = None
 _listeners: list[Stage] = []  # who hears the early start's stage
 
 
 def start_early(settings: Settings) -> None:
     """Begin the managed Neo4j's start now, in a daemon thread, so its JVM starts while the
     server still imports and assembles (about 2 s of one core); ``resolve_connection`` then
-    joins it. Nothing with NEO4J_URI set."""
+    joins it. Nothing with NEO4J_URI set, nor for a serve that will refuse what it can check
+    here (the rest: ``call_off_early_start``)."""
     global _early
-    if not settings.uses_local_database or _early is not None:
+    if not settings.uses_local_database or _early is not None or _refused(settings):
         return
-    early: Future[tuple[str, str, str]] = Future()
+    early = _EarlyStart(settings)
 
     def run() -> None:
         try:
-            early.set_result(_start_local(settings, _tell_listeners))
+            early.future.set_result(_start_local(settings, _tell_listeners, early.before_spawn))
         except BaseException as error:  # handed to the caller of resolve_connection
-            early.set_exception(error)
+            early.future.set_exception(error)
 
     _early = early
     threading.Thread(target=run, name="graphmem-early-start", daemon=True).start()
+
+
+def _refused(settings: Settings) -> bool:
+    """serve's own checks below the web stack (the caller made ``serve_refusal``'s): a history
+    key serve would refuse. serve makes them again and says why."""
+    try:
+        load_or_create(settings.history_key_path)
+    except ConfigurationError:
+        return True
+    return False
+
+
+def call_off_early_start() -> None:
+    """serve refused after ``start_early`` began: a JVM not launched yet never is, one it
+    launched is stopped (the refused serve leaves no Neo4j behind)."""
+    early = _early
+    if early is None:
+        return
+    with early.lock:
+        early.called_off = True
+        launched = early.launched
+    if not launched:
+        return
+    say("stopping the managed Neo4j this serve started")
+    local = LocalNeo4j(early.settings)
+    while not early.future.done() and not local.status().running:
+        time.sleep(0.05)  # launched: its pid is in state.json within moments
+    local.stop(keep_class_archive=False)  # mid-start, it dumps only part of its classes
 
 
 def _tell_listeners(text: str) -> None:
@@ -53,19 +108,21 @@ def resolve_connection(settings: Settings, stage: Stage = lambda _: None) -> tup
         return _start_local(settings, stage)
     _listeners.append(stage)
     try:
-        return _early.result()
+        return _early.future.result()
     finally:
         _listeners.remove(stage)
 
 
-def _start_local(settings: Settings, stage: Stage) -> tuple[str, str, str]:
+def _start_local(
+    settings: Settings, stage: Stage, before_spawn: Callable[[], None] = lambda: None
+) -> tuple[str, str, str]:
     def progress(line: str) -> None:
         say(line)
         if line.startswith("downloading"):
             stage("downloading Neo4j, first start only")
 
     local = LocalNeo4j(settings, progress=progress)
-    status, started = local.start(ready_check=ping_sync)
+    status, started = local.start(ready_check=ping_sync, before_spawn=before_spawn)
     say(("started " if started else "using running ") + f"local Neo4j at {status.bolt_uri}")
     return status.bolt_uri, local.user, local.password()
 

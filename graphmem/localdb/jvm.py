@@ -95,11 +95,11 @@ def _class_sharing(java: Path, neo4j_version: str, cache_dir: Path, home: Path) 
     return ClassSharing((f"-XX:ArchiveClassesAtExit={partial}",), partial)
 
 
-def keep_archive(partial: Path) -> None:
+def keep_archive(partial: Path, keep: bool = True) -> None:
     """After a clean stop: the archive that start wrote becomes the one later starts map (a
-    cache that refuses keeps none: a later start dumps again)."""
+    cache that refuses keeps none, nor ``keep=False``: a later start dumps again)."""
     try:
-        if partial.exists() and partial.stat().st_size > 0:
+        if keep and partial.exists() and partial.stat().st_size > 0:
             os.replace(partial, partial.with_name(partial.name.split(".jsa.")[0] + ".jsa"))
             return
     except OSError:

@@ -145,9 +145,13 @@ class LocalNeo4j:
         )
 
     # --- start -------------------------------------------------------------------------------
-    def start(self, ready_check: ReadyCheck) -> tuple[LocalStatus, bool]:
+    def start(
+        self, ready_check: ReadyCheck, before_spawn: Callable[[], None] = lambda: None
+    ) -> tuple[LocalStatus, bool]:
         """Start the server unless it runs already; returns (status, started_now). A start
-        times its phases (start_report.py): in the log, and in last-start.json."""
+        times its phases (start_report.py): in the log, and in last-start.json.
+        ``before_spawn`` runs just before the JVM is launched and may raise to call the start
+        off (connect.py: the early start of a serve that refused)."""
         self.data_dir.mkdir(parents=True, exist_ok=True)
         with self.start_lock():
             current = self.status()
@@ -175,23 +179,31 @@ class LocalNeo4j:
             write_browser_jar(home, conf_dir, self.settings.tenant)
             self._set_initial_password()
             watch.lap("config")
-            self._run(java.executable, home, conf_dir, watch.report, ready_check)
+            self._run(java.executable, home, conf_dir, watch.report, ready_check, before_spawn)
             watch.report.save(self.data_dir)
             self.progress(f"start phases: {watch.report.line()}")
             return self.status(), True
 
     def _run(
-        self, java: Path, home: Path, conf_dir: Path, report: StartReport, ready_check: ReadyCheck
+        self,
+        java: Path,
+        home: Path,
+        conf_dir: Path,
+        report: StartReport,
+        ready_check: ReadyCheck,
+        before_spawn: Callable[[], None],
     ) -> None:
         """Spawn Neo4j and wait until Bolt answers; its phases into ``report``. The class
         archive only ever costs its speed-up: a JVM that refuses it is started once more
         without it, the archive dropped (jvm.py)."""
         cache = self.settings.cache_dir.expanduser()
         sharing = class_sharing(java, self.lock.neo4j_version, cache, home)
+        before_spawn()
         if self._launch(java, home, conf_dir, sharing, report, ready_check):
             return
         self.progress("the JVM refused the class archive: dropped, starting without it")
         drop_archive(sharing)
+        before_spawn()
         self._launch(java, home, conf_dir, ClassSharing(), report, ready_check)
 
     def _launch(
@@ -257,7 +269,11 @@ class LocalNeo4j:
             "server.memory.pagecache.size": s.local_pagecache,
             "dbms.usage_report.enabled": "false",
             "dbms.security.auth_enabled": "true",
-            "db.tx_log.rotation.retention_policy": "1G size",
+            # as few log files as Neo4j allows, small and pruned often: what an erasure
+            # took leaves the log soon after (localdb/log_push.py)
+            "db.tx_log.rotation.retention_policy": s.local_tx_log_retention,
+            "db.tx_log.rotation.size": s.local_tx_log_rotation,
+            "db.checkpoint.interval.time": s.local_checkpoint_interval,
             # Bolt waits 5 s twice on shutdown for connections that are already gone.
             "internal.server.bolt.connection_shutdown_wait_time": "1s",
             "internal.server.bolt.thread_pool_shutdown_wait_time": "1s",
@@ -351,8 +367,10 @@ class LocalNeo4j:
             return "(no log)"
 
     # --- stop --------------------------------------------------------------------------------
-    def stop(self, timeout: float = 60.0) -> bool:
-        """Stop the server (SIGTERM, then SIGKILL after ``timeout``); False if none ran."""
+    def stop(self, timeout: float = 60.0, keep_class_archive: bool = True) -> bool:
+        """Stop the server (SIGTERM, then SIGKILL after ``timeout``); False if none ran. A
+        server stopped mid-start dumps only the classes loaded so far: ``keep_class_archive``
+        False drops them."""
         state = self._read_state()
         if state is None or not is_our_process(state.pid, state.home):
             self.state_path.unlink(missing_ok=True)
@@ -364,6 +382,6 @@ class LocalNeo4j:
         if pid_alive(state.pid):
             os.kill(state.pid, signal.SIGKILL)
         elif state.cds_dump:  # a clean exit wrote it whole
-            keep_archive(Path(state.cds_dump))
+            keep_archive(Path(state.cds_dump), keep=keep_class_archive)
         self.state_path.unlink(missing_ok=True)
         return True

@@ -1,5 +1,6 @@
 """What every tool needs: the store, the settings, and the caller's tenant."""
 
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from weakref import WeakKeyDictionary
 
@@ -19,6 +20,9 @@ class Services:
     settings: Settings
     trusted_verifiers: TrustedVerifiers | None = None
     embedder: Embedder | None = None  # GRAPHMEM_EMBEDDINGS; None: no vector channel
+    # after an erasure erased something: what the process can do about copies outside the
+    # graph (the managed Neo4j's transaction log: localdb/log_push.py); None: nothing
+    after_erasure: Callable[[TenantStore], Awaitable[object]] | None = None
 
     @property
     def store(self) -> Store:
