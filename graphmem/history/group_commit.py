@@ -15,9 +15,11 @@ still gets its own answer, and revisions still follow the queue: the members bef
 blame commit again without it, then it runs alone (unless its error is its answer already),
 then the rest take their place at the queue's front. To blame is the member that failed on its
 own account (after a write, or in its statement: a constraint, a database error), or, on a
-timeout, the slowest. Nobody to blame (the events' statement or the commit failed): the batch
-is halved, in order. Each failure costs its batch one rerun of the members before it, not one
-of all the rest: the work stays linear. The transaction's timeout grows with the batch
+timeout, the slowest. Nobody to blame (the events' statement, the batch's last, failed): the
+batch runs once more carefully, each member's events written after it, which names the member
+the database refuses (the rest after it stay careful); still nobody (the commit failed): it is
+halved, in order. Each failure costs its batch one rerun of the members before it, not one of
+all the rest: the work stays linear. The transaction's timeout grows with the batch
 (``budget``). A failure of the database itself (unreachable, refused after the driver's
 retries, a timeout in the lock wait) fails every member: none of them was acknowledged, and
 each caller may retry (with an idempotency key, safely).
@@ -129,10 +131,14 @@ class Committer:
                 batch.append(member)
         return batch
 
-    async def _commit(self, db: TenantStore, batch: list[Member[Any]]) -> list[Member[Any]]:
+    async def _commit(
+        self, db: TenantStore, batch: list[Member[Any]], *, careful: bool = False
+    ) -> list[Member[Any]]:
         """Commit ``batch`` in one transaction, or as much of it as its failure leaves, in queue
-        order; returns the members left for the next batch (none were run to completion)."""
-        attempt = Attempt()
+        order; returns the members left for the next batch (none were run to completion).
+        ``careful``: each member's events are written after it, so one the database refuses
+        fails its own member."""
+        attempt = Attempt(careful)
         heads: list[Head] = []
 
         async def unit(tx: Tx) -> list[Any]:
@@ -175,8 +181,9 @@ class Committer:
     ) -> list[Member[Any]]:
         """After ``batch`` failed: the members before the one to blame commit (they ran well),
         then it, alone, for its own answer; the rest go back to the queue. Nobody to blame, all
-        having run (the events' statement or the commit failed): halves, in order. A failure
-        of the database, or in the lock, is every member's answer."""
+        having run (the events' statement or the commit failed): once more carefully, then
+        halves, in order. A failure of the database, or in the lock, is every member's
+        answer."""
         blamed = attempt.blame(error, db.store.query_timeout) if len(batch) > 1 else None
         if blamed is None:
             ran_all = len(attempt.seconds) == len(batch)
@@ -184,6 +191,8 @@ class Committer:
                 for member in batch:
                     _settle(member, error=error)
                 return []
+            if not attempt.careful:
+                return await self._commit(db, batch, careful=True)
             half = len(batch) // 2
             left = await self._commit(db, batch[:half])
             return await self._commit(db, left + batch[half:])
@@ -195,7 +204,10 @@ class Committer:
             _settle(batch[at], error=error)
         else:
             await self._commit(db, batch[at : at + 1])  # alone: it settles
-        return batch[at + 1 :]
+        rest = batch[at + 1 :]
+        if attempt.careful and rest:  # they all ran once already: not once more per culprit
+            return await self._commit(db, rest, careful=True)
+        return rest
 
 
 def budget(base: float, members: int) -> float:
@@ -213,7 +225,8 @@ def _own_time(head: Head) -> None:
 class Attempt:
     """One run of a batch's transaction: each member's seconds, and who raised what."""
 
-    def __init__(self) -> None:
+    def __init__(self, careful: bool) -> None:
+        self.careful = careful
         self.seconds: list[float] = []  # of the members run, in order (the last until it raised)
         self.raised: tuple[int, Exception] | None = None
 
@@ -228,7 +241,10 @@ class Attempt:
         task = loop.create_task(member.unit(tx, head), context=member.context)
         began, changes, mark = time.perf_counter(), tx.changes, _mark(head)
         try:
-            return await task
+            result = await task
+            if self.careful:
+                await flush_events(tx, head)
+            return result
         except Exception as error:
             if spare and not (tx.failed or tx.changes > changes or about_the_database(error)):
                 _undo(head, mark)
