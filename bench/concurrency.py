@@ -2,6 +2,7 @@
 
     python -m bench.concurrency                       # N = 1, 8, 32; 8 s a load
     python -m bench.concurrency --sessions 1 8 32 128 --seconds 10 --profile
+    python -m bench.concurrency --faults              # then one member of a batch failing
 
 Each side gets a managed local Neo4j of its own (the same version and settings: graphmem's
 ``localdb`` with the tests' heap and page cache, a temporary folder) and one server over
@@ -20,6 +21,9 @@ cost: it is what a write costs the machine). Then:
   Neo4j threads that spend it;
 - ``--profile``: py-spy on the graphmem server and the Neo4j threads' CPU during the 32-session
   record_fact load;
+- ``--faults``: one member of a batch refused by the database, conflicting or slow, at the most
+  sessions, on a server with those faults planted (bench/concurrency_faults.py): whether the
+  others commit and each caller gets its own answer, and the throughput;
 - three graphmem processes on the one database, N sessions spread over them, record_fact;
 - the full chain verification (``graphmem history verify``) and a revision-gap check.
 """
@@ -41,7 +45,16 @@ from typing import Any
 import psutil
 from fastmcp import Client
 
-from bench.concurrency_load import OURS, Tally, Workload, create_entities, run_load
+from bench.concurrency_faults import FAULTS, Verdict, faulty_server
+from bench.concurrency_load import (
+    OURS,
+    Judge,
+    Tally,
+    Workload,
+    create_entities,
+    record_fact,
+    run_load,
+)
 from bench.cpu import Meter, Spent
 from bench.facts import BENCH_CATALOG, say, scratch_tenant
 from bench.jvm_threads import busiest, cpu_by_thread_name
@@ -66,11 +79,17 @@ class Bench:
         return self.loads * 1_000_000
 
     async def measure(
-        self, side: str, tool: str, clients: list[Client[Any]], workload: Workload, meter: Meter
+        self,
+        side: str,
+        tool: str,
+        clients: list[Client[Any]],
+        workload: Workload,
+        meter: Meter,
+        judge: Judge | None = None,
     ) -> Tally:
         first = self.next_first()
         with meter.around() as spent:
-            tally = await run_load(clients, workload, self.texts, self.args.seconds, first)
+            tally = await run_load(clients, workload, self.texts, self.args.seconds, first, judge)
         self.rows.append((side, tool, len(clients), tally, spent))
         say(row(side, tool, len(clients), tally, spent))
         for why, count in sorted(tally.errors.items(), key=lambda item: -item[1])[:3]:
@@ -207,6 +226,21 @@ async def peer_loads(bench: Bench, url: str, pids: dict[str, tuple[int, ...]]) -
             )
 
 
+async def fault_loads(bench: Bench, url: str, pids: dict[str, tuple[int, ...]]) -> None:
+    """One member of a batch slow or failing (bench/concurrency_faults.py), at the most
+    sessions: whether the others commit, each caller's answer its own, and the throughput."""
+    n = max(bench.args.sessions)
+    async with sessions([url], 8) as clients:
+        await warm_up(bench, clients, [record_fact])
+    async with sessions([url], n) as clients:
+        for label, workload in FAULTS.items():
+            verdict = Verdict()
+            meter = meter_of(**pids)
+            await bench.measure("graphmem faults", label, clients, workload, meter, verdict.judge)
+            for line in verdict.lines():
+                say("    " + line)
+
+
 async def several_processes(
     bench: Bench, urls: list[str], pids: dict[str, tuple[int, ...]]
 ) -> None:
@@ -271,6 +305,10 @@ async def run(bench: Bench, ours: Endpoint, theirs: Endpoint, venv: Path) -> Non
                 pids = {"server": pids_of(server.process), "neo4j": ours_jvm}
                 await graphmem_loads(bench, server.url, pids)
                 await peer_loads(bench, peer, {"server": (server_pid(peer),), "neo4j": their_jvm})
+                if bench.args.faults:
+                    faulty = stack.enter_context(faulty_server(env, scratch))
+                    spread = {"server": pids_of(faulty.process), "neo4j": ours_jvm}
+                    await fault_loads(bench, faulty.url, spread)
                 if bench.args.processes > 1:
                     more = stack.enter_context(
                         graphmem_servers(env, scratch, bench.args.processes - 1)
@@ -294,6 +332,11 @@ def main() -> None:
     parser.add_argument("--idle", type=float, default=6.0, help="seconds of idle measured")
     parser.add_argument("--processes", type=int, default=3, help="graphmem processes at the end")
     parser.add_argument("--profile", action="store_true", help="py-spy at 32 sessions")
+    parser.add_argument(
+        "--faults",
+        action="store_true",
+        help="then one member of a batch refused, conflicting or slow, at the most sessions",
+    )
     args = parser.parse_args()
     texts = [turn.text for turn in load(chosen(Path(args.data), ["conv-26"])).turns]
     venv = PEERS["mcp-neo4j-memory"].venv()

@@ -13,11 +13,14 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from fastmcp import Client
+from fastmcp.client.client import CallToolResult
 
 PROJECT = "concurrency"
 Call = tuple[str, dict[str, Any]]
 # (session index, call index in the session, a LoCoMo turn's text) -> the call
 Workload = Callable[[int, int, str], Call]
+# a call's arguments and its answer (None: the transport failed), for a load that checks them
+Judge = Callable[[dict[str, Any], CallToolResult | None], None]
 START = datetime(2026, 1, 1, tzinfo=UTC)
 
 
@@ -95,10 +98,16 @@ class Tally:
 
 
 async def run_load(
-    clients: list[Client[Any]], workload: Workload, texts: list[str], seconds: float, first: int
+    clients: list[Client[Any]],
+    workload: Workload,
+    texts: list[str],
+    seconds: float,
+    first: int,
+    judge: Judge | None = None,
 ) -> Tally:
     """Every client calls ``workload`` back to back for ``seconds``; call numbers start at
-    ``first`` (distinct keys and titles across loads). Failed calls count apart."""
+    ``first`` (distinct keys and titles across loads). Failed calls count apart; ``judge``
+    hears of every answer."""
     tally = Tally()
     deadline = time.perf_counter() + seconds
     turns = itertools.count()
@@ -113,6 +122,10 @@ async def run_load(
                 result = await client.call_tool(tool, arguments, raise_on_error=False)
             except Exception as error:  # a transport failure is a failed call, counted
                 tally.fail(f"{tool}: {type(error).__name__}")
+                result = None
+            if judge is not None:
+                judge(arguments, result)
+            if result is None:
                 continue
             if result.is_error:
                 text = getattr(result.content[0], "text", "") if result.content else ""
