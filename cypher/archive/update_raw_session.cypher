@@ -5,6 +5,7 @@ SET s.first_ts = CASE WHEN s.first_ts IS NULL OR datetime($first_ts) < s.first_t
     s.last_ts = CASE WHEN s.last_ts IS NULL OR datetime($last_ts) > s.last_ts
                      THEN datetime($last_ts) ELSE s.last_ts END,
     s.message_count = s.message_count + $stored,
+    s.next_seq = $next_seq,
     s.content_hash = $content_hash,
     s.updated_at = datetime($now)
 RETURN s AS session

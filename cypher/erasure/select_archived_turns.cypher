@@ -1,19 +1,25 @@
-// An erasure's roots among the raw archive: the turns archive_turns calls stored ($ranges:
-// session id and the [from, to) range of seq each call stored, from its event), and then each
-// of those sessions in which no live turn outside them is left ($sessions): a session goes
-// with the actor who opened it only when nobody else's turn is in it.
+// An erasure's roots among the raw archive: the turns the actor's archive_turns calls stored
+// (each turn names its call's event: archived_revision IN $revisions; turns stored before it
+// did, by the [from, to) range of seq their call's event names: $ranges), and then each of
+// those sessions in which no live turn outside them is left: a session goes with the actor
+// who opened it only when nobody else's turn is in it.
 CALL () {
-  UNWIND $ranges AS range
-  MATCH (s:Session {tenant: $tenant, id: range.session})-[:HAS_TURN]->(t:Turn)
-  WHERE range.from <= t.seq < range.to
+  UNWIND $sessions AS session_id
+  MATCH (s:Session {tenant: $tenant, id: session_id})-[:HAS_TURN]->(t:Turn)
+  WHERE t.archived_revision IN $revisions
+     OR (t.archived_revision IS NULL
+         AND ANY(taken IN $ranges WHERE taken.session = s.id
+                                      AND taken.from <= t.seq < taken.to))
   RETURN t AS n, 'Turn' AS kind
   UNION
-  UNWIND $ranges AS range
-  MATCH (s:Session {tenant: $tenant, id: range.session})
+  UNWIND $sessions AS session_id
+  MATCH (s:Session {tenant: $tenant, id: session_id})
   WHERE NOT EXISTS {
     MATCH (s)-[:HAS_TURN]->(other:Turn)
-    WHERE NONE(taken IN $ranges WHERE taken.session = s.id
-                                    AND taken.from <= other.seq < taken.to)
+    WHERE NOT other.archived_revision IN $revisions
+      AND NOT (other.archived_revision IS NULL
+               AND ANY(taken IN $ranges WHERE taken.session = s.id
+                                            AND taken.from <= other.seq < taken.to))
   }
   RETURN s AS n, 'Session' AS kind
 }

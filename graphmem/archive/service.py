@@ -1,8 +1,9 @@
 """The raw archive: every conversation turn, stored once, searchable word for word.
 
 Graph: ``(:Session {tenant, id, project, session_ref, host, source_root, first_ts, last_ts,
-message_count, content_hash})`` -[:HAS_TURN]-> ``(:Turn {tenant, id, session_id, project, role,
-content, ts, seq, content_hash, quarantined, quarantine_reasons, archived_at})``, and
+message_count, next_seq, content_hash})`` -[:HAS_TURN]-> ``(:Turn {tenant, id, session_id,
+project, role, content, ts, seq, content_hash, quarantined, quarantine_reasons, archived_at,
+archived_revision})``, and
 ``(turn)-[:NEXT]->(turn)`` threading a session's turns in (ts, seq) order.
 
 Rules of archive_turns:
@@ -116,14 +117,14 @@ async def archive_turns(
         if not new:
             [row] = await w.run("archive/get_raw_session", session_id=sid)
             return batch.result(row, created=False, stored=0, duplicates=duplicates, revision=None)
-        base = merged["message_count"]
+        base = merged["next_seq"]
         await _create_turns(w, sid, base, new)
         await w.run("archive/link_raw_turn_sequence", session_id=sid, from_ts=new[0]["ts"])
         content_hash = fold_hash(
             merged["content_hash"],
             [turn_digest(c["role"], c["ts"], c["content_hash"]) for c in new],
         )
-        row = await _update_session(w, sid, new, content_hash)
+        row = await _update_session(w, sid, new, content_hash, next_seq=base + len(new))
         change = _archive_change(request, batch, sid, new, duplicates, base, content_hash)
         revision = await w.event(change)
         return batch.result(
@@ -178,6 +179,7 @@ async def _create_turns(w: Write, sid: str, base: int, new: list[dict[str, Any]]
     await w.run(
         "archive/create_archived_turns",
         session_id=sid,
+        revision=w.next_revision,  # the call's event, appended next
         turns=[
             {
                 "id": c["id"],
@@ -197,10 +199,13 @@ async def _create_turns(w: Write, sid: str, base: int, new: list[dict[str, Any]]
     )
 
 
-async def _update_session(w: Write, sid: str, new: list[dict[str, Any]], content_hash: str) -> Row:
+async def _update_session(
+    w: Write, sid: str, new: list[dict[str, Any]], content_hash: str, *, next_seq: int
+) -> Row:
     [row] = await w.run(
         "archive/update_raw_session",
         session_id=sid,
+        next_seq=next_seq,
         first_ts=new[0]["ts"],
         last_ts=max(new, key=lambda c: c["at"])["ts"],
         stored=len(new),

@@ -70,6 +70,11 @@ class EraseRequest(AuditedRequest):
     def selector(self) -> str:
         return next(name for name in SELECTORS if getattr(self, name) is not None)
 
+    @property
+    def by_authorship(self) -> bool:
+        """What an actor or agent session wrote (not a place in the graph) is selected."""
+        return self.written_by is not None or self.written_in_session is not None
+
     def selector_record(self) -> dict[str, Any]:
         """What the erasure's events say was selected: the selector's kind and, for ids, how
         many (never a value: a project, topic or actor name is itself content)."""

@@ -86,7 +86,7 @@ def counts_by_kind(nodes: list[SelectedRow]) -> dict[str, int]:
 async def plan(db: TenantStore, request: EraseRequest) -> Plan:
     """Everything the request's selector reaches in the tenant now."""
     roots, selected = await _roots(db, request), Plan()
-    if request.written_by is not None or request.written_in_session is not None:
+    if request.by_authorship:
         rows = shaped(
             WrittenRow, await db.read("erasure/list_events_written_by", **_authorship(request))
         )
@@ -120,17 +120,24 @@ def _payload(row: WrittenRow) -> dict[str, Any]:
 
 
 async def _archived(db: TenantStore, rows: list[WrittenRow]) -> list[SelectedRow]:
-    """The raw turns the actor's archive_turns calls stored (by the range each event names),
-    and the sessions left holding only those: appending to another's session takes the
-    appended turns alone."""
+    """The raw turns the actor's archive_turns calls stored (each names its call's event; turns
+    stored before they did, by the seq range the event names), and the sessions left holding
+    only those: appending to another's session takes the appended turns alone."""
+    archived = [row for row in rows if row["op"] == "archive_turns"]
+    if not archived:
+        return []
     ranges = []
-    for row in rows:
-        if row["op"] == "archive_turns" and (payload := _payload(row)):
+    for row in archived:
+        if payload := _payload(row):
             first, stored = int(payload["first_seq"]), int(payload["stored"])
             ranges.append({"session": row["aggregate_id"], "from": first, "to": first + stored})
-    if not ranges:
-        return []
-    return shaped(SelectedRow, await db.read("erasure/select_archived_turns", ranges=ranges))
+    found = await db.read(
+        "erasure/select_archived_turns",
+        sessions=sorted({row["aggregate_id"] or "" for row in archived}),
+        revisions=[row["revision"] for row in archived],
+        ranges=ranges,
+    )
+    return shaped(SelectedRow, found)
 
 
 async def _roots(db: TenantStore, request: EraseRequest) -> list[SelectedRow]:

@@ -139,16 +139,31 @@ class _Erasure:
 
     async def batch(self, current: Write, position: dict[str, Any], done: list[_Batch]) -> _Batch:
         at = int(position["at"])
-        planned = self.nodes[at : at + BATCH]
-        written = self.written[max(0, at - len(self.nodes)) :][: BATCH - len(planned)]
+        taken = self.nodes[at : at + BATCH]
+        written = self.written[max(0, at - len(self.nodes)) :][: BATCH - len(taken)]
+        planned = await self._still_theirs(current, taken)
         # what derives from them now (written since the plan) goes with them
         nodes = await expanded(current.run, planned) if planned else []
         record = {"reason": self.request.reason, **self.request.selector_record()}
         erased = await erase_batch(
             current, self.erasure_id, nodes, {**record, "batch": len(done) + 1}, written
         )
-        end = at + len(planned) + len(written)
+        end = at + len(taken) + len(written)
         more = end < len(self.nodes) + len(self.written)
         if not more:
             await forget_authors(current, self.authored)
         return _Batch(erased.revision, erased.events, {"at": end} if more else None, nodes)
+
+    async def _still_theirs(self, current: Write, taken: list[SelectedRow]) -> list[SelectedRow]:
+        """An erasure of what an actor wrote keeps, under the lock, a raw session another
+        writer appended a turn to since the plan (expanding it would take that turn)."""
+        if not self.request.by_authorship:
+            return taken
+        sessions = [node["ref"] for node in taken if node["kind"] == "Session"]
+        if not sessions:
+            return taken
+        rows = await current.run(
+            "erasure/list_shared_sessions", refs=sessions, selected=self.selected.ids
+        )
+        shared = {row["ref"] for row in rows}
+        return [node for node in taken if node["ref"] not in shared]

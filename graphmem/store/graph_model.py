@@ -166,7 +166,7 @@ GRAPH_MODEL = GraphModel(
             "a conversation session of the raw archive (or one a commit names)",
             (
                 "id tenant project session_ref host source_root first_ts last_ts message_count "
-                "content_hash"
+                "next_seq content_hash"
             ),
         ),
         node(
@@ -174,7 +174,7 @@ GRAPH_MODEL = GraphModel(
             "one archived conversation turn, word for word (secrets redacted)",
             (
                 "id tenant session_id project role content ts seq content_hash quarantined "
-                "quarantine_reasons lexical embedding embedding_model"
+                "quarantine_reasons lexical embedding embedding_model archived_at archived_revision"
             ),
         ),
         node(

@@ -5,12 +5,14 @@ other actor's live turn is in it."""
 
 from __future__ import annotations
 
+import asyncio
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+import neo4j
 from fastmcp import Client
 
-from tests.erasure.helpers import erase
+from tests.erasure.helpers import confirm, erase
 from tests.support import call
 
 SHA = "c0ffee" + "0" * 34
@@ -76,3 +78,47 @@ async def test_the_opener_takes_the_session_only_when_it_is_theirs_alone(
     done = await erase(client, written_by="bob")
     assert done["counts"] == {"Session": 1, "Turn": 1}
     assert await _found(client, "blue-otter") == 0
+
+
+async def test_turn_numbers_freed_by_an_erasure_are_never_taken_again(client: Client[Any]) -> None:
+    await _share(client)
+    await erase(client, written_by="alice")  # the session's count drops: its numbers do not
+    later = datetime(2026, 12, 1, 10, tzinfo=UTC).isoformat()
+    carol = {"role": "user", "content": "carol says coral-heron", "ts": later}
+    await call(client, "archive_turns", **SESSION, turns=[carol], actor="carol")
+    dry = await call(client, "erase", written_by="bob")
+    assert dry["counts"] == {"Turn": 1}, dry  # Bob's turn; Carol's keeps the session
+    await erase(client, written_by="bob")
+    assert await _found(client, "coral-heron") == 1
+
+
+async def test_a_turn_appended_while_an_erasure_waits_keeps_the_session(
+    client: Client[Any], raw_driver: neo4j.AsyncDriver, tenant: str
+) -> None:
+    start = datetime(2026, 12, 1, 9, tzinfo=UTC).isoformat()
+    turn = {"role": "user", "content": "alice alone says amber-falcon", "ts": start}
+    opened = await call(client, "archive_turns", **SESSION, turns=[turn], actor="alice")
+    dry = await call(client, "erase", written_by="alice")
+    assert dry["counts"] == {"Session": 1, "Turn": 1}
+    async with raw_driver.session() as session:
+        holding = await session.begin_transaction()  # the tenant's lock, as a writer takes it
+        await holding.run(
+            "MATCH (h:History {tenant: $tenant}) SET h.lock_token = 'test'", tenant=tenant
+        )
+        running = asyncio.create_task(confirm(client, dry, written_by="alice"))
+        await asyncio.sleep(1.0)
+        assert not running.done(), "the erasure should wait for the tenant's lock"
+        await holding.run(  # another writer's turn, appended after the erasure was planned
+            "MATCH (s:Session {tenant: $tenant, id: $sid}) "
+            "CREATE (s)-[:HAS_TURN]->(:Turn {tenant: $tenant, id: 'carol-turn', "
+            "session_id: $sid, project: 'p', role: 'user', content: 'carol was here', "
+            "seq: 7, archived_revision: 999999, ts: datetime(), lexical: ''})",
+            tenant=tenant,
+            sid=opened["session"]["id"],
+        )
+        await holding.commit()
+        done = await running
+    assert done["counts"] == {"Turn": 1}, done  # Alice's turn; the session is shared now
+    assert done["remaining"] == 0
+    sessions = (await call(client, "list_raw_sessions", project="p"))["sessions"]
+    assert [s["session_id"] for s in sessions] == [opened["session"]["id"]]
