@@ -1,6 +1,7 @@
 """Scope checks on every MCP method: what a principal may list, read, call and complete.
 
-Reading the tenant needs `read`, a tool that writes `write`, erasing `write` and `admin`. The
+Every tool needs `read` (what a write answers carries the tenant's content too), a tool that
+writes also `write`, erasing also `admin`. The
 rule is default-deny: a request method is answered without `read` only when it is named here
 as carrying none of the tenant's content (the handshake, ping, the lists, which are filtered
 to what the scopes allow). Everything else — a resource read (the graph model excepted), a
@@ -56,11 +57,13 @@ OPEN_RESOURCES = frozenset({"graphmem://schema"})  # the graph model: no tenant'
 
 
 def required_scopes(spec: ToolSpec) -> tuple[str, ...]:
-    """What a token needs to list and call the tool: erasing is a write and an admin's (a
-    metrics-only `admin` token erases nothing)."""
+    """What a token needs to list and call the tool: `read` for every tool (a write answers
+    with the tenant's content too: a context pack, the contradictions a fact meets), `write`
+    for one that writes, and `admin` besides to erase (a metrics-only `admin` token erases
+    nothing)."""
     if spec.admin:
-        return ("write", "admin")
-    return ("write",) if spec.writes else ("read",)
+        return ("read", "write", "admin")
+    return ("read", "write") if spec.writes else ("read",)
 
 
 def method_scopes(method: str, message: Any) -> tuple[str, ...]:

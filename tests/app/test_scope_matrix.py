@@ -25,6 +25,11 @@ AUDIENCE = "https://graphmem.test/mcp"
 ISSUER = "https://idp.test"
 CANARY = f"canary-{uuid.uuid4().hex}"  # in every piece of the tenant's content
 SCOPES = ("read", "write", "admin")
+WRITES_THAT_ANSWER: dict[str, dict[str, Any]] = {
+    "build_context_pack": {"project": CANARY},
+    "record_fact": {"project": CANARY, "key": f"{CANARY}.key", "value": "other"},
+    "erase": {"project": CANARY},  # a dry run: ids and previews
+}
 COMBINATIONS = [
     list(chosen) for size in (1, 2, 3) for chosen in itertools.combinations(SCOPES, size)
 ]
@@ -126,6 +131,8 @@ async def _every_method(matrix: Matrix, token: str) -> dict[str, Any]:
         answers["tools/call read"] = await _attempt(
             client.call_tool, "current_state", {"state_key": matrix.key, "project": CANARY}
         )
+        for tool, arguments in WRITES_THAT_ANSWER.items():  # a write's answer is content too
+            answers[f"tools/call {tool}"] = await _attempt(client.call_tool, tool, arguments)
     return answers
 
 
@@ -147,8 +154,8 @@ async def test_each_method_answers_as_the_scopes_allow(matrix: Matrix, scopes: s
     answers = await _every_method(matrix, matrix.tokens[scopes])
     tools = {tool.name for tool in answers["tools/list"]}
     assert ("current_state" in tools) == _has(scopes, "read")
-    assert ("record_fact" in tools) == _has(scopes, "write")
-    assert ("erase" in tools) == _has(scopes, "write", "admin")
+    assert ("record_fact" in tools) == _has(scopes, "read", "write")
+    assert ("erase" in tools) == _has(scopes, "read", "write", "admin")
     resources = {str(resource.uri) for resource in answers["resources/list"]}
     assert "graphmem://schema" in resources  # the graph model is no tenant's content
     assert ("graphmem://stats" in resources) == _has(scopes, "read")
@@ -157,6 +164,10 @@ async def test_each_method_answers_as_the_scopes_allow(matrix: Matrix, scopes: s
     assert not isinstance(answers["resources/read schema"], Exception)
     gated = [name for name in answers if name.startswith(("resources/read ", "prompts/get"))]
     gated += ["completion/complete prompt", "completion/complete template", "tools/call read"]
+    for tool in WRITES_THAT_ANSWER:
+        text = _text(answers[f"tools/call {tool}"])
+        if not _has(scopes, "read"):
+            assert CANARY not in text and "'read' scope" in text, (tool, text)
     for name in gated:
         if name == "resources/read schema":
             continue
