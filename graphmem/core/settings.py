@@ -247,15 +247,16 @@ class Settings(BaseSettings):
     local_start_timeout: float = Field(default=180.0, gt=0, le=3600)
     local_tx_log_retention: str = Field(
         default="keep_none",
-        pattern=r"^(keep_none|keep_all|true|false|\d+[kKmMgG]? (files|size|txs|entries|hours|days))$",
+        pattern=r"^(keep_none|keep_all|true|false"
+        r"|\d+[kKmMgG]? (files|size|txs|entries|hours|days))$",
         description="Transaction log files kept (Neo4j's db.tx_log.rotation.retention_policy): "
         "keep_none keeps the file of the last checkpoint and newer, so erased content leaves "
         "the log at the next checkpoint after an erasure.",
     )
     local_tx_log_rotation: str = Field(
         default="4m",
-        pattern=r"^\d+[kmgKMG]$",
-        description="Size at which a transaction log file rotates (at least 256k); an erasure "
+        pattern=r"^(\d+[kK]|\d+[mM])$",
+        description="Size at which a transaction log file rotates (256k to 256m); an erasure "
         "writes this much filler so the file holding the erased content is closed.",
     )
     local_checkpoint_interval: str = Field(
@@ -283,6 +284,17 @@ class Settings(BaseSettings):
         return RetentionPolicy(
             raw=Retention.parse(self.retention_raw), retired=Retention.parse(self.retention_retired)
         )
+
+    @field_validator("local_tx_log_rotation")
+    @classmethod
+    def _rotation_in_bounds(cls, value: str) -> str:
+        size = int(value[:-1]) * (1 << 10 if value[-1] in "kK" else 1 << 20)
+        if not 256 << 10 <= size <= 256 << 20:  # Neo4j's floor in effect; its default
+            raise ValueError(
+                "GRAPHMEM_LOCAL_TX_LOG_ROTATION must be between 256k and 256m (an erasure "
+                "writes this much filler)"
+            )
+        return value
 
     @field_validator("jwt_jwks_uri")
     @classmethod

@@ -16,13 +16,17 @@ docs/operations.md ("Copies an erasure cannot reach") says which copies remain a
 
 from __future__ import annotations
 
+import logging
 import re
 import secrets
 from collections.abc import Awaitable, Callable
+from pathlib import Path
 
 from graphmem.core.clock import utc_now_iso
 from graphmem.core.settings import Settings
 from graphmem.store import TenantStore
+
+log = logging.getLogger("graphmem")
 
 CHUNK = 1 << 20  # bytes of filler per transaction
 _SIZE = re.compile(r"^(\d+)([kmg])$", re.IGNORECASE)
@@ -48,14 +52,40 @@ async def push_transaction_log(db: TenantStore, rotation: int) -> int:
     return written
 
 
-def log_pusher(settings: Settings) -> Callable[[TenantStore], Awaitable[int]] | None:
+def log_pusher(settings: Settings) -> Callable[[TenantStore], Awaitable[bool]] | None:
     """What runs after an erasure: the push on the managed Neo4j; nothing on another (its
-    operator's log settings rule there: docs/operations.md)."""
+    operator's log settings rule there: docs/operations.md). The push sizes its filler by
+    the rotation the running Neo4j was started with (its neo4j.conf), else the setting's. A
+    push that fails is logged and costs only its shortening: the erasure stands."""
     if not settings.uses_local_database:
         return None
-    rotation = byte_size(settings.local_tx_log_rotation)
+    conf = settings.data_dir / "conf" / "neo4j.conf"
 
-    async def push(db: TenantStore) -> int:
-        return await push_transaction_log(db, rotation)
+    async def push(db: TenantStore) -> bool:
+        rotation = max(running_rotation(conf) or 0, byte_size(settings.local_tx_log_rotation))
+        try:
+            await push_transaction_log(db, rotation)
+        except Exception as error:  # the erasure committed: its answer must reach the caller
+            log.warning(
+                "the transaction log was not pushed past the erasure: %s", type(error).__name__
+            )
+            return False
+        return True
 
     return push
+
+
+def running_rotation(conf: Path) -> int | None:
+    """The rotation size the managed Neo4j's neo4j.conf gives, or None."""
+    try:
+        lines = conf.read_text().splitlines()
+    except OSError:
+        return None
+    for line in lines:
+        name, _, value = line.partition("=")
+        if name.strip() == "db.tx_log.rotation.size":
+            try:
+                return byte_size(value.strip())
+            except ValueError:
+                return None
+    return None

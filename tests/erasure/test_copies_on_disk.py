@@ -15,6 +15,7 @@ import pytest
 
 from graphmem.app.server import create_server
 from graphmem.core.settings import Settings
+from graphmem.localdb.log_push import byte_size, log_pusher, running_rotation
 from graphmem.store import Store
 from tests.erasure.helpers import erase
 from tests.neo4j_endpoint import Endpoint
@@ -93,3 +94,24 @@ async def test_an_erased_canary_leaves_the_transaction_log(
         "range index",
         "property store",
     }, survivors
+
+
+async def test_a_push_that_fails_leaves_the_erasure_standing(
+    neo4j_endpoint: Endpoint, settings: Settings, tmp_path: Path
+) -> None:
+    managed = settings.model_copy(update={"neo4j_uri": None, "data_dir": tmp_path})
+    push = log_pusher(managed)
+    assert push is not None and log_pusher(settings) is None  # only the managed Neo4j's
+    closed = await Store.connect(neo4j_endpoint.uri, neo4j_endpoint.user, neo4j_endpoint.password)
+    await closed.close()
+    assert await push(closed.of("test-closed")) is False  # logged, never raised
+
+
+def test_the_filler_covers_the_rotation_the_running_neo4j_was_started_with(tmp_path: Path) -> None:
+    conf = tmp_path / "neo4j.conf"
+    assert running_rotation(conf) is None
+    conf.write_text("server.https.enabled=false\ndb.tx_log.rotation.size=16m\n")
+    assert running_rotation(conf) == 16 << 20
+    assert byte_size("256k") == 256 << 10
+    with pytest.raises(ValueError):
+        byte_size("4 MiB")
