@@ -55,8 +55,9 @@ class GraphmemTokenVerifier(TokenVerifier):
         assert self._jwt is not None
         verifier = self._jwt_verifiers.get(_algorithm(token) or "")
         verified = await verifier.verify_token(token) if verifier is not None else None
-        if verified is None or "exp" not in verified.claims:
-            return None  # FastMCP accepts a token without `exp` for ever; graphmem does not
+        expires = verified.claims.get("exp") if verified is not None else None
+        if verified is None or not isinstance(expires, int | float) or isinstance(expires, bool):
+            return None  # FastMCP accepts a token without `exp` (or a null one) for ever
         tenant = verified.claims.get(self._jwt.tenant_claim)
         if not isinstance(tenant, str) or not tenant or len(tenant) > 128:
             return None

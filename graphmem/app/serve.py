@@ -18,12 +18,7 @@ from graphmem.app.http_limits import BodySizeLimit
 from graphmem.app.server import create_server
 from graphmem.app.start_phases import record_server_start, server_stopwatch
 from graphmem.app.tracing_setup import start_tracing, stop_tracing
-from graphmem.core.errors import (
-    ConfigurationError,
-    GraphmemError,
-    StoreUnavailable,
-    VectorSpaceMismatch,
-)
+from graphmem.core.errors import ConfigurationError, StoreUnavailable, VectorSpaceMismatch
 from graphmem.core.keys import ChainKey, load_or_create
 from graphmem.core.settings import Settings
 from graphmem.core.terminal import say
@@ -65,7 +60,7 @@ def _refusal_calls_off_the_early_start() -> Iterator[None]:
     (cli.py, before the imports these checks need) is called off, or what it started stopped."""
     try:
         yield
-    except GraphmemError:
+    except BaseException:  # any refusal or failure before serving: nothing left behind
         call_off_early_start()
         raise
 

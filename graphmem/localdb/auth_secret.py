@@ -84,7 +84,22 @@ def _publish(path: Path, password: str) -> None:
             handle.flush()
             os.fsync(handle.fileno())
         with contextlib.suppress(FileExistsError):  # another process published first
-            os.link(partial, path)
+            try:
+                os.link(partial, path)
+            except FileExistsError:
+                raise
+            except OSError:  # no hard links here (some FUSE, SMB, vboxsf folders)
+                _write_exclusive(path, password)
         sync_folder(path.parent)  # the name on disk too
     finally:
         partial.unlink(missing_ok=True)
+
+
+def _write_exclusive(path: Path, password: str) -> None:
+    """The secret written in place, created only if absent (FileExistsError: another process
+    published first). Interrupted, it may leave the file short: a start treats that as above."""
+    descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(descriptor, "w") as handle:
+        handle.write(password)
+        handle.flush()
+        os.fsync(handle.fileno())

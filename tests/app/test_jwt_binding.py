@@ -175,6 +175,8 @@ def test_only_tokens_for_this_server_are_accepted(
         "another audience": token(audience="https://elsewhere.example/mcp"),
         "expired": token(expires=-60),
         "no expiry": _signed(private, no_expiry, "RS256", KID),
+        "a null expiry": _signed(private, {**no_expiry, "exp": None}, "RS256", KID),
+        "a text expiry": _signed(private, {**no_expiry, "exp": "4102444800"}, "RS256", KID),
         "an unknown key": token(signer=RSAKeyPair.generate()),
         "no signature": _unsigned(claims),
         "HS256 keyed with the public key": _hs256_with(keys.public_key.encode(), claims),

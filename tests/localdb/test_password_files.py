@@ -93,3 +93,18 @@ def test_an_empty_secret_left_by_an_interrupted_first_start_is_replaced(tmp_path
         assert len((data / "auth.secret").read_text().strip()) == 32
     finally:
         local.stop()
+
+
+@pytest.mark.pure
+def test_a_folder_without_hard_links_still_gets_its_secret(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def no_hard_links(*_: object) -> None:
+        raise PermissionError(1, "Operation not permitted")  # some FUSE, SMB, vboxsf folders
+
+    monkeypatch.setattr(os, "link", no_hard_links)
+    password = _local(tmp_path).password()
+    assert (tmp_path / "auth.secret").read_text().strip() == password and len(password) == 32
+    assert (tmp_path / "auth.secret").stat().st_mode & 0o777 == 0o600
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["auth.secret"]  # no partial
+    assert _local(tmp_path).password() == password  # the file published first stays
