@@ -17,12 +17,17 @@ then the rest take their place at the queue's front. To blame is the member that
 own account (after a write, or in its statement: a constraint, a database error), or, on a
 timeout, the slowest. Nobody to blame (the events' statement, the batch's last, failed): the
 batch runs once more carefully, each member's events written after it, which names the member
-the database refuses (the rest after it stay careful); still nobody (the commit failed): it is
-halved, in order. Each failure costs its batch one rerun of the members before it, not one of
-all the rest: the work stays linear. The transaction's timeout grows with the batch
-(``budget``). A failure of the database itself (unreachable, refused after the driver's
-retries, a timeout in the lock wait) fails every member: none of them was acknowledged, and
-each caller may retry (with an idempotency key, safely).
+the database refuses (the rest after it stay careful); still nobody (the commit failed): every
+member hears that failure. Each failure costs its batch one rerun of the members before it,
+not one of all the rest: the work stays linear. The transaction's timeout grows with the batch
+(``budget``), but a batch takes no further member once it has used half a timeout
+(``CLOSE_AFTER``: the rest go back to the queue's front), so the tenant's lock is held about a
+timeout at most and uniformly slow writes commit in smaller batches instead of timing out. A
+batch that timed out waiting for the lock (another process held it) goes back to the queue
+once. A failure of the database itself (unreachable, refused after the driver's retries, a
+second timeout in the lock wait) fails every member: none of them was acknowledged, and each
+caller may retry (with an idempotency key, safely). A member whose caller gave up is dropped
+from every rerun.
 
 Each member has its own transaction time, after its predecessor's (``Write.now``), so a
 timeline orders a batch's writes as they committed.
@@ -55,6 +60,8 @@ T = TypeVar("T")
 Unit = Callable[[Tx, Head], Coroutine[Any, Any, T]]  # one write's work on the locked head
 
 MAX_BATCH = 32  # members of one transaction: bounds its size and every member's wait
+CLOSE_AFTER = 0.5  # share of the query timeout after which a batch takes no further member
+LOCK_WAITS = 1  # times a member goes back to the queue when its batch timed out in the lock
 CONTENDED = 0.005  # seconds: a lock statement slower than this waited for another process
 TAKE_TURNS = 0.005  # seconds the lock is left free between batches when another process waits
 
@@ -68,6 +75,7 @@ class Member(Generic[T]):
     future: asyncio.Future[T]
     context: contextvars.Context  # the caller's (progress reporting and its trace ride on it)
     link: Link | None  # the caller's span, for the batch's span to point at
+    lock_waits: int = 0  # batches of it that timed out waiting for another process's lock
 
 
 class Committer:
@@ -138,14 +146,20 @@ class Committer:
         order; returns the members left for the next batch (none were run to completion).
         ``careful``: each member's events are written after it, so one the database refuses
         fails its own member."""
-        attempt = Attempt(careful)
+        batch = [member for member in batch if not member.future.done()]  # caller gave up
+        if not batch:
+            return []
+        attempt, base = Attempt(careful), db.store.query_timeout
         heads: list[Head] = []
 
         async def unit(tx: Tx) -> list[Any]:
             attempt.begin()  # the driver may run it again (a transient error)
+            began = time.perf_counter()
             head = await self._lock(tx)
             results: list[Any] = []
             for member in batch:
+                if results and time.perf_counter() - began > base * CLOSE_AFTER:
+                    break  # closed early: the tenant's lock is held about a timeout at most
                 if results:
                     _own_time(head)
                 results.append(await attempt.run(member, tx, head, spare=len(batch) > 1))
@@ -154,19 +168,19 @@ class Committer:
             return results
 
         label = batch[0].label if len(batch) == 1 else "group commit"
-        seconds = budget(db.store.query_timeout, len(batch))
+        seconds = budget(base, len(batch))
         try:
             with _batch_span(batch):
                 results = await db.write_transaction(label, unit, budget=seconds)
         except Exception as error:
             return await self._recover(db, batch, attempt, error)
         seen_heads(db.store)[db.tenant] = heads[0]
-        for member, result in zip(batch, results, strict=True):
+        for member, result in zip(batch, results, strict=False):
             if isinstance(result, Refused):
                 _settle(member, error=result.error)
             else:
                 _settle(member, result=result)
-        return []
+        return batch[len(results) :]  # those a batch closed early did not take
 
     async def _lock(self, tx: Tx) -> Head:
         began = time.perf_counter()
@@ -184,30 +198,35 @@ class Committer:
         having run (the events' statement or the commit failed): once more carefully, then
         halves, in order. A failure of the database, or in the lock, is every member's
         answer."""
+        if attempt.lock_timed_out(error) and all(m.lock_waits < LOCK_WAITS for m in batch):
+            for member in batch:  # none of them ran: another process held the lock
+                member.lock_waits += 1
+            return batch
         blamed = attempt.blame(error, db.store.query_timeout) if len(batch) > 1 else None
         if blamed is None:
-            ran_all = len(attempt.seconds) == len(batch)
-            if len(batch) == 1 or not ran_all or about_the_database(error):
-                for member in batch:
-                    _settle(member, error=error)
-                return []
+            if len(batch) == 1 or not attempt.ran_all or about_the_database(error):
+                return _fail_all(batch, error)
             if not attempt.careful:
                 return await self._commit(db, batch, careful=True)
-            half = len(batch) // 2
-            left = await self._commit(db, batch[:half])
-            return await self._commit(db, left + batch[half:])
+            return _fail_all(batch, error)  # careful and still nobody: the commit failed
         at, final = blamed
         left = await self._commit(db, batch[:at]) if at else []
         if left:  # the ones before it did not all commit: it waits behind them
             return left + batch[at:]
         if final:
             _settle(batch[at], error=error)
-        else:
-            await self._commit(db, batch[at : at + 1])  # alone: it settles
+        elif alone := await self._commit(db, batch[at : at + 1]):
+            return alone + batch[at + 1 :]  # it went back to the queue (a lock wait): in order
         rest = batch[at + 1 :]
         if attempt.careful and rest:  # they all ran once already: not once more per culprit
             return await self._commit(db, rest, careful=True)
         return rest
+
+
+def _fail_all(batch: list[Member[Any]], error: Exception) -> list[Member[Any]]:
+    for member in batch:
+        _settle(member, error=error)
+    return []
 
 
 def budget(base: float, members: int) -> float:
@@ -229,17 +248,28 @@ class Attempt:
         self.careful = careful
         self.seconds: list[float] = []  # of the members run, in order (the last until it raised)
         self.raised: tuple[int, Exception] | None = None
+        self.taken = 0  # members begun (a batch closed early takes fewer than it holds)
 
     def begin(self) -> None:
-        self.seconds, self.raised = [], None
+        self.seconds, self.raised, self.taken = [], None, 0
+
+    @property
+    def ran_all(self) -> bool:
+        """Every member taken ran to its end (the events' statement or the commit failed)."""
+        return self.taken > 0 and len(self.seconds) == self.taken and self.raised is None
+
+    def lock_timed_out(self, error: Exception) -> bool:
+        """The transaction timed out before any member began: in the wait for the lock."""
+        return self.taken == 0 and timed_out(error)
 
     async def run(self, member: Member[T], tx: Tx, head: Head, *, spare: bool) -> T | Refused:
         """A member's work, in its caller's context. Its own error, when nothing it did reached
         the graph (a refusal after reads), is its answer once the batch commits; with ``spare``
         the batch goes on without it (its events undone), else the error fails the batch."""
         loop = asyncio.get_running_loop()
+        began, changes, mark = time.perf_counter(), tx.changes, _mark(head)  # before it runs
+        self.taken += 1
         task = loop.create_task(member.unit(tx, head), context=member.context)
-        began, changes, mark = time.perf_counter(), tx.changes, _mark(head)
         try:
             result = await task
             if self.careful:

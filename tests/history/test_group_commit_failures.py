@@ -200,3 +200,50 @@ async def test_failing_members_cost_work_linear_in_the_batch(
     assert max(ran.values()) == FAILURES[how]
     assert sum(ran.values()) <= FAILURES[how] * 30
     assert await _subjects(strict, tenant) == [f"subject-{n}" for n in range(30) if n % 3 != 2]
+
+
+async def test_uniformly_slow_members_commit_in_batches_closed_early(
+    strict: Store, tenant: str
+) -> None:
+    """Each member well under a lone write's timeout, all of them together far over it: the
+    batch takes no further member after half a timeout, so none times out and none reruns."""
+    ran: Counter[int] = Counter()
+
+    def slow(n: int) -> Unit:
+        async def unit(w: Write) -> int:
+            ran[n] += 1
+            await asyncio.sleep(TIMEOUT / 4)  # the transaction open all along
+            return await w.event(_change(n))
+
+        return unit
+
+    answers = await _batch(strict.of(tenant), [slow(n) for n in range(12)])
+    assert answers == list(range(1, 13))
+    assert set(ran.values()) == {1}
+    assert await _subjects(strict, tenant) == [f"subject-{n}" for n in range(12)]
+
+
+async def test_a_caller_that_gave_up_is_not_run_again(strict: Store, tenant: str) -> None:
+    ran: Counter[int] = Counter()
+    db = strict.of(tenant)
+
+    async def failing(w: Write) -> int:
+        ran[0] += 1
+        await w.event(_change(0))
+        await w.run("group_commit/create_mark", n=0)
+        raise NotFound("member", "0")
+
+    def member(n: int) -> Unit:
+        async def unit(w: Write) -> int:
+            ran[n] += 1
+            if n == 2:
+                waiting[0].cancel()  # member 1 gives up while the batch runs: no rerun
+            return await w.event(_change(n))
+
+        return unit
+
+    waiting = [asyncio.ensure_future(write(db, "test", u)) for u in (member(1), member(2))]
+    later = asyncio.ensure_future(write(db, "test", failing))
+    answers = await asyncio.gather(*waiting, later, return_exceptions=True)
+    assert isinstance(answers[2], NotFound)
+    assert ran[1] == 1, ran  # run in the first attempt only, not in the rerun before the culprit
