@@ -3,10 +3,11 @@ every read path asked for it, and a raw scan of the tenant's properties."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, LiteralString, cast
 
 import neo4j
 from fastmcp import Client
@@ -231,3 +232,29 @@ async def exported(store: Store, tenant: str, folder: Path) -> str:
     with progress_bar("exporting", None) as bar:
         await export_tenant(store, tenant, path, bar)
     return path.read_text().lower()
+
+
+async def confirmed_while_locked(
+    client: Client[Any],
+    raw_driver: neo4j.AsyncDriver,
+    tenant: str,
+    dry: dict[str, Any],
+    meanwhile: tuple[str, dict[str, Any]],
+    **selector: Any,
+) -> dict[str, Any]:
+    """The confirmation of ``dry`` started while a raw transaction holds the tenant's lock (as
+    a writer takes it); that transaction then runs ``meanwhile`` (a statement and its
+    parameters: another writer's work, after the plan and before the first batch) and commits.
+    The confirmed run's answer."""
+    async with raw_driver.session() as session:
+        holding = await session.begin_transaction()
+        await holding.run(
+            "MATCH (h:History {tenant: $tenant}) SET h.lock_token = 'test'", tenant=tenant
+        )
+        running = asyncio.create_task(confirm(client, dry, **selector))
+        await asyncio.sleep(1.0)
+        assert not running.done(), "the erasure should wait for the tenant's lock"
+        statement, parameters = meanwhile
+        await holding.run(cast("LiteralString", statement), tenant=tenant, **parameters)
+        await holding.commit()
+        return await running

@@ -4,13 +4,12 @@ what the next confirmation needs."""
 
 from __future__ import annotations
 
-import asyncio
 from typing import Any
 
 import neo4j
 from fastmcp import Client
 
-from tests.erasure.helpers import confirm
+from tests.erasure.helpers import confirmed_while_locked
 from tests.support import call
 
 LATE = "written while the erasure waited for the tenant's lock"
@@ -22,22 +21,12 @@ async def test_roots_written_during_the_run_are_said_to_remain(
     await call(client, "save_memory", project="gone", title="first", content="erase me")
     dry = await call(client, "erase", project="gone")
     assert dry["counts"] == {"Memory": 1}
-    async with raw_driver.session() as session:
-        holding = await session.begin_transaction()  # the tenant's lock, as a writer takes it
-        await holding.run(
-            "MATCH (h:History {tenant: $tenant}) SET h.lock_token = 'test'", tenant=tenant
-        )
-        running = asyncio.create_task(confirm(client, dry, project="gone"))
-        await asyncio.sleep(1.0)
-        assert not running.done(), "the erasure should wait for the tenant's lock"
-        await holding.run(  # a memory of the project, as another process would have saved it
-            "CREATE (:Memory {tenant: $tenant, id: 'late-1', project: 'gone', title: 'late', "
-            "content: $content, type: 'note', updated_at: datetime(), created_at: datetime()})",
-            tenant=tenant,
-            content=LATE,
-        )
-        await holding.commit()
-        done = await running
+    late = (  # a memory of the project, as another process would have saved it
+        "CREATE (:Memory {tenant: $tenant, id: 'late-1', project: 'gone', title: 'late', "
+        "content: $content, type: 'note', updated_at: datetime(), created_at: datetime()})",
+        {"content": LATE},
+    )
+    done = await confirmed_while_locked(client, raw_driver, tenant, dry, late, project="gone")
     assert done["counts"] == {"Memory": 1}
     assert done["remaining"] == 1, done
     again = await call(client, "erase", project="gone")

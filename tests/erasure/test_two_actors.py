@@ -5,14 +5,13 @@ other actor's live turn is in it."""
 
 from __future__ import annotations
 
-import asyncio
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import neo4j
 from fastmcp import Client
 
-from tests.erasure.helpers import confirm, erase
+from tests.erasure.helpers import confirmed_while_locked, erase
 from tests.support import call
 
 SHA = "c0ffee" + "0" * 34
@@ -100,24 +99,16 @@ async def test_a_turn_appended_while_an_erasure_waits_keeps_the_session(
     opened = await call(client, "archive_turns", **SESSION, turns=[turn], actor="alice")
     dry = await call(client, "erase", written_by="alice")
     assert dry["counts"] == {"Session": 1, "Turn": 1}
-    async with raw_driver.session() as session:
-        holding = await session.begin_transaction()  # the tenant's lock, as a writer takes it
-        await holding.run(
-            "MATCH (h:History {tenant: $tenant}) SET h.lock_token = 'test'", tenant=tenant
-        )
-        running = asyncio.create_task(confirm(client, dry, written_by="alice"))
-        await asyncio.sleep(1.0)
-        assert not running.done(), "the erasure should wait for the tenant's lock"
-        await holding.run(  # another writer's turn, appended after the erasure was planned
-            "MATCH (s:Session {tenant: $tenant, id: $sid}) "
-            "CREATE (s)-[:HAS_TURN]->(:Turn {tenant: $tenant, id: 'carol-turn', "
-            "session_id: $sid, project: 'p', role: 'user', content: 'carol was here', "
-            "seq: 7, archived_revision: 999999, ts: datetime(), lexical: ''})",
-            tenant=tenant,
-            sid=opened["session"]["id"],
-        )
-        await holding.commit()
-        done = await running
+    appended = (  # another writer's turn, appended after the erasure was planned
+        "MATCH (s:Session {tenant: $tenant, id: $sid}) "
+        "CREATE (s)-[:HAS_TURN]->(:Turn {tenant: $tenant, id: 'carol-turn', "
+        "session_id: $sid, project: 'p', role: 'user', content: 'carol was here', "
+        "seq: 7, archived_revision: 999999, ts: datetime(), lexical: ''})",
+        {"sid": opened["session"]["id"]},
+    )
+    done = await confirmed_while_locked(
+        client, raw_driver, tenant, dry, appended, written_by="alice"
+    )
     assert done["counts"] == {"Turn": 1}, done  # Alice's turn; the session is shared now
     assert done["remaining"] == 0
     sessions = (await call(client, "list_raw_sessions", project="p"))["sessions"]
