@@ -53,6 +53,7 @@ from opentelemetry.trace import Link, Span
 
 from graphmem.core import tracing
 from graphmem.core.clock import utc_now
+from graphmem.core.errors import TimedOut
 from graphmem.history.chain import Head, flush_events, lock_head
 from graphmem.store import Store, TenantStore, Tx, about_the_database, timed_out
 
@@ -150,6 +151,7 @@ class Committer:
         if not batch:
             return []
         attempt, base = Attempt(careful), db.store.query_timeout
+        seconds = budget(base, len(batch))
         heads: list[Head] = []
 
         async def unit(tx: Tx) -> list[Any]:
@@ -162,13 +164,14 @@ class Committer:
                     break  # closed early: the tenant's lock is held about a timeout at most
                 if results:
                     _own_time(head)
-                results.append(await attempt.run(member, tx, head, spare=len(batch) > 1))
+                deadline = began + seconds  # the batch's budget, kept by graphmem too
+                spare = len(batch) > 1
+                results.append(await attempt.run(member, tx, head, spare=spare, until=deadline))
             await flush_events(tx, head)  # every member's events in one statement
             heads[:] = [head]
             return results
 
         label = batch[0].label if len(batch) == 1 else "group commit"
-        seconds = budget(base, len(batch))
         try:
             with _batch_span(batch):
                 results = await db.write_transaction(label, unit, budget=seconds)
@@ -249,9 +252,10 @@ class Attempt:
         self.seconds: list[float] = []  # of the members run, in order (the last until it raised)
         self.raised: tuple[int, Exception] | None = None
         self.taken = 0  # members begun (a batch closed early takes fewer than it holds)
+        self.overran: int | None = None  # the member graphmem stopped at the budget
 
     def begin(self) -> None:
-        self.seconds, self.raised, self.taken = [], None, 0
+        self.seconds, self.raised, self.taken, self.overran = [], None, 0, None
 
     @property
     def ran_all(self) -> bool:
@@ -262,16 +266,24 @@ class Attempt:
         """The transaction timed out before any member began: in the wait for the lock."""
         return self.taken == 0 and timed_out(error)
 
-    async def run(self, member: Member[T], tx: Tx, head: Head, *, spare: bool) -> T | Refused:
+    async def run(
+        self, member: Member[T], tx: Tx, head: Head, *, spare: bool, until: float
+    ) -> T | Refused:
         """A member's work, in its caller's context. Its own error, when nothing it did reached
         the graph (a refusal after reads), is its answer once the batch commits; with ``spare``
-        the batch goes on without it (its events undone), else the error fails the batch."""
+        the batch goes on without it (its events undone), else the error fails the batch. Work
+        still running at ``until`` (the batch's budget) is stopped there: Neo4j would notice
+        only at its next statement or check, holding the tenant's lock meanwhile."""
         loop = asyncio.get_running_loop()
         began, changes, mark = time.perf_counter(), tx.changes, _mark(head)  # before it runs
         self.taken += 1
         task = loop.create_task(member.unit(tx, head), context=member.context)
         try:
-            result = await task
+            try:
+                result = await asyncio.wait_for(task, max(until - began, 0.0))
+            except TimeoutError:
+                self.overran = len(self.seconds)
+                raise TimedOut("a write outlived its batch's time") from None
             if self.careful:
                 await flush_events(tx, head)
             return result
@@ -288,7 +300,10 @@ class Attempt:
         """The member that failed the batch, and whether its error is its answer already; None
         when no member is to blame. A member's own error (a refusal, a conflict, a constraint)
         is its answer when it ran first, on the committed head. A timeout is the slowest
-        member's, its answer when that one alone outlasted a lone write's timeout."""
+        member's, its answer when that one alone outlasted a lone write's timeout (or the
+        batch's budget, where graphmem stopped it)."""
+        if self.overran is not None:
+            return self.overran, True
         if self.raised is not None and not about_the_database(self.raised[1]):
             at = self.raised[0]
             return at, at == 0

@@ -247,3 +247,22 @@ async def test_a_caller_that_gave_up_is_not_run_again(strict: Store, tenant: str
     answers = await asyncio.gather(*waiting, later, return_exceptions=True)
     assert isinstance(answers[2], NotFound)
     assert ran[1] == 1, ran  # run in the first attempt only, not in the rerun before the culprit
+
+
+async def test_work_past_the_budget_is_stopped_by_graphmem(strict: Store, tenant: str) -> None:
+    """Python work inside the transaction (Neo4j sees nothing until the next statement) is
+    stopped at the batch's budget, so the tenant's lock is not held until it wakes."""
+    stopped: list[bool] = []
+
+    async def sleeper(w: Write) -> int:
+        revision = await w.event(_change(1))
+        try:
+            await asyncio.sleep(TIMEOUT * 20)
+        except asyncio.CancelledError:
+            stopped.append(True)
+            raise
+        return revision
+
+    answers = await _batch(strict.of(tenant), [_plain(0), sleeper, _plain(2)])
+    assert isinstance(answers[1], TimedOut) and stopped == [True]
+    assert (answers[0], answers[2]) == (1, 2)
