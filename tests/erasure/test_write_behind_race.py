@@ -31,6 +31,7 @@ VECTOR = [0.1] * 384
 
 async def _saved_memory(client: Client[Any]) -> str:
     saved = await call(client, "save_memory", project="p", title=CANARY, content=CANARY)
+    assert (await call(client, "search", query=CANARY))["count"] == 1  # the indexer is done
     return saved["memory"]["id"]
 
 
@@ -95,7 +96,7 @@ async def test_a_write_behind_write_waiting_on_an_erasure_writes_nothing(
             )
         ).values()
         nodes = [{"ref": ref[0], "kind": kind, "id": node_id}]
-        await erasing.run(
+        tombstoned = await erasing.run(
             TOMBSTONE,
             nodes=nodes,
             tenant=tenant,
@@ -103,6 +104,7 @@ async def test_a_write_behind_write_waiting_on_an_erasure_writes_nothing(
             erasure_id="race",
             revision=1,
         )
+        await tombstoned.consume()  # run to its end: the node's lock is the erasure's now
         late = asyncio.create_task(bookkeeping(store.of(tenant), statement, **params(node_id)))
         await asyncio.sleep(1.0)
         assert not late.done(), "the write-behind write should wait for the erasure's lock"
