@@ -1,13 +1,19 @@
 """Fusion constants chosen honestly: leave one LoCoMo conversation out, fit on the other six.
 
-    GRAPHMEM_EMBEDDINGS=minilm python -m bench.locomo_folds --data ../shared/data/locomo \\
-        --cache /tmp/locomo-rankings.json      # rankings through search, then the folds
-    python -m bench.locomo_folds --cache /tmp/locomo-rankings.json   # the folds from the cache
+    GRAPHMEM_EMBEDDINGS=e5-small python -m bench.locomo_folds --data DIR \\
+        --cache /tmp/locomo-e5.json            # rankings through search, then the folds
+    python -m bench.locomo_folds --cache /tmp/locomo-e5.json   # the folds from the cache
+
+DIR holds the LoCoMo conversations (``*.json``, read in place); without --data,
+GRAPHMEM_LOCOMO_DIR names it (needed only to ask, not to read a cache).
 
 1. **Rankings** (once; cached as JSON). As bench.locomo does: each conversation archived as
    its own project through the real server (in-memory client, scratch tenant, purged), then
    every question with evidence asked through ``search`` once per channel alone (full-text;
    vector when embeddings are on), limit 100: the ranked turns each channel gives the fusion.
+   Then once more with search's default channels (every one available, the product's
+   constants), limit 50, with timers around the product's calls (bench/locomo_stages.py):
+   its ranking is the through-search check, its timings the per-stage latency (p50 / p95).
 2. **Offline fusion** with the product's own functions (graphmem.search.ranking ``fuse`` and
    ``graph_ranking``), as search ranks raw turns: the channels fused, the best GRAPH_SEEDS
    seeding the graph channel (the turns up to TURN_GRAPH_DEPTH steps before and after in the
@@ -19,8 +25,20 @@
    constants and its held-out recall@1/5/10/25/50; the held-out figures overall, per category
    and per conversation (the estimate); the product's constants for turns on the same
    questions (graphmem.search.ranking.turn_fusion of the model, the median of the folds'
-   choices: in-sample, so optimistic); and the median of the folds' constants (what ships).
+   choices: in-sample, so optimistic); the same through search itself; the median of the
+   folds' constants (what ships); and search's latency per stage.
    Only the constants are fitted: the rankings do not change between folds.
+
+**Metrics**, per question, averaged over questions, overall and per LoCoMo category (in the
+paper's order: single-hop, multi-hop, temporal, open-domain, adversarial; ids in bench.locomo):
+- turn recall@k (k = 1, 5, 10, 25, 50): the share of the question's evidence turns among the
+  top k turns (the LoCoMo paper's metric);
+- session recall@5 (``S@5``): 1 when the sessions of the top 5 turns hold at least one of the
+  question's evidence sessions (the sessions its evidence turns were said in), else 0. This is
+  "recall_any" of LongMemEval's session retrieval and what the LoCoMo session-recall figures
+  of Hebb Mind and MemPalace count ("did the retrieved set surface any evidence session");
+- ``S@5 all``: the stricter "recall_all", 1 only when they hold every evidence session (differs
+  from S@5 on questions whose evidence spans sessions, mostly multi-hop).
 
 Each channel's list holds its best 100 turns, the fusion's pool in the product holds at least
 that many, so fused ranks within the top 50 match the product's up to an item a channel ranked
@@ -34,6 +52,7 @@ import asyncio
 import itertools
 import json
 import statistics
+import time
 from collections import defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import astuple, dataclass
@@ -43,7 +62,17 @@ from typing import Any
 from fastmcp import Client
 
 from bench.facts import bench_store, say, scratch_tenant
-from bench.locomo import CATEGORIES, DRAGON, KS, evidence_ids, ingest, sessions
+from bench.locomo import (
+    CATEGORIES,
+    DRAGON,
+    KS,
+    category_rank,
+    data_files,
+    evidence_ids,
+    ingest,
+    sessions,
+)
+from bench.locomo_stages import StageClock, latency_report, stage_timers
 from graphmem.app.server import create_server
 from graphmem.core.settings import Settings
 from graphmem.embeddings.e5_small import E5Small
@@ -53,6 +82,8 @@ from graphmem.search.ranking import fuse, graph_ranking, turn_fusion
 
 DEPTH = 100  # each channel's list: search's largest page
 TARGET_K = 10  # what the folds maximise: recall@10
+SESSION_K = 5  # session recall@5
+COLUMNS = (*(f"@{k}" for k in KS), f"S@{SESSION_K}", f"S@{SESSION_K} all")
 GRID_K = (1, 2, 3, 5, 10)
 GRID_VECTOR = (0.5, 0.75, 1.0, 1.5, 2.0)
 GRID_GRAPH = (0.0, 0.7, 1.5, 2.0, 3.0, 4.0)
@@ -92,6 +123,7 @@ class Question:
     category: int
     evidence: list[str]
     rankings: dict[str, list[str]]  # channel -> dia ids, best first
+    searched: list[str] | None = None  # search's own ranking, default channels (newer caches)
 
 
 def without_vectors(c: Constants) -> Constants:
@@ -100,42 +132,70 @@ def without_vectors(c: Constants) -> Constants:
 
 # --- 1. rankings through search ----------------------------------------------------------------
 async def collect(files: list[Path]) -> dict[str, Any]:
-    """Sessions (dia ids in order) and, per question, each channel's ranking alone."""
+    """Sessions (dia ids in order), per question each channel's ranking alone and search's
+    own, and search's time per stage."""
     cache: dict[str, Any] = {"embeddings": Settings().embeddings, "conversations": {}}
     channels = ["fulltext"] + (["vector"] if cache["embeddings"] != "none" else [])
+    clock = StageClock()
     async with bench_store() as store, scratch_tenant(store, "folds") as tenant:
         settings = Settings().model_copy(update={"tenant": tenant, "toolset": "full"})
         async with Client(create_server(store, settings)) as client:
             for path in files:
-                say(f"{path.stem}: archiving and asking ({', '.join(channels)})")
-                cache["conversations"][path.stem] = await conversation(client, path, channels)
+                say(f"{path.stem}: archiving and asking ({', '.join(channels)}; default)")
+                found = await conversation(client, path, channels, clock)
+                cache["conversations"][path.stem] = found
+    cache["latency"] = clock.samples
     return cache
 
 
-async def conversation(client: Client[Any], path: Path, channels: list[str]) -> dict[str, Any]:
+async def conversation(
+    client: Client[Any], path: Path, channels: list[str], clock: StageClock
+) -> dict[str, Any]:
     project, dia_of = await ingest(client, path)
     data = json.loads(path.read_text())  # noqa: ASYNC240 - a benchmark reads its data up front
     known = set(dia_of.values())
     questions = []
     for qa in data["qa"]:
         evidence, _ = evidence_ids(qa.get("evidence", []), known)
-        if evidence:
-            rankings = {
-                c: await ranking(client, project, qa["question"], c, dia_of) for c in channels
+        if not evidence:
+            continue
+        ask = qa["question"][:1000]
+        rankings = {c: await ranking(client, project, ask, dia_of, [c], DEPTH) for c in channels}
+        with stage_timers(clock):
+            clock.begin()
+            began = time.perf_counter()
+            searched = await ranking(client, project, ask, dia_of, None, max(KS))
+            clock.end(time.perf_counter() - began)
+        questions.append(
+            {
+                "category": qa["category"],
+                "evidence": evidence,
+                "rankings": rankings,
+                "searched": searched,
             }
-            questions.append(
-                {"category": qa["category"], "evidence": evidence, "rankings": rankings}
-            )
+        )
     turns = [[item["dia_id"] for item in items] for _, _, items in sessions(data)]
     return {"sessions": turns, "questions": questions}
 
 
 async def ranking(
-    client: Client[Any], project: str, question: str, channel: str, dia_of: dict[Any, str]
+    client: Client[Any],
+    project: str,
+    question: str,
+    dia_of: dict[Any, str],
+    channels: list[str] | None,
+    limit: int,
 ) -> list[str]:
-    arguments = {"query": question[:1000], "project": project, "limit": DEPTH}
-    result = await client.call_tool("search", {**arguments, "channels": [channel]})
-    hits = (result.structured_content or {}).get("raw_hits", [])
+    """search's raw turns for ``question`` (``channels`` None: search's default ones)."""
+    arguments: dict[str, Any] = {"query": question, "project": project, "limit": limit}
+    if channels is not None:
+        arguments["channels"] = channels
+    result = await client.call_tool("search", arguments)
+    assert not result.is_error, result.content
+    content = result.structured_content or {}
+    if content.get("raw_hits_error"):  # a failing read must not pass for an empty ranking
+        raise SystemExit(f"search failed for {question!r}: {content['raw_hits_error']}")
+    hits = content.get("raw_hits", [])
     return [dia_of[(hit["session_ref"], hit["seq"])] for hit in hits]
 
 
@@ -168,8 +228,17 @@ def fused(q: Question, c: Constants, near: dict[str, list[tuple[str, int]]]) -> 
     return [entry.id for entry in ranked[: max(KS)]]
 
 
+def session_of(dia: str) -> str:
+    """The session a turn was said in: ``D3:5`` -> ``D3``."""
+    return dia.split(":", 1)[0]
+
+
 def recalls(ranked: Sequence[str], evidence: Sequence[str]) -> tuple[float, ...]:
-    return tuple(len(set(ranked[:k]) & set(evidence)) / len(evidence) for k in KS)
+    """One question's COLUMNS: turn recall@KS, then session recall@5 (any, all)."""
+    turns = tuple(len(set(ranked[:k]) & set(evidence)) / len(evidence) for k in KS)
+    seen = {session_of(dia) for dia in ranked[:SESSION_K]}
+    wanted = {session_of(dia) for dia in evidence}
+    return (*turns, float(bool(seen & wanted)), float(wanted <= seen))
 
 
 def grid(defaults: Constants) -> list[Constants]:
@@ -197,7 +266,11 @@ def score_grid(
 
 # --- 3. folds -----------------------------------------------------------------------------------
 def mean_at(rows: Sequence[tuple[float, ...]], k: int) -> float:
-    return 100 * statistics.mean(row[KS.index(k)] for row in rows)
+    return mean_of(rows, KS.index(k))
+
+
+def mean_of(rows: Sequence[tuple[float, ...]], column: int) -> float:
+    return 100 * statistics.mean(row[column] for row in rows)
 
 
 def best(
@@ -210,17 +283,20 @@ def best(
 
 
 def table_row(label: str, rows: Sequence[tuple[float, ...]]) -> str:
-    cells = " ".join(f"{mean_at(rows, k):6.1f}" for k in KS)
+    cells = " ".join(f"{mean_of(rows, i):>{len(c)}.1f}" for i, c in enumerate(WIDE))
     return f"{label:>16} {len(rows):>5} {cells}"
 
 
+WIDE = tuple(f"{c:>6}" for c in COLUMNS)
+
+
 def header() -> str:
-    return f"{'':>16} {'n':>5} " + " ".join(f"{'@' + str(k):>6}" for k in KS)
+    return f"{'':>16} {'n':>5} " + " ".join(WIDE)
 
 
 def folds(cache: dict[str, Any]) -> None:
     questions = [
-        Question(name, q["category"], q["evidence"], q["rankings"])
+        Question(name, q["category"], q["evidence"], q["rankings"], q.get("searched"))
         for name, conv in cache["conversations"].items()
         for q in conv["questions"]
     ]
@@ -235,19 +311,13 @@ def folds(cache: dict[str, Any]) -> None:
         f"grid: {len(scores)} points (k {GRID_K}, vector {GRID_VECTOR if vector else '-'}, "
         f"graph {GRID_GRAPH}, decay {GRID_DECAY}), chosen by mean recall@{TARGET_K}"
     )
-    held_out: list[tuple[float, ...]] = [()] * len(questions)
-    chosen = []
-    for name in near:
-        test = [i for i, q in enumerate(questions) if q.conversation == name]
-        train = [i for i, q in enumerate(questions) if q.conversation != name]
-        c = best(scores, train, defaults)
-        chosen.append(c)
-        for i in test:
-            held_out[i] = scores[c][i]
-        say(f"fold {name}: {c}; held out " + table_row("", [scores[c][i] for i in test]).strip())
+    held_out, chosen = leave_one_out(questions, scores, defaults, list(near))
     report("held out (the estimate)", questions, held_out)
     title = f"the product's constants for turns ({defaults}; the folds' median: in-sample)"
     report(title, questions, scores[defaults])
+    if all(q.searched is not None for q in questions):
+        title = "through search itself (default channels, limit 50; in-sample constants)"
+        report(title, questions, [recalls(q.searched or [], q.evidence) for q in questions])
     median = Constants(
         int(statistics.median(c.k for c in chosen)),
         statistics.median(c.vector for c in chosen),
@@ -255,6 +325,27 @@ def folds(cache: dict[str, Any]) -> None:
         statistics.median(c.decay for c in chosen),
     )
     say(f"\nmedian of the folds' constants (what would ship): {median}")
+    latency_report(cache.get("latency", {}))
+
+
+def leave_one_out(
+    questions: list[Question],
+    scores: dict[Constants, list[tuple[float, ...]]],
+    defaults: Constants,
+    names: list[str],
+) -> tuple[list[tuple[float, ...]], list[Constants]]:
+    """Each conversation's rows under the constants best on the other six, and those."""
+    held_out: list[tuple[float, ...]] = [()] * len(questions)
+    chosen = []
+    for name in names:
+        test = [i for i, q in enumerate(questions) if q.conversation == name]
+        train = [i for i, q in enumerate(questions) if q.conversation != name]
+        c = best(scores, train, defaults)
+        chosen.append(c)
+        for i in test:
+            held_out[i] = scores[c][i]
+        say(f"fold {name}: {c}; held out " + table_row("", [scores[c][i] for i in test]).strip())
+    return held_out, chosen
 
 
 def report(title: str, questions: list[Question], rows: Sequence[tuple[float, ...]]) -> None:
@@ -266,7 +357,9 @@ def report(title: str, questions: list[Question], rows: Sequence[tuple[float, ..
             grouped[key(q)].append(row)
         return grouped
 
-    for category, found in sorted(by(lambda q: q.category).items()):
+    for category, found in sorted(
+        by(lambda q: q.category).items(), key=lambda c: category_rank(c[0])
+    ):
         say(table_row(CATEGORIES.get(category, str(category)), found))
     for name, found in sorted(by(lambda q: q.conversation).items()):
         say(table_row(f"conv {name}", found))
@@ -283,7 +376,7 @@ def main(arguments: argparse.Namespace) -> None:
         cache = json.loads(cache_file.read_text())
         say(f"rankings from {cache_file}")
     else:
-        cache = asyncio.run(collect(sorted(Path(arguments.data).glob("*.json"))))
+        cache = asyncio.run(collect(data_files(arguments.data)))
         if cache_file is not None:
             cache_file.write_text(json.dumps(cache))
     folds(cache)
@@ -291,7 +384,7 @@ def main(arguments: argparse.Namespace) -> None:
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description="LoCoMo recall with leave-one-out constants.")
-    parser.add_argument("--data", default="../shared/data/locomo")
+    parser.add_argument("--data", help="the conversations' folder (default: $GRAPHMEM_LOCOMO_DIR)")
     parser.add_argument(
         "--cache", help="a JSON file of the rankings: read if present, else written"
     )

@@ -1,6 +1,9 @@
 """Retrieval levers over the cached rankings of bench.locomo_folds, each chosen leave-one-out.
 
-    python -m bench.locomo_levers --cache /tmp/locomo-e5.json    # a cache locomo_folds wrote
+    python -m bench.locomo_levers --cache /tmp/locomo-e5.json --data DIR   # a locomo_folds cache
+
+DIR holds the LoCoMo conversations the cache was made from (read in place); without --data,
+GRAPHMEM_LOCOMO_DIR names it.
 
 Each lever adds one ranked list to the product's fusion of raw turns (graphmem.search.ranking
 ``fuse``) with a weight from a small grid; the weight is chosen, per held-out conversation, by
@@ -36,7 +39,7 @@ from pathlib import Path
 from typing import Any
 
 from bench.facts import say
-from bench.locomo import evidence_ids, sessions, turn_text
+from bench.locomo import data_files, evidence_ids, sessions, turn_text
 from bench.locomo_folds import (
     KS,
     Constants,
@@ -257,7 +260,7 @@ def by_conversation(questions: list[Question], rows: list[Row]) -> str:
 
 def main(arguments: argparse.Namespace) -> None:
     cache = json.loads(Path(arguments.cache).read_text())
-    levers = Levers(cache, Path(arguments.data))
+    levers = Levers(cache, data_files(arguments.data)[0].parent)
     base = levers.held_out_base()
     say(f"embeddings {cache['embeddings']}; {len(base)} questions; held out recall@k, %")
     say(f"{'':>22} " + " ".join(f"{'@' + str(k):>6}" for k in KS))
@@ -279,5 +282,5 @@ def main(arguments: argparse.Namespace) -> None:
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description="Retrieval levers, chosen leave-one-out.")
     parser.add_argument("--cache", required=True, help="a rankings cache of bench.locomo_folds")
-    parser.add_argument("--data", default="../shared/data/locomo")
+    parser.add_argument("--data", help="the conversations' folder (default: $GRAPHMEM_LOCOMO_DIR)")
     main(parser.parse_args())
