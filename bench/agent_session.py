@@ -1,6 +1,6 @@
 """What an agent reads back: the answer size of each tool in a scripted agent session.
 
-    python -m bench.agent_session --data ../shared/data/locomo
+    python -m bench.agent_session --data DIR    # the LoCoMo folder (or GRAPHMEM_LOCOMO_DIR)
 
 On a real Neo4j (NEO4J_URI if set, else a managed local Neo4j in a temp folder), in a scratch
 tenant (purged afterwards), through an in-memory MCP client of the real server with the full
@@ -26,7 +26,7 @@ from typing import Any
 from fastmcp import Client
 
 from bench.facts import bench_store, say, scratch_tenant
-from bench.locomo import ingest
+from bench.locomo import DATA_ENV, data_files, ingest
 from graphmem.app.server import create_server
 from graphmem.core.settings import Settings
 from graphmem.store import Store
@@ -125,11 +125,12 @@ async def run(store: Store, conversation: Path) -> None:
 
 async def main() -> None:
     parser = argparse.ArgumentParser(description="Answer sizes in a scripted agent session")
-    parser.add_argument("--data", type=Path, default=Path("../shared/data/locomo"))
+    parser.add_argument("--data", help=f"the LoCoMo folder (default: ${DATA_ENV})")
     parser.add_argument("--conversation", default="26")
     arguments = parser.parse_args()
     async with bench_store() as store:
-        await run(store, arguments.data / f"{arguments.conversation}.json")
+        folder = data_files(arguments.data)[0].parent
+        await run(store, folder / f"{arguments.conversation}.json")
 
 
 if __name__ == "__main__":

@@ -1,7 +1,7 @@
 """Raw-archive figures: archive_turns ingest rate and search_raw latency on LoCoMo.
 
-    python -m bench.archive --locomo ../shared/data/locomo          # 200 searches
-    python -m bench.archive --locomo ../shared/data/locomo --quick  # 50 searches
+    python -m bench.archive --locomo DIR          # 200 searches (DIR, or GRAPHMEM_LOCOMO_DIR)
+    python -m bench.archive --locomo DIR --quick  # 50 searches
 
 On a real Neo4j (NEO4J_URI if set, else a managed local Neo4j in a temp folder), in a scratch
 tenant (purged afterwards). The LoCoMo files are read in place, never copied.
@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from bench.facts import bench_store, quantile_ms, say, scratch_tenant
+from bench.locomo import DATA_ENV, data_files
 from graphmem.archive import service as archive
 from graphmem.archive.models import ArchiveTurnsRequest, SearchRawRequest, TurnIn
 from graphmem.store import Store
@@ -138,7 +139,7 @@ async def main(arguments: Any, files: list[Path]) -> None:
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description="Raw-archive ingest and search figures.")
-    parser.add_argument("--locomo", default="../shared/data/locomo")
+    parser.add_argument("--locomo", help=f"the LoCoMo folder (default: ${DATA_ENV})")
     parser.add_argument("--quick", action="store_true")
     parsed = parser.parse_args()
-    asyncio.run(main(parsed, sorted(Path(parsed.locomo).glob("*.json"))))
+    asyncio.run(main(parsed, data_files(parsed.locomo)))

@@ -58,6 +58,7 @@ from bench.concurrency_load import (
 from bench.cpu import Meter, Spent
 from bench.facts import BENCH_CATALOG, say, scratch_tenant
 from bench.jvm_threads import busiest, cpu_by_thread_name
+from bench.locomo import DATA_ENV, data_files
 from bench.peers import PEERS, chosen, load, neo4j_jvm, peer_server
 from bench.profile import sampling, summary
 from bench.speed import echo_server
@@ -325,7 +326,7 @@ async def run(bench: Bench, ours: Endpoint, theirs: Endpoint, venv: Path) -> Non
 
 def main() -> None:
     parser = argparse.ArgumentParser(description="N sessions writing into one tenant.")
-    parser.add_argument("--data", default="../shared/data/locomo")
+    parser.add_argument("--data", help=f"the LoCoMo folder (default: ${DATA_ENV})")
     parser.add_argument("--sessions", type=int, nargs="+", default=[1, 8, 32])
     parser.add_argument("--seconds", type=float, default=8.0, help="length of each load")
     parser.add_argument("--warmup", type=float, default=3.0, help="warm-up load per tool")
@@ -338,7 +339,8 @@ def main() -> None:
         help="then one member of a batch refused, conflicting or slow, at the most sessions",
     )
     args = parser.parse_args()
-    texts = [turn.text for turn in load(chosen(Path(args.data), ["conv-26"])).turns]
+    folder = data_files(args.data)[0].parent
+    texts = [turn.text for turn in load(chosen(folder, ["conv-26"])).turns]
     venv = PEERS["mcp-neo4j-memory"].venv()
     began = time.perf_counter()
     with tempfile.TemporaryDirectory() as folder, contextlib.ExitStack() as databases:

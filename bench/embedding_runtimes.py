@@ -1,6 +1,6 @@
 """Embedding runtimes for all-MiniLM-L6-v2: graphmem's numpy forward pass against ONNX Runtime.
 
-    python -m bench.embedding_runtimes --data ../shared/data/locomo     # 512 LoCoMo turns
+    python -m bench.embedding_runtimes --data DIR     # 512 LoCoMo turns (or GRAPHMEM_LOCOMO_DIR)
 
 A lever of the retrieval issue (write-time embedding at 300 texts/s), measured here and
 shipped as GRAPHMEM_EMBEDDING_RUNTIME (graphmem/embeddings/onnx_minilm.py builds the graph from
@@ -28,7 +28,7 @@ from onnxruntime.quantization import QuantType, quantize_dynamic
 from tokenizers import Tokenizer
 
 from bench.facts import say
-from bench.locomo import sessions, turn_text
+from bench.locomo import DATA_ENV, data_files, sessions, turn_text
 from graphmem.core.settings import Settings
 from graphmem.embeddings.embedder import EmbeddingsUnavailable, load_embedder
 from graphmem.embeddings.minilm import MiniLM
@@ -141,5 +141,5 @@ def shipped(texts: list[str]) -> None:
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description="Embedding runtimes for all-MiniLM-L6-v2.")
-    parser.add_argument("--data", default="../shared/data/locomo")
-    main(Path(parser.parse_args().data))
+    parser.add_argument("--data", help=f"the LoCoMo folder (default: ${DATA_ENV})")
+    main(data_files(parser.parse_args().data)[0].parent)

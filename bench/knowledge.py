@@ -3,7 +3,7 @@ pipeline tools cost the same on a small store and a large one.
 
     python -m bench.knowledge            # 100 samples per figure
     python -m bench.knowledge --quick    # the same sizes, 30 samples per figure
-    python -m bench.knowledge --locomo ../shared/data/locomo   # where the LoCoMo files are
+    python -m bench.knowledge --locomo DIR   # where the LoCoMo files are (or GRAPHMEM_LOCOMO_DIR)
 
 On a real Neo4j (NEO4J_URI if set, else a managed local Neo4j in a temp folder), each scenario
 in its own tenant (purged afterwards):
@@ -58,6 +58,7 @@ from bench.facts import (
     say,
     scratch_tenant,
 )
+from bench.locomo import DATA_ENV, data_files
 from graphmem.knowledge import chunks, claims, enrich, packs
 from graphmem.knowledge.models.chunks import AddContextChunkRequest
 from graphmem.knowledge.models.packs import EnrichContextRequest, EnrichDepth
@@ -79,7 +80,6 @@ TOOLS = (
 PROJECT = "bench"
 BATCH = 5_000
 SUPERSEDED_SHARE = 0.1
-DEFAULT_LOCOMO = Path(__file__).resolve().parents[2] / "shared" / "data" / "locomo"
 
 
 @dataclass(frozen=True)
@@ -383,15 +383,13 @@ async def run(endpoint: Endpoint, plan: Plan, locomo: Path) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description="knowledge pipeline: enrich and tool scaling")
     parser.add_argument("--quick", action="store_true", help="fewer samples per figure")
-    parser.add_argument(
-        "--locomo", type=Path, default=DEFAULT_LOCOMO, help="folder of the LoCoMo JSON files"
-    )
+    parser.add_argument("--locomo", help=f"folder of the LoCoMo JSON files (default: ${DATA_ENV})")
     args = parser.parse_args()
     plan = QUICK if args.quick else FULL
     began = time.perf_counter()
     with tempfile.TemporaryDirectory() as scratch, find_endpoint(Path(scratch)) as endpoint:
         say(f"python {sys.version.split()[0]}, {os.cpu_count()} cores, Neo4j: {endpoint.origin}")
-        asyncio.run(run(endpoint, plan, args.locomo))
+        asyncio.run(run(endpoint, plan, data_files(args.locomo)[0].parent))
     say(f"total {time.perf_counter() - began:.0f} s")
 
 

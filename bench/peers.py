@@ -1,9 +1,9 @@
 """graphmem beside peer MCP memory servers, through the same client on the same LoCoMo texts.
 
-    python -m bench.peers --data ../shared/data/locomo
-    python -m bench.peers --data ../shared/data/locomo --conversations conv-26
+    python -m bench.peers --data DIR        # DIR: the LoCoMo conversations (or GRAPHMEM_LOCOMO_DIR)
+    python -m bench.peers --data DIR --conversations conv-26
     python -m bench.peers --conversations conv-26 --peers mcp-neo4j-memory neo4j-agent-memory
-    GRAPHMEM_EMBEDDINGS=minilm python -m bench.peers --data ../shared/data/locomo
+    GRAPHMEM_EMBEDDINGS=minilm python -m bench.peers --data DIR
 
 Each peer is installed from PyPI into a virtual environment of its own under graphmem's cache
 folder (``<cache>/bench-peers/``; reused while it holds the pinned versions), served over
@@ -85,7 +85,7 @@ from mcp.types import TextContent
 import graphmem
 from bench.facts import quantile_ms, say, scratch_tenant
 from bench.jvm_threads import Watch, jvm_of
-from bench.locomo import evidence_ids, sessions, turn_text
+from bench.locomo import DATA_ENV, data_files, evidence_ids, sessions, turn_text
 from bench.speed import echo_server, server_side
 from graphmem.core.settings import Settings
 from graphmem.store import Store
@@ -716,13 +716,13 @@ def quarters(seconds: list[float]) -> list[float]:
 # --- main --------------------------------------------------------------------------------------
 def main() -> None:
     parser = argparse.ArgumentParser(description="graphmem beside peer MCP servers on LoCoMo.")
-    parser.add_argument("--data", default="../shared/data/locomo")
+    parser.add_argument("--data", help=f"the LoCoMo folder (default: ${DATA_ENV})")
     parser.add_argument("--conversations", nargs="*", help="e.g. conv-26 30 (default: all)")
     parser.add_argument(
         "--peers", nargs="+", choices=list(PEERS), default=["mcp-neo4j-memory"], help="peers"
     )
     arguments = parser.parse_args()
-    corpus = load(chosen(Path(arguments.data), arguments.conversations))
+    corpus = load(chosen(data_files(arguments.data)[0].parent, arguments.conversations))
     peers = [PEERS[name] for name in dict.fromkeys(arguments.peers)]
     venvs = [peer.venv() for peer in peers]
     began = time.perf_counter()

@@ -1,6 +1,6 @@
 """A save beside the least durable write, in one process, no MCP: where a save's time goes.
 
-    python -m bench.save_path --data ../shared/data/locomo
+    python -m bench.save_path --data DIR     # the LoCoMo folder (or GRAPHMEM_LOCOMO_DIR)
     python -m bench.save_path --conversations conv-26     # 419 turns: a colder JVM
 
 On NEO4J_URI if set, else a fresh managed local Neo4j (bench.facts.bench_store), in two
@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from bench.facts import BENCH_CATALOG, bench_store, quantile_ms, say, scratch_tenant
+from bench.locomo import DATA_ENV, data_files
 from bench.peers import chosen, load, quarters
 from graphmem.memories.models.memories import SaveMemoryRequest
 from graphmem.memories.service import save_memory
@@ -116,7 +117,7 @@ def report(bare: list[float], saves: list[float], statements: list[float]) -> No
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    parser.add_argument("--data", default="../shared/data/locomo")
+    parser.add_argument("--data", help=f"the LoCoMo folder (default: ${DATA_ENV})")
     parser.add_argument("--conversations", nargs="*", help="e.g. conv-26 30 (default: all)")
     arguments = parser.parse_args()
-    asyncio.run(main(Path(arguments.data), arguments.conversations))
+    asyncio.run(main(data_files(arguments.data)[0].parent, arguments.conversations))

@@ -25,6 +25,7 @@ import argparse
 import asyncio
 import copy
 import json
+import os
 import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -32,6 +33,7 @@ from typing import Any
 
 from bench.archive import conversation_requests
 from bench.facts import BENCH_CATALOG, bench_store, quantile_ms, say, scratch_tenant
+from bench.locomo import DATA_ENV
 from graphmem.archive import service as archive
 from graphmem.core.ids import new_id
 from graphmem.core.settings import Settings
@@ -165,5 +167,7 @@ async def main(folder: Path) -> None:
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description="search latency and archive ingest rates")
-    parser.add_argument("--locomo", default="../shared/data/locomo")
+    parser.add_argument(
+        "--locomo", default=os.environ.get(DATA_ENV, ""), help=f"LoCoMo folder (${DATA_ENV})"
+    )
     asyncio.run(main(Path(parser.parse_args().locomo)))

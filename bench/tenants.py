@@ -61,6 +61,7 @@ from pathlib import Path
 from typing import Any
 
 from bench.facts import BENCH_CATALOG, quantile_ms, say
+from bench.locomo import DATA_ENV
 from bench.scale import MEMORY_TYPES, memory_text, words_of
 from bench.search import locomo_texts
 from graphmem.core.ids import new_id
@@ -455,7 +456,9 @@ def cli() -> None:
     parser.add_argument("--max-exp", type=int, default=5, help="1-2-5 series 10^2..10^E")
     parser.add_argument("--scale", type=float, default=1.0, help="multiplies every size")
     parser.add_argument("--queries", type=int, default=30, help="timed queries per tenant")
-    parser.add_argument("--locomo", type=Path, default=Path("../shared/data/locomo"))
+    parser.add_argument(
+        "--locomo", type=Path, default=Path(os.environ.get(DATA_ENV, "")), help=f"(${DATA_ENV})"
+    )
     parser.add_argument("--keep", action="store_true", help="do not delete the bench tenants")
     args = parser.parse_args()
     if args.queries < 2:
