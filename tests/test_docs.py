@@ -1,0 +1,60 @@
+"""The repository stands alone: every file README.md and docs/ link to or name exists, and no
+tracked file points outside the repository at ../shared (the team's background, not part of
+the product)."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.pure
+
+ROOT = Path(__file__).resolve().parents[1]
+DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+LINK = re.compile(r"\]\(([^)\s]+)\)")
+# a path of the repository named in backticks: graphmem/..., cypher/..., tests/... and so on
+NAMED = re.compile(r"`((?:graphmem|cypher|tests|bench|docs|docker|scripts)/[\w./-]+)`")
+OUTSIDE = "../" + "shared"  # spelled apart, so this file does not name it
+
+
+def _linked(document: Path) -> list[str]:
+    targets = []
+    for target in LINK.findall(document.read_text()):
+        if target.startswith(("http://", "https://", "mailto:", "#")):
+            continue
+        targets.append(target.split("#", 1)[0])
+    return targets
+
+
+@pytest.mark.parametrize("document", DOCS, ids=lambda path: path.name)
+def test_every_link_and_named_path_exists(document: Path) -> None:
+    text = document.read_text()
+    missing = [t for t in _linked(document) if not (document.parent / t).exists()]
+    missing += [
+        named
+        for named in NAMED.findall(text)
+        if "." in named.rstrip(".").rsplit("/", 1)[-1]  # a file (`graphmem/neo4j` is an image)
+        and "*" not in named
+        and not (ROOT / named.rstrip(".")).exists()
+    ]
+    assert missing == [], f"{document.name} names what is not in the repository: {missing}"
+
+
+def test_nothing_points_outside_the_repository() -> None:
+    listed = subprocess.run(
+        ["git", "ls-files"], cwd=ROOT, capture_output=True, text=True, check=True
+    ).stdout.split()
+    pointing = []
+    for name in listed:
+        path = ROOT / name
+        if "node_modules" in path.parts or not path.is_file():
+            continue
+        try:
+            if OUTSIDE in path.read_text():
+                pointing.append(name)
+        except UnicodeDecodeError:  # a binary file
+            continue
+    assert pointing == [], f"these name {OUTSIDE}: {pointing}"
