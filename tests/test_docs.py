@@ -1,6 +1,6 @@
 """The repository stands alone: every file README.md and docs/ link to or name exists, and no
-tracked file points outside the repository at ../shared (the team's background, not part of
-the product)."""
+tracked file points outside the repository at the team's shared folder (background, not part
+of the product)."""
 
 from __future__ import annotations
 
