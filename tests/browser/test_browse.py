@@ -18,7 +18,8 @@ def test_an_external_neo4j_without_a_browser_is_one_line_and_exit_code_1(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     monkeypatch.setenv("NEO4J_URI", f"bolt://127.0.0.1:{free_port()}")
-    monkeypatch.delenv("GRAPHMEM_BROWSER_URL", raising=False)
+    # a port nothing listens on: the derived :7474 may be another Neo4j on this machine
+    monkeypatch.setenv("GRAPHMEM_BROWSER_URL", f"http://127.0.0.1:{free_port()}/browser/")
     assert main(["browse", "--no-open"]) == 1
     out, err = capsys.readouterr()
     assert out == ""
