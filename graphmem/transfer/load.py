@@ -242,6 +242,8 @@ class _Loader:
             properties["revision"] += self.offset
         if "Erased" in line.labels and isinstance(properties.get("erased_by"), int):
             properties["erased_by"] += self.offset  # the erasure's event, moved as events are
+        if "Turn" in line.labels and isinstance(properties.get("archived_revision"), int):
+            properties["archived_revision"] += self.offset  # the event that stored it, likewise
         if line.line == "event":
             properties = self._rechained(properties)
         # the target tenant before the node exists: Neo4j checks a uniqueness constraint at

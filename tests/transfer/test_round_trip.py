@@ -349,3 +349,19 @@ async def test_every_value_type_round_trips_exactly(
         assert str(copy["p"]["zoned"]) == str(source["p"]["zoned"])  # the zone, not an offset
     finally:
         await store.purge_tenant(copy_tenant)
+
+
+async def test_a_merged_actors_turns_are_still_what_erasing_the_actor_takes(
+    client: Client[Any], store: Store, tenant: str, target: tuple[str, Client[Any]], tmp_path: Path
+) -> None:
+    turn = {"role": "user", "content": "alice says amber-falcon", "ts": "2026-12-01T09:00:00Z"}
+    where = {"project": "p", "session_ref": "s", "host": "h", "source_root": "/r"}
+    await call(client, "archive_turns", **where, turns=[turn], actor="alice")
+    path = tmp_path / "export.jsonl"
+    await _export(store, tenant, path)
+    copy_tenant, copy = target
+    await call(copy, "record_fact", project="q", key="own.key", value=1)  # revisions shift
+    await call(copy, "record_fact", project="q", key="own.key", value=2)
+    await _import(store, copy_tenant, path, merge=True)
+    dry = await call(copy, "erase", written_by="alice")
+    assert dry["counts"] == {"Session": 1, "Turn": 1}, dry
