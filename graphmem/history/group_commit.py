@@ -20,10 +20,12 @@ batch runs once more carefully, each member's events written after it, which nam
 the database refuses (the rest after it stay careful); still nobody (the commit failed): every
 member hears that failure. Each failure costs its batch one rerun of the members before it,
 not one of all the rest: the work stays linear. The transaction's timeout grows with the batch
-(``budget``), but a batch takes no further member once it has used half a timeout
-(``CLOSE_AFTER``: the rest go back to the queue's front), so the tenant's lock is held about a
-timeout at most and uniformly slow writes commit in smaller batches instead of timing out. A
-batch that timed out waiting for the lock (another process held it) goes back to the queue
+(``budget``, under two timeouts), and graphmem stops a member's work at it (Neo4j notices
+Python work only at the next statement); a batch begins no further member once it has held the
+lock half a timeout (``CLOSE_AFTER``: the rest go back to the queue's front), so uniformly slow
+writes commit in smaller batches instead of timing out. A member stopped at the budget is
+answered `timed_out` if it began the batch or ran a timeout itself, else run alone. A member
+whose batch timed out waiting for the lock (another process held it) goes back to the queue
 once. A failure of the database itself (unreachable, refused after the driver's retries, a
 second timeout in the lock wait) fails every member: none of them was acknowledged, and each
 caller may retry (with an idempotency key, safely). A member whose caller gave up is dropped
@@ -158,10 +160,14 @@ class Committer:
             attempt.begin()  # the driver may run it again (a transient error)
             began = time.perf_counter()
             head = await self._lock(tx)
+            held = time.perf_counter()  # a wait for another process's lock is not holding it
             results: list[Any] = []
             for member in batch:
-                if results and time.perf_counter() - began > base * CLOSE_AFTER:
-                    break  # closed early: the tenant's lock is held about a timeout at most
+                now = time.perf_counter()
+                if results and (
+                    now - held > base * CLOSE_AFTER or now - began > seconds - base * CLOSE_AFTER
+                ):
+                    break  # closed early: members begin in the lock's first half timeout
                 if results:
                     _own_time(head)
                 deadline = began + seconds  # the batch's budget, kept by graphmem too
@@ -201,17 +207,20 @@ class Committer:
         having run (the events' statement or the commit failed): once more carefully, then
         halves, in order. A failure of the database, or in the lock, is every member's
         answer."""
-        if attempt.lock_timed_out(error) and all(m.lock_waits < LOCK_WAITS for m in batch):
-            for member in batch:  # none of them ran: another process held the lock
+        if attempt.lock_timed_out(error):  # none of them ran: another process held the lock
+            again = [member for member in batch if member.lock_waits < LOCK_WAITS]
+            for member in again:
                 member.lock_waits += 1
-            return batch
+            _fail_all([member for member in batch if member not in again], error)
+            return again
         blamed = attempt.blame(error, db.store.query_timeout) if len(batch) > 1 else None
         if blamed is None:
             if len(batch) == 1 or not attempt.ran_all or about_the_database(error):
                 return _fail_all(batch, error)
             if not attempt.careful:
                 return await self._commit(db, batch, careful=True)
-            return _fail_all(batch, error)  # careful and still nobody: the commit failed
+            _fail_all(batch[: attempt.taken], error)  # careful, still nobody: the commit failed
+            return batch[attempt.taken :]  # those a batch closed early did not run
         at, final = blamed
         left = await self._commit(db, batch[:at]) if at else []
         if left:  # the ones before it did not all commit: it waits behind them
@@ -302,8 +311,9 @@ class Attempt:
         is its answer when it ran first, on the committed head. A timeout is the slowest
         member's, its answer when that one alone outlasted a lone write's timeout (or the
         batch's budget, where graphmem stopped it)."""
-        if self.overran is not None:
-            return self.overran, True
+        if self.overran is not None:  # its answer if it began the batch or had a timeout
+            at = self.overran
+            return at, at == 0 or self.seconds[at] >= base
         if self.raised is not None and not about_the_database(self.raised[1]):
             at = self.raised[0]
             return at, at == 0

@@ -266,3 +266,20 @@ async def test_work_past_the_budget_is_stopped_by_graphmem(strict: Store, tenant
     answers = await _batch(strict.of(tenant), [_plain(0), sleeper, _plain(2)])
     assert isinstance(answers[1], TimedOut) and stopped == [True]
     assert (answers[0], answers[2]) == (1, 2)
+
+
+async def test_a_write_that_fits_alone_is_not_timed_out_behind_a_slow_one(
+    strict: Store, tenant: str
+) -> None:
+    """The batch's budget runs out on the second member only because the first was slow: the
+    second runs alone then, and commits."""
+
+    def sleeping(n: int, share: float) -> Unit:
+        async def unit(w: Write) -> int:
+            await asyncio.sleep(TIMEOUT * share)
+            return await w.event(_change(n))
+
+        return unit
+
+    answers = await _batch(strict.of(tenant), [sleeping(0, 0.45), sleeping(1, 0.65)])
+    assert answers == [1, 2], answers
