@@ -89,7 +89,7 @@ async def _erase(settings: Settings, tenant: str, request: EraseRequest) -> Any:
         with progress_bar("erasing" if not request.dry_run else "selecting", None):
             result = await erase(store.of(tenant), request, settings.memory_backup_dir)
         push = log_pusher(settings)
-        if (result.total or result.event_payloads) and not result.dry_run and push is not None:
+        if result.erased_something and push is not None:
             await push(store.of(tenant))
         return result
     finally:

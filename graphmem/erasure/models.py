@@ -106,3 +106,8 @@ class EraseResult(OutputModel):
     revisions: list[int] = Field(
         default_factory=list[int], description="The erasure's own events (one per batch)."
     )
+
+    @property
+    def erased_something(self) -> bool:
+        """A real run that erased nodes or history payloads (what a log push follows)."""
+        return not self.dry_run and bool(self.total or self.event_payloads)

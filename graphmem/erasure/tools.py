@@ -21,7 +21,6 @@ async def erase(services: Services, request: EraseRequest) -> EraseResult:
     """
     db = services.db()
     result = await service.erase(db, request, services.settings.memory_backup_dir)
-    erased_something = result.total or result.event_payloads
-    if erased_something and not result.dry_run and services.after_erasure is not None:
+    if result.erased_something and services.after_erasure is not None:
         await services.after_erasure(db)  # never raises: the erasure stands
     return result

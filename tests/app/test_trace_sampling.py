@@ -13,34 +13,25 @@ from __future__ import annotations
 import hashlib
 import hmac
 import os
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import pytest
-from opentelemetry.sdk.trace import ReadableSpan
-from opentelemetry.sdk.trace.export import SimpleSpanProcessor, SpanExporter, SpanExportResult
+from opentelemetry.sdk.trace.export import SimpleSpanProcessor
 from opentelemetry.trace import SpanKind
 
 from graphmem.app.tracing_setup import start_tracing, stop_tracing
 from graphmem.core import tracing
 from graphmem.core.keys import load
 from tests.app.otlp_receiver import otlp_receiver
+from tests.core.kept_spans import Kept
 
 pytestmark = pytest.mark.pure
 
 CALLER_SPAN = "00f067aa0ba902b7"
 TRACE_ID = "4bf92f3577b34da6a3ce929d0e0e4736"
-
-
-class Kept(SpanExporter):
-    def __init__(self) -> None:
-        self.spans: list[ReadableSpan] = []
-
-    def export(self, spans: Sequence[ReadableSpan]) -> SpanExportResult:
-        self.spans.extend(spans)
-        return SpanExportResult.SUCCESS
 
 
 @pytest.fixture
