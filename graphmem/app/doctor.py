@@ -123,16 +123,19 @@ def check_jars(settings: Settings) -> Check:
 def check_embeddings(settings: Settings) -> Check:
     if settings.embeddings == "none":
         return ok(
-            "embeddings", "off: search is full-text only (GRAPHMEM_EMBEDDINGS=minilm adds vectors)"
+            "embeddings",
+            "off (GRAPHMEM_EMBEDDINGS=none): search runs on full-text and graph, no vectors",
         )
-    from graphmem.embeddings.embedder import load_embedder
+    from graphmem.embeddings.embedder import FETCH_COMMAND, load_embedder
 
     try:
         embedder = load_embedder(settings)
         assert embedder is not None  # embeddings are on
         vector = embedder.embed(["graphmem doctor"])[0]
     except GraphmemError as error:
-        return fail("embeddings", error.message)
+        detail = f"{error.message}; search runs on full-text and graph without vectors"
+        fetch = FETCH_COMMAND if settings.embeddings == "e5-small" else ""
+        return fail("embeddings", detail, fetch)
     except Exception as error:  # numerical failure of a damaged model
         return fail("embeddings", f"the model does not embed: {first_line(error)}")
     return ok("embeddings", f"{embedder.name} loads and embeds ({len(vector)} dimensions)")

