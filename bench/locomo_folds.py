@@ -77,7 +77,7 @@ from graphmem.app.server import create_server
 from graphmem.core.settings import Settings
 from graphmem.embeddings.e5_small import E5Small
 from graphmem.embeddings.minilm import MiniLM
-from graphmem.search.channels import GRAPH_SEEDS, TURN_GRAPH_DEPTH
+from graphmem.search.channels.graph import GRAPH_SEEDS, TURN_GRAPH_DEPTH
 from graphmem.search.ranking import fuse, graph_ranking, turn_fusion
 
 DEPTH = 100  # each channel's list: search's largest page

@@ -52,7 +52,7 @@ from bench.locomo_folds import (
     score_grid,
 )
 from graphmem.core.text import STOP_WORDS, stem, words
-from graphmem.search.channels import GRAPH_SEEDS
+from graphmem.search.channels.graph import GRAPH_SEEDS
 from graphmem.search.entities import discover_entities
 from graphmem.search.ranking import fuse, graph_ranking
 

@@ -5,12 +5,14 @@ available) while these timers are installed; each stage's figure is the wall tim
 within that one search, summed when a search makes several (search ranks the project's curated
 memories first, none in LoCoMo's projects, then falls back to the raw turns: both passes count):
 
-- ``full-text``: graphmem.search.channels ``_fulltext_rows`` (the Lucene query, its widening);
+- ``full-text``: graphmem.search.channels.fulltext ``fulltext_rows`` (the Lucene query, its
+  widening);
 - ``vectors: embed``: graphmem.search.service ``embed_texts`` (the query's vector, the model in
   a worker thread; zero calls without embeddings);
-- ``vectors: read``: graphmem.search.channels ``_vector_rows`` (the vector index, or the scan);
+- ``vectors: read``: graphmem.search.channels.vector ``vector_rows`` (the vector index, or the
+  scan);
 - ``graph``: the ``search/expand_*`` reads and ``graph_ranking``;
-- ``fusion``: every ``fuse`` of graphmem.search.channels;
+- ``fusion``: every ``fuse`` of graphmem.search.channels.fusion;
 - ``settle``: the indexer's ``settle`` (this process's pending saves made searchable);
 - ``page``: the reads of the page's hits (``search/get_memory_hits``, ``archive/get_raw_turns``);
 - ``search``: the whole call through the in-memory MCP client;
@@ -32,7 +34,8 @@ from typing import Any
 
 from bench.facts import quantile_ms, say
 from graphmem.retrieval.indexing import Indexer
-from graphmem.search import channels, service
+from graphmem.search import service
+from graphmem.search.channels import fulltext, fusion, graph, vector
 from graphmem.store import TenantStore
 
 STAGES = (
@@ -111,11 +114,11 @@ def _timed_read(clock: StageClock, read: Callable[..., Awaitable[Any]]) -> Calla
 def stage_timers(clock: StageClock) -> Iterator[None]:
     """The timers installed on the product's functions, removed on exit."""
     patches: list[tuple[Any, str, Any]] = [
-        (channels, "_fulltext_rows", _timed_async(clock, "full-text", channels._fulltext_rows)),
-        (channels, "_vector_rows", _timed_async(clock, "vectors: read", channels._vector_rows)),
+        (fulltext, "fulltext_rows", _timed_async(clock, "full-text", fulltext.fulltext_rows)),
+        (vector, "vector_rows", _timed_async(clock, "vectors: read", vector.vector_rows)),
         (service, "embed_texts", _timed_async(clock, "vectors: embed", service.embed_texts)),
-        (channels, "graph_ranking", _timed(clock, "graph", channels.graph_ranking)),
-        (channels, "fuse", _timed(clock, "fusion", channels.fuse)),
+        (graph, "graph_ranking", _timed(clock, "graph", graph.graph_ranking)),
+        (fusion, "fuse", _timed(clock, "fusion", fusion.fuse)),
         (Indexer, "settle", _timed_async(clock, "settle", Indexer.settle)),
         (TenantStore, "read", _timed_read(clock, TenantStore.read)),
     ]

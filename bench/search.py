@@ -42,6 +42,7 @@ from graphmem.retrieval.indexing import memory_embedding_text, memory_lexical
 from graphmem.search import service as search
 from graphmem.search.models import SearchRequest
 from graphmem.store import QueryCatalog, Store
+from graphmem.toolkit.retrieval import Retrieval
 
 SIZES = (1_000, 10_000, 100_000)
 BATCH = 2_000
@@ -102,7 +103,7 @@ async def latency(
     for n in range(SEARCHES + 10):
         request = SearchRequest(query=questions[n % len(questions)], project="bench", limit=10)
         began = time.perf_counter()
-        result = await search.search(store.of(tenant), request, embedder)
+        result = await search.search(store.of(tenant), request, Retrieval(embedder))
         if n >= 10:  # warm-up excluded
             timings.append(time.perf_counter() - began)
             hits += result.count
@@ -148,7 +149,7 @@ async def ingest_figures(store: Store, folder: Path, embedder: Embedder | None) 
         async with scratch_tenant(store, "ingest") as tenant:
             began = time.perf_counter()
             for request in requests:
-                await archive.archive_turns(store.of(tenant), request, model)
+                await archive.archive_turns(store.of(tenant), request, Retrieval(model))
             rates[label] = turns / (time.perf_counter() - began)
             say(f"archive_turns {label}: {turns:,} turns, {rates[label]:.0f} turns/s")
     if len(rates) == 2:

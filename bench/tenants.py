@@ -6,8 +6,8 @@
     python -m bench.tenants --sizes 100 10000 --queries 50 --keep
 
 On a real Neo4j (NEO4J_URI if set, else a managed local Neo4j in a temp folder). Neo4j 5.26
-cannot filter inside a vector index: search's vector channel (graphmem/search/channels.py
-``_vector_rows``) asks the one index every tenant shares (``memory_embedding``) for the
+cannot filter inside a vector index: search's vector channel (graphmem/search/channels/vector.py
+``vector_rows``) asks the one index every tenant shares (``memory_embedding``) for the
 ``fetch`` nearest memories (4 x pool: 400 for a page of 10), keeps the caller's in scope and,
 when fewer than ``pool`` (100) are left, scans every memory of the caller's scope exactly
 (search/scan_memories_vector). Which path runs depends on the caller's share of the index; what
@@ -32,7 +32,7 @@ Measured: 3 untimed, then --queries timed rounds of one query each (a pool text,
 dropped); per round and tenant (the first tenant rotating), the product's search
 (graphmem.search.service.search on ``store.of(tenant)``: limit 10, the tenant's project, the
 default channels, the query embedded by the model inside the call), then the vector channel
-alone (its two statements as ``_vector_rows`` runs them, the query vector computed
+alone (its two statements as ``vector_rows`` runs them, the query vector computed
 beforehand). Per tenant size: search p50/p95, vector channel p50/p95, the share of queries
 whose vector channel fell back to the exact scan, and how many of the caller's memories the
 index's fetch held (median; the approximate path needs the pool). Afterwards the bench tenants'
@@ -68,10 +68,12 @@ from graphmem.core.ids import new_id
 from graphmem.core.settings import Settings
 from graphmem.embeddings.embedder import Embedder, EmbeddingsUnavailable, load_embedder
 from graphmem.retrieval.indexing import memory_embedding_text, memory_lexical
-from graphmem.search import channels
 from graphmem.search import service as search
+from graphmem.search.channels import fusion
+from graphmem.search.channels import vector as vectors
 from graphmem.search.models import SearchRequest
 from graphmem.store import QueryCatalog, Store
+from graphmem.toolkit.retrieval import Retrieval
 from tests.neo4j_endpoint import Endpoint, find_endpoint
 
 LABEL = "bench-tenants"  # the tenant argument of the bench's database-wide statements
@@ -90,9 +92,9 @@ INDEX_WAIT = 600.0  # seconds the indexes may take to be ONLINE and populated
 QUERY_TIMEOUT = 300.0
 START = datetime(2025, 1, 1, tzinfo=UTC)
 # What search() reads for SearchRequest(project=PROJECT, limit=LIMIT): its pool (search()) and
-# the vector channel's fetch (_vector_rows), and the scope of a request without filters.
-POOL = min(max(3 * (LIMIT + 1), channels.MIN_POOL), channels.MAX_POOL)
-FETCH = min(max(POOL * 4, 200), channels.FETCH_CAP)  # the first index query's
+# the vector channel's fetch (vector_rows), and the scope of a request without filters.
+POOL = min(max(3 * (LIMIT + 1), fusion.MIN_POOL), fusion.MAX_POOL)
+FETCH = min(max(POOL * 4, 200), vectors.FETCH_CAP)  # the first index query's
 SCOPE: dict[str, Any] = {
     "statuses": ["active"],
     "project": PROJECT,
@@ -315,7 +317,7 @@ async def timed_search(
 ) -> tuple[float, int]:
     request = SearchRequest(query=query, project=PROJECT, limit=LIMIT)
     began = time.perf_counter()
-    result = await search.search(store.of(tenant.name), request, embedder)
+    result = await search.search(store.of(tenant.name), request, Retrieval(embedder))
     seconds = time.perf_counter() - began
     assert "vector" in result.channels_used, result.channels_used
     return seconds, result.count
@@ -323,13 +325,13 @@ async def timed_search(
 
 async def vector_channel(
     store: Store, tenant: Tenant, vector: list[float], cap: int
-) -> tuple[float, channels.VectorRead]:
-    """The vector channel's reads as ``_vector_rows`` runs them (channels.nearest_in_scope),
+) -> tuple[float, vectors.VectorRead]:
+    """The vector channel's reads as ``vector_rows`` runs them (vector.nearest_in_scope),
     with the product's cap or with ``cap`` = FETCH (no second query: index or exact scan)."""
-    sources = channels.memory_sources(SCOPE)
+    sources = fusion.memory_sources(SCOPE)
     params = {"vector": vector, **SCOPE}
     began = time.perf_counter()
-    found = await channels.nearest_in_scope(store.of(tenant.name), sources, POOL, params, cap)
+    found = await vectors.nearest_in_scope(store.of(tenant.name), sources, POOL, params, cap)
     seconds = time.perf_counter() - began
     assert found.rows, tenant
     return seconds, found
@@ -342,7 +344,7 @@ async def measure(store: Store, tenants: list[Tenant], pool: Corpus) -> dict[int
         turn = round_ % len(tenants)
         for tenant in tenants[turn:] + tenants[:turn]:
             searched, hits = await timed_search(store, tenant, query, pool.embedder)
-            channel, found = await vector_channel(store, tenant, vector, channels.FETCH_CAP)
+            channel, found = await vector_channel(store, tenant, vector, vectors.FETCH_CAP)
             fixed, _ = await vector_channel(store, tenant, vector, FETCH)
             if round_ >= WARMUP:
                 figure = figures[tenant.index]
@@ -363,7 +365,7 @@ def table(tenants: list[Tenant], figures: dict[int, Figures], indexed: int) -> N
         "\nper tenant: search = the domain function (with the model: its query embedding "
         f"included); vector = its vector channel alone (index {FETCH} nearest; fewer than the "
         f"pool ({POOL}) of the caller's: a second query for as many as should hold a pool, up "
-        f"to {channels.FETCH_CAP}; else the exact scan); paths = how often each ran; fixed = the "
+        f"to {vectors.FETCH_CAP}; else the exact scan); paths = how often each ran; fixed = the "
         f"same channel without the second query (index {FETCH} or scan: the previous strategy); "
         f"from index = the caller's rows in the first {FETCH} (median); share = of the "
         f"{indexed:,} memories in the shared index"
@@ -385,8 +387,8 @@ def table(tenants: list[Tenant], figures: dict[int, Figures], indexed: int) -> N
         )
     say(
         f"(the index serves a caller whose share of the nearest is at least {POOL}/"
-        f"{channels.FETCH_CAP} x {channels.REFETCH_MARGIN}; with tenants alike in content, a share "
-        f"of about {POOL * channels.REFETCH_MARGIN / channels.FETCH_CAP:.1%} of the index)"
+        f"{vectors.FETCH_CAP} x {vectors.REFETCH_MARGIN}; with tenants alike in content, a share "
+        f"of about {POOL * vectors.REFETCH_MARGIN / vectors.FETCH_CAP:.1%} of the index)"
     )
 
 

@@ -24,12 +24,14 @@ from graphmem.memories.models.memories import SaveMemoryRequest
 from graphmem.memories.service import save_memory
 from graphmem.search.models import SearchRequest
 from graphmem.search.service import search
+from graphmem.toolkit.retrieval import Retrieval
 
 TEXT = "Caroline: I went to a LGBTQ support group yesterday and it was so powerful, said Melanie."
 
 
 async def main(burst: float, rounds: int) -> None:
     embedder = load_embedder(Settings())
+    retrieval = Retrieval(embedder)
     say(f"embeddings: {embedder.name if embedder else 'none'}; {rounds} bursts of {burst} s")
     saved, waited = [], []
     async with bench_store() as store, scratch_tenant(store, "write-behind") as tenant:
@@ -38,10 +40,10 @@ async def main(burst: float, rounds: int) -> None:
             began, count = time.perf_counter(), 0
             while time.perf_counter() - began < burst:
                 request = SaveMemoryRequest(project="p", title=f"r{round_} {count}", content=TEXT)
-                await save_memory(db, request, embedder)
+                await save_memory(db, request, retrieval)
                 count += 1
             asked = time.perf_counter()
-            await search(db, SearchRequest(query="support group Caroline"), embedder)
+            await search(db, SearchRequest(query="support group Caroline"), retrieval)
             saved.append(count)
             waited.append((time.perf_counter() - asked) * 1000)
             say(f"round {round_ + 1}: {count} saves, then search {waited[-1]:.0f} ms")

@@ -52,7 +52,7 @@ def _start_session(server: FastMCP, services: Services) -> None:
         with _refusing():
             keys = await _project_keys(services, project, MAX_STATE_KEYS)
             request = RecallRequest(query=task, project=project, state_keys=keys)
-            recalled = await recall_user_context(services.db(), request, services.embedder)
+            recalled = await recall_user_context(services.db(), request, services.retrieval)
         known = recalled.context if not recalled.empty else "(nothing recorded yet)"
         return (
             f"I am starting work on: {task}\nProject: {project}\n\n"

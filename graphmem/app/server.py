@@ -19,10 +19,10 @@ from graphmem.browser.routes import register_browser_files
 from graphmem.core.attestation import TrustedVerifiers
 from graphmem.core.errors import ConfigurationError
 from graphmem.core.settings import Settings
-from graphmem.embeddings.embedder import load_embedder
 from graphmem.localdb.log_push import log_pusher
 from graphmem.store import Store
 from graphmem.toolkit.boundary import ArgumentErrorMiddleware
+from graphmem.toolkit.retrieval import load_retrieval
 from graphmem.toolkit.services import Services, attach
 from graphmem.toolkit.startup import ReadinessMiddleware, StoreGate
 
@@ -116,7 +116,7 @@ def create_server(store: Store | StoreGate, settings: Settings) -> FastMCP:
         gate=gate,
         settings=settings,
         trusted_verifiers=load_trusted_verifiers(settings),
-        embedder=load_embedder(settings),
+        retrieval=load_retrieval(settings),
         after_erasure=log_pusher(settings),
     )
     metrics = ToolMetrics()

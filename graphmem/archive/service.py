@@ -95,13 +95,15 @@ from graphmem.retrieval.lexical import FETCH_GROWTH, MAX_QUERY_TERMS, lucene_que
 from graphmem.retrieval.vectors import embed_texts
 from graphmem.store import TenantStore
 from graphmem.store.store import Row
+from graphmem.toolkit.retrieval import WITHOUT_MODELS, Retrieval
 
 EARLIEST = datetime(1, 1, 1, tzinfo=UTC)
 
 
 async def archive_turns(
-    db: TenantStore, request: ArchiveTurnsRequest, embedder: Embedder | None = None
+    db: TenantStore, request: ArchiveTurnsRequest, retrieval: Retrieval = WITHOUT_MODELS
 ) -> ArchiveTurnsResult:
+    embedder = retrieval.embedder
     check_call_size(request)
     batch = screen_turns(db.tenant, request)
     await step(1, 3, f"screened {len(request.turns)} turns")

@@ -21,7 +21,7 @@ async def archive_turns(
     session_created, stored, duplicates, redactions, quarantined and revision;
     detail=full adds the whole record.
     """
-    return await service.archive_turns(services.db(), request, services.embedder)
+    return await service.archive_turns(services.db(), request, services.retrieval)
 
 
 @SPECS.tool("Search the raw archive", Effect.READS)

@@ -42,7 +42,6 @@ from typing import Any
 
 from graphmem.core.errors import first_row
 from graphmem.core.ids import new_id
-from graphmem.embeddings.embedder import Embedder
 from graphmem.history.chain import Audit, Change
 from graphmem.history.write_path import Write, bookkeeping, write, write_at_head
 from graphmem.memories.backup import write_backup
@@ -67,12 +66,13 @@ from graphmem.memories.rules import (
 )
 from graphmem.retrieval.indexing import Pending, indexer_of
 from graphmem.store import TenantStore
+from graphmem.toolkit.retrieval import WITHOUT_MODELS, Retrieval
 
 
 async def save_memory(
     db: TenantStore,
     request: SaveMemoryRequest,
-    embedder: Embedder | None = None,
+    retrieval: Retrieval = WITHOUT_MODELS,
     backup_dir: Path | None = None,
 ) -> SaveMemoryResult:
     screened = screen_memory(request)
@@ -111,7 +111,7 @@ async def save_memory(
     if result.revision is None:
         return result
     pending = Pending.of(db.tenant, {**fields, "id": memory_id})
-    indexer_of(db.store).submit(db.tenant, pending, embedder)
+    indexer_of(db.store).submit(db.tenant, pending, retrieval.embedder)
     backup = write_backup(backup_dir, db.tenant, result.memory) if request.backup else None
     return result.model_copy(update={"backup": backup or BackupResult(status="skipped")})
 

@@ -78,6 +78,7 @@ from graphmem.recall.models.recall import (
     ContextBundle,
 )
 from graphmem.recall.texts import clip, session_text, workstream_text
+from graphmem.search.channels.names import ChannelName
 from graphmem.search.models import MAX_LIMIT
 from graphmem.search.service import search_memories_for
 from graphmem.store import TenantStore
@@ -151,7 +152,7 @@ async def _relevance(db: TenantStore, request: BundleRequest) -> dict[str, int]:
         project=request.project,
         include_stale=True,
         limit=MAX_LIMIT,
-        channels=["fulltext"],
+        channels=[ChannelName.FULLTEXT],
     )
     return {hit.id: rank for rank, hit in enumerate(ranked.results, start=1)}
 

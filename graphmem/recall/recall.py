@@ -40,7 +40,6 @@ from graphmem.archive.models import ListRawSessionsRequest
 from graphmem.archive.service import list_raw_sessions
 from graphmem.core.clock import utc_now_iso
 from graphmem.core.models import canonical_json, owner_of, pick
-from graphmem.embeddings.embedder import Embedder
 from graphmem.facts.fact_state import current_state
 from graphmem.facts.models import CurrentStateRequest
 from graphmem.recall.models.recall import (
@@ -54,6 +53,7 @@ from graphmem.recall.texts import session_text, workstream_text
 from graphmem.search.models import MAX_LIMIT, MAX_TOKEN_BUDGET, SearchRequest
 from graphmem.search.service import search, search_memories_for
 from graphmem.store import TenantStore
+from graphmem.toolkit.retrieval import WITHOUT_MODELS, Retrieval
 from graphmem.workstreams.models import ListWorkstreamsRequest
 from graphmem.workstreams.service import list_workstreams
 
@@ -66,9 +66,9 @@ FAILURE_TYPES = frozenset({"bugfix", "lesson"})
 
 
 async def recall_user_context(
-    db: TenantStore, request: RecallRequest, embedder: Embedder | None = None
+    db: TenantStore, request: RecallRequest, retrieval: Retrieval = WITHOUT_MODELS
 ) -> RecallResult:
-    groups = await _gather(db, request, embedder)
+    groups = await _gather(db, request, retrieval)
     ordered = [c for name in group_order(request.task_intent) for c in groups.get(name, [])]
     included, dropped = select(ordered, request)
     context = "\n".join(line(item) for item in included)
@@ -98,12 +98,12 @@ async def recall_user_context(
 
 # --- sources ---------------------------------------------------------------------------------
 async def _gather(
-    db: TenantStore, request: RecallRequest, embedder: Embedder | None
+    db: TenantStore, request: RecallRequest, retrieval: Retrieval
 ) -> dict[str, list[Candidate]]:
     states, claims, memories, workstreams, sessions = await asyncio.gather(
         _current_states(db, request),
         _safe_claims(db, request.project),
-        _memories(db, request, embedder),
+        _memories(db, request, retrieval),
         _workstreams(db, request.project),
         _sessions(db, request.project),
     )
@@ -174,7 +174,7 @@ async def _safe_claims(db: TenantStore, project: str) -> list[Candidate]:
 
 
 async def _memories(
-    db: TenantStore, request: RecallRequest, embedder: Embedder | None
+    db: TenantStore, request: RecallRequest, retrieval: Retrieval
 ) -> tuple[list[Candidate], list[Candidate]]:
     profile = await search(
         db,
@@ -188,7 +188,7 @@ async def _memories(
     ranked = await search_memories_for(
         db,
         request.query,
-        embedder,
+        retrieval,
         project=request.project,
         include_quarantined=True,
         limit=min(3 * request.limit, MAX_LIMIT),

@@ -48,7 +48,6 @@ from graphmem.archive import service as archive
 from graphmem.archive.models import SearchRawRequest
 from graphmem.core.errors import InvalidArgument, InvalidState, NotFound, first_row
 from graphmem.core.models import pick
-from graphmem.embeddings.embedder import Embedder
 from graphmem.memories.models.memories import PREVIEW_CHARS
 from graphmem.memories.rules import preview
 from graphmem.recall.models.timeline import (
@@ -66,11 +65,12 @@ from graphmem.recall.report import SHOWN_STATUSES, render_report, report_stats
 from graphmem.search import service as search
 from graphmem.search.models import SearchRequest
 from graphmem.store import TenantStore
+from graphmem.toolkit.retrieval import WITHOUT_MODELS, Retrieval
 
 
 # --- timeline --------------------------------------------------------------------------------
 async def timeline(
-    db: TenantStore, request: TimelineRequest, embedder: Embedder | None = None
+    db: TenantStore, request: TimelineRequest, retrieval: Retrieval = WITHOUT_MODELS
 ) -> TimelineResult:
     anchored_by = "anchor" if request.anchor is not None else "query"
     if request.anchor is None and not (request.query or "").strip():
@@ -78,7 +78,7 @@ async def timeline(
     if request.source == "raw":
         anchor = request.anchor or await _top_turn(db, request)
         return await _turn_timeline(db, request, anchor, anchored_by)
-    anchor = request.anchor or await _top_memory(db, request, embedder)
+    anchor = request.anchor or await _top_memory(db, request, retrieval)
     return await _memory_timeline(db, request, anchor, anchored_by)
 
 
@@ -87,7 +87,7 @@ def _no_match(query: str) -> NotFound:
     return NotFound("match for query", shown)
 
 
-async def _top_memory(db: TenantStore, request: TimelineRequest, embedder: Embedder | None) -> str:
+async def _top_memory(db: TenantStore, request: TimelineRequest, retrieval: Retrieval) -> str:
     query = request.query or ""
     found = await search.search(
         db,
@@ -98,7 +98,7 @@ async def _top_memory(db: TenantStore, request: TimelineRequest, embedder: Embed
             limit=1,
             raw_fallback=False,
         ),
-        embedder,
+        retrieval,
     )
     if not found.results:
         raise _no_match(query)

@@ -2,15 +2,26 @@
 
 from __future__ import annotations
 
+from contextlib import suppress
 from typing import Annotated, Literal
 
-from pydantic import Field, model_validator
+from pydantic import BeforeValidator, Field, model_validator
 
 from graphmem.core.errors import InvalidArgument
 from graphmem.core.models import Name, OutputModel, StrictModel
 from graphmem.memories.models.memories import MemoryStatus, MemoryType, NextStep, Tag
+from graphmem.search.channels.names import ChannelName
 
-Channel = Literal["fulltext", "vector", "graph"]
+
+def _channel_named(value: object) -> object:
+    """A client names a channel with a string; strict mode takes only the enum's members."""
+    if isinstance(value, str):
+        with suppress(ValueError):  # not a name: the strict check below refuses it
+            return ChannelName(value)
+    return value
+
+
+ChannelArgument = Annotated[ChannelName, BeforeValidator(_channel_named)]
 TaskIntent = Literal[
     "resume_work",
     "explain_decision",
@@ -49,8 +60,8 @@ class SearchRequest(StrictModel):
     include_superseded: bool | None = Field(default=None, description="Plan: superseded.")
     explain: bool = Field(default=False, description="Per-hit channel ranks.")
     multi_hop: bool = Field(default=False, description="Second hop.")
-    channels: list[Channel] | None = Field(
-        default=None, min_length=1, max_length=3, description="Default all."
+    channels: list[ChannelArgument] | None = Field(
+        default=None, min_length=1, max_length=len(ChannelName), description="Default all."
     )
     raw_fallback: bool = Field(default=True, description="Allow raw_hits.")
 
@@ -177,3 +188,11 @@ class SearchResult(OutputModel):
     multi_hop: MultiHop | None = None
     retrieval_plan: RetrievalPlan | None = None
     truncated_by_budget: bool = False
+    notices: list[str] = Field(
+        default_factory=list,
+        description=(
+            "One line each on what ranked this search below its configuration: the vector "
+            "channel off (its model unavailable), a second stage dropped (over its time "
+            "budget, or failed)."
+        ),
+    )

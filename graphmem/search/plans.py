@@ -20,10 +20,15 @@ from __future__ import annotations
 import hashlib
 
 from graphmem.core.models import canonical_json
+from graphmem.search.channels.names import ChannelName
 from graphmem.search.models import RetrievalPlan, SearchRequest
 
 POLICY_VERSION = "graphmem_router_v1"
-DEFAULT_WEIGHTS = {"fulltext": 1.0, "vector": 0.5, "graph": 0.7}
+DEFAULT_WEIGHTS: dict[str, float] = {
+    ChannelName.FULLTEXT: 1.0,
+    ChannelName.VECTOR: 0.5,
+    ChannelName.GRAPH: 0.7,
+}
 DEFAULT_TOKEN_BUDGET = 4000
 
 INTENT_BOOSTS: dict[str, dict[str, float]] = {
@@ -49,7 +54,7 @@ def compile_plan(request: SearchRequest) -> RetrievalPlan:
     reasons = [f"intent:{intent}", f"role:{role}", f"risk:{risk}"]
     weights = dict(DEFAULT_WEIGHTS)
     if intent == "explore_history":
-        weights["graph"] = 1.0
+        weights[ChannelName.GRAPH] = 1.0
     boosts = dict(INTENT_BOOSTS[intent])
     for memory_type, factor in ROLE_BOOSTS[role].items():
         boosts[memory_type] = round(boosts.get(memory_type, 1.0) * factor, 4)

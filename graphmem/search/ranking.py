@@ -20,6 +20,8 @@ from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
+from graphmem.search.channels.names import ChannelName
+
 RRF_K = 5
 GRAPH_DECAY = 0.5
 
@@ -41,10 +43,18 @@ class Fusion:
 # - e5-small-v2 int8: 32.1 / 67.6 / 78.2 / 87.0 / 91.9 (its rankings through search);
 # - all-MiniLM-L6-v2 int8: 28.7 / 65.8 / 76.5 / 84.8 / 89.8 (float vectors: 28.7 / 65.0 / 75.6 /
 #   84.6 / 89.5, whose folds chose vector 0.5). Without embeddings MiniLM's constants serve.
-TURN_FUSION = Fusion(weights={"fulltext": 1.0, "vector": 0.75, "graph": 3.0}, k=1, decay=0.75)
+TURN_FUSION = Fusion(
+    weights={ChannelName.FULLTEXT: 1.0, ChannelName.VECTOR: 0.75, ChannelName.GRAPH: 3.0},
+    k=1,
+    decay=0.75,
+)
 TURN_FUSION_BY_MODEL = {
     "all-MiniLM-L6-v2": TURN_FUSION,
-    "e5-small-v2": Fusion(weights={"fulltext": 1.0, "vector": 1.0, "graph": 3.0}, k=2, decay=0.75),
+    "e5-small-v2": Fusion(
+        weights={ChannelName.FULLTEXT: 1.0, ChannelName.VECTOR: 1.0, ChannelName.GRAPH: 3.0},
+        k=2,
+        decay=0.75,
+    ),
 }
 
 

@@ -18,4 +18,4 @@ async def search(services: Services, request: SearchRequest) -> SearchResult:
     (raw turns). Answers hits with previews and pagination; then get_observations on the
     ids you pick. Use search_raw for a literal phrase, current_state for one key.
     """
-    return await service.search(services.db(), request, services.embedder)
+    return await service.search(services.db(), request, services.retrieval)

@@ -1,4 +1,5 @@
-"""What every tool needs: the store, the settings, and the caller's tenant."""
+"""What every tool needs: the store, the settings, the retrieval parts, and the caller's
+tenant."""
 
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -9,8 +10,8 @@ from fastmcp.server.dependencies import get_access_token, get_server
 
 from graphmem.core.attestation import TrustedVerifiers
 from graphmem.core.settings import Settings
-from graphmem.embeddings.embedder import Embedder
 from graphmem.store import Store, TenantStore
+from graphmem.toolkit.retrieval import WITHOUT_MODELS, Retrieval
 from graphmem.toolkit.startup import StoreGate
 
 
@@ -19,7 +20,7 @@ class Services:
     gate: StoreGate  # the store, once open (calls wait for it: graphmem/app/startup.py)
     settings: Settings
     trusted_verifiers: TrustedVerifiers | None = None
-    embedder: Embedder | None = None  # GRAPHMEM_EMBEDDINGS; None: no vector channel
+    retrieval: Retrieval = WITHOUT_MODELS  # the embedder, a second stage (toolkit/retrieval.py)
     # after an erasure erased something: what the process can do about copies outside the
     # graph (the managed Neo4j's transaction log: localdb/log_push.py); None: nothing
     after_erasure: Callable[[TenantStore], Awaitable[object]] | None = None

@@ -20,6 +20,7 @@ from graphmem.retrieval.indexing import memory_lexical
 from graphmem.search.models import SearchRequest
 from graphmem.search.service import search
 from graphmem.store import Store
+from graphmem.toolkit.retrieval import Retrieval
 from tests.neo4j_endpoint import Endpoint
 
 
@@ -181,10 +182,10 @@ async def test_with_a_model_a_full_batch_goes_without_waiting_for_the_timer(
     db = store.of(tenant)
     try:
         for index in range(indexing.MODEL_BATCH - 1):
-            await save_memory(db, _request(f"Plover {index}", "a plover runs"), minilm)
+            await save_memory(db, _request(f"Plover {index}", "a plover runs"), Retrieval(minilm))
         await asyncio.sleep(0.3)
         assert len(await _unindexed(store, tenant)) == indexing.MODEL_BATCH - 1  # not yet full
-        last = await save_memory(db, _request("Plover last", "a plover runs"), minilm)
+        last = await save_memory(db, _request("Plover last", "a plover runs"), Retrieval(minilm))
         for _ in range(100):
             if not await _unindexed(store, tenant):
                 break

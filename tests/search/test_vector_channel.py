@@ -17,7 +17,7 @@ from collections.abc import AsyncIterator
 import neo4j
 import pytest
 
-from graphmem.search import channels
+from graphmem.search.channels import fusion, vector
 from graphmem.store import Store
 
 DIMENSIONS = 384
@@ -65,20 +65,20 @@ async def placed_memories(
     await store.purge_tenant(other)
 
 
-async def nearest(store: Store, tenant: str, query: list[float], cap: int) -> channels.VectorRead:
+async def nearest(store: Store, tenant: str, query: list[float], cap: int) -> vector.VectorRead:
     params = {"vector": query, **SCOPE}
-    sources = channels.memory_sources(SCOPE)
-    return await channels.nearest_in_scope(store.of(tenant), sources, POOL, params, cap)
+    sources = fusion.memory_sources(SCOPE)
+    return await vector.nearest_in_scope(store.of(tenant), sources, POOL, params, cap)
 
 
-def ranks(found: channels.VectorRead) -> list[int]:
+def ranks(found: vector.VectorRead) -> list[int]:
     return [int(row["id"][1:]) for row in found.rows]
 
 
 async def test_a_small_share_is_served_by_a_second_larger_query(
     store: Store, tenant: str, placed_memories: list[float]
 ) -> None:
-    found = await nearest(store, tenant, placed_memories, channels.FETCH_CAP)
+    found = await nearest(store, tenant, placed_memories, vector.FETCH_CAP)
     assert (found.path, found.kept) == ("refetch", 7)
     assert ranks(found) == [EVERY * j for j in range(POOL)]
 
@@ -95,7 +95,7 @@ async def test_a_share_the_first_query_holds_needs_no_second(
     store: Store, tenant: str, placed_memories: list[float]
 ) -> None:
     params = {"vector": placed_memories, **SCOPE}
-    sources = channels.memory_sources(SCOPE)
-    found = await channels.nearest_in_scope(store.of(tenant), sources, 5, params)
+    sources = fusion.memory_sources(SCOPE)
+    found = await vector.nearest_in_scope(store.of(tenant), sources, 5, params)
     assert (found.path, found.kept) == ("index", 5)
     assert ranks(found) == [EVERY * j for j in range(5)]

@@ -24,9 +24,11 @@ from graphmem.memories.service import save_memory
 from graphmem.retrieval.indexing import indexer_of
 from graphmem.retrieval.vector_space import check_vector_space
 from graphmem.search.backfill import backfill_tenant, items_to_embed
+from graphmem.search.channels.names import ChannelName
 from graphmem.search.models import SearchRequest
 from graphmem.search.service import search
 from graphmem.store import Store
+from graphmem.toolkit.retrieval import Retrieval
 from graphmem.toolkit.startup import DatabaseNotStarted, StoreGate
 from tests.neo4j_endpoint import Endpoint
 
@@ -100,13 +102,13 @@ async def _write_one_of_each(store: Store, tenant: str, embedder: MiniLM | None)
     saved = await save_memory(
         db,
         SaveMemoryRequest(project="p", type="note", title="Lighthouse", content="the lamp turns"),
-        embedder,
+        Retrieval(embedder),
     )
     turn = {"role": "user", "content": "we painted the lighthouse red", "ts": "2024-05-01T10:00Z"}
     request = ArchiveTurnsRequest.model_validate(
         {"project": "p", "session_ref": "s", "host": "h", "source_root": "r", "turns": [turn]}
     )
-    await archive_turns(db, request, embedder)
+    await archive_turns(db, request, Retrieval(embedder))
     await indexer_of(store).flush()
     return saved.memory.id
 
@@ -128,8 +130,10 @@ async def test_backfill_embeds_what_was_written_without_a_model(
     memory_id = await _write_one_of_each(store, tenant, None)
     assert (await _node(raw_driver, "Memory", tenant))["embedding"] is None
     assert await items_to_embed(store, tenant, minilm) == {"memories": 1, "turns": 1}
-    vector_only = SearchRequest(query="a lamp that turns", channels=["vector"], raw_fallback=False)
-    assert (await search(store.of(tenant), vector_only, minilm)).results == []
+    vector_only = SearchRequest(
+        query="a lamp that turns", channels=[ChannelName.VECTOR], raw_fallback=False
+    )
+    assert (await search(store.of(tenant), vector_only, Retrieval(minilm))).results == []
 
     advanced: list[int] = []
     done = await backfill_tenant(store, tenant, minilm, advanced.append)
@@ -139,7 +143,7 @@ async def test_backfill_embeds_what_was_written_without_a_model(
     for label in ("Memory", "Turn"):
         node = await _node(raw_driver, label, tenant)
         assert node["model"] == minilm.model_id and _is_float32(node["embedding"])
-    found = await search(store.of(tenant), vector_only, minilm)
+    found = await search(store.of(tenant), vector_only, Retrieval(minilm))
     assert [hit.id for hit in found.results] == [memory_id]
 
 

@@ -24,7 +24,7 @@ async def save_memory(
     revision; detail=full adds the whole record.
     """
     return await service.save_memory(
-        services.db(), request, services.embedder, services.settings.memory_backup_dir
+        services.db(), request, services.retrieval, services.settings.memory_backup_dir
     )
 
 

@@ -25,7 +25,7 @@ async def recall_user_context(
     diagnostics. Use search for exhaustive matches, current_state for one key,
     context_bundle for an audited or past bundle.
     """
-    return await recall.recall_user_context(services.db(), request, services.embedder)
+    return await recall.recall_user_context(services.db(), request, services.retrieval)
 
 
 @SPECS.tool("Compile a context bundle", Effect.READS)

@@ -22,7 +22,7 @@ async def timeline(services: Services, request: models.TimelineRequest) -> model
     more_before and more_after. Use timeline_report for a project report, search to find
     memories, current_state for a stable fact.
     """
-    return await domain.timeline(services.db(), request, services.embedder)
+    return await domain.timeline(services.db(), request, services.retrieval)
 
 
 @SPECS.tool("Project timeline report", Effect.READS)
