@@ -143,6 +143,9 @@ def settings(neo4j_endpoint: Endpoint, tenant: str, verifier: Verifier) -> Setti
             "toolset": "full",
             "verifier_keys_file": verifier.keys_file,
             "erase_without_credentials": True,  # the erasure tests call erase without a token
+            # no forward pass per write where the test is not about search: the default model
+            # (e5-small) is on in the tests that ask for it (tests/search)
+            "embeddings": "none",
         }
     )
 

@@ -84,6 +84,14 @@ async def save(client: Client[Any], **arguments: Any) -> dict[str, Any]:
     return (await call(client, "save_memory", **{**defaults, **arguments}))["memory"]
 
 
+async def archive(
+    client: Client[Any], turns: list[dict[str, Any]], session_ref: str = "s1", **arguments: Any
+) -> dict[str, Any]:
+    """archive_turns into project p of host h, source root r; its answer."""
+    defaults = {"project": "p", "host": "h", "source_root": "r", "session_ref": session_ref}
+    return await call(client, "archive_turns", **{**defaults, **arguments}, turns=turns)
+
+
 @dataclass
 class Harness:
     """The session's event loop and store, for a synchronous Hypothesis test: it runs its

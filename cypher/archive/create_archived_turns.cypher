@@ -1,6 +1,7 @@
 // archive_turns: store the new turns of one session in one statement (UNWIND batch), with
-// their tenant-prefixed lexical tokens and, when embeddings are on, their vector (stamped with
-// its model). archived_revision is the call's event: what an actor's erasure selects them by.
+// their tenant-prefixed lexical tokens; with embeddings on, labelled Unembedded until their
+// vector follows (write-behind: graphmem/retrieval/indexing.py). archived_revision is the
+// call's event: what an actor's erasure selects them by.
 MATCH (s:Session {tenant: $tenant, id: $session_id})
 UNWIND $turns AS turn
 CREATE (t:Turn {
@@ -9,11 +10,6 @@ CREATE (t:Turn {
   quarantined: turn.quarantined, quarantine_reasons: turn.quarantine_reasons,
   archived_at: datetime($now), archived_revision: $revision
 })
-SET t.embedding_model = turn.embedding_model
+FOREACH (_ IN CASE WHEN $vectors_follow THEN [1] ELSE [] END | SET t:Unembedded)
 CREATE (s)-[:HAS_TURN]->(t)
-WITH t, turn
-CALL (t, turn) {  // float32, the procedure's compact form
-  WITH t, turn WHERE turn.embedding IS NOT NULL
-  CALL db.create.setNodeVectorProperty(t, 'embedding', turn.embedding)
-}
 RETURN count(t) AS created

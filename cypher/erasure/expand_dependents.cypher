@@ -26,5 +26,5 @@ CALL (n) {
 WITH DISTINCT d
 WHERE NOT d:Erased
 RETURN elementId(d) AS ref,
-       [label IN labels(d) WHERE NOT label IN ['Unindexed', 'ImportPending']][0] AS kind,
+       [label IN labels(d) WHERE NOT label IN ['Unindexed', 'ImportPending', 'Unembedded']][0] AS kind,
        coalesce(d.id, d.sha) AS id

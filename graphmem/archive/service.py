@@ -81,18 +81,16 @@ from graphmem.archive.turns import (
     screen_turns,
     snippet,
     turn_digest,
-    turn_embedding_text,
 )
 from graphmem.core.clock import utc_iso
 from graphmem.core.errors import InvalidArgument
 from graphmem.core.ids import new_id
 from graphmem.core.models import from_node, paged, pick
 from graphmem.core.progress import step
-from graphmem.embeddings.embedder import Embedder
 from graphmem.history.chain import Audit, Change
 from graphmem.history.write_path import Write, write
+from graphmem.retrieval.indexing import indexer_of
 from graphmem.retrieval.lexical import FETCH_GROWTH, MAX_QUERY_TERMS, lucene_query, widening
-from graphmem.retrieval.vectors import embed_texts
 from graphmem.store import TenantStore
 from graphmem.store.store import Row
 from graphmem.toolkit.retrieval import WITHOUT_MODELS, Retrieval
@@ -107,20 +105,20 @@ async def archive_turns(
     check_call_size(request)
     batch = screen_turns(db.tenant, request)
     await step(1, 3, f"screened {len(request.turns)} turns")
-    await _embed(embedder, batch.candidates)
-    await step(2, 3, "embedded" if embedder is not None else "no embeddings configured")
     session_id = new_id()
+    stored: list[str] = []  # the ids this call stored (the last run of work: it may rerun)
 
     async def work(w: Write) -> ArchiveTurnsResult:
         merged = await _merge_session(w, request, session_id)
         sid = merged["id"]
         new = await _new_turns(w, merged, batch.candidates)
+        stored[:] = [c["id"] for c in new]
         duplicates = len(request.turns) - len(new)
         if not new:
             [row] = await w.run("archive/get_raw_session", session_id=sid)
             return batch.result(row, created=False, stored=0, duplicates=duplicates, revision=None)
         base = merged["next_seq"]
-        await _create_turns(w, sid, base, new)
+        await _create_turns(w, sid, base, new, vectors_follow=embedder is not None)
         await w.run("archive/link_raw_turn_sequence", session_id=sid, from_ts=new[0]["ts"])
         content_hash = fold_hash(
             merged["content_hash"],
@@ -138,17 +136,11 @@ async def archive_turns(
         )
 
     archived = await write(db, "archive_turns", work, audit=Audit.of(request))
-    await step(3, 3, f"stored {archived.stored} turns")
+    await step(2, 3, f"stored {archived.stored} turns")
+    if embedder is not None and archived.stored:  # vectors follow the acknowledgement
+        indexer_of(db.store).submit_turns(db.tenant, stored, embedder)
+    await step(3, 3, "vectors queued" if embedder is not None else "no embeddings configured")
     return archived
-
-
-async def _embed(embedder: Embedder | None, candidates: list[dict[str, Any]]) -> None:
-    vectors = await embed_texts(
-        embedder, [turn_embedding_text(c["at"], c["content"]) for c in candidates]
-    )
-    for candidate, vector in zip(candidates, vectors or [], strict=False):
-        candidate["embedding"] = vector
-        candidate["embedding_model"] = embedder.model_id if embedder else None
 
 
 async def _merge_session(w: Write, request: ArchiveTurnsRequest, session_id: str) -> Row:
@@ -176,20 +168,21 @@ async def _new_turns(
     )
 
 
-async def _create_turns(w: Write, sid: str, base: int, new: list[dict[str, Any]]) -> None:
+async def _create_turns(
+    w: Write, sid: str, base: int, new: list[dict[str, Any]], *, vectors_follow: bool
+) -> None:
     """Every new turn in one statement, numbered on from the session's ``base`` count."""
     await w.run(
         "archive/create_archived_turns",
         session_id=sid,
         revision=w.next_revision,  # the call's event, appended next
+        vectors_follow=vectors_follow,
         turns=[
             {
                 "id": c["id"],
                 "role": c["role"],
                 "content": c["content"],
                 "lexical": c["lexical"],
-                "embedding": c.get("embedding"),
-                "embedding_model": c.get("embedding_model"),
                 "ts": c["ts"],
                 "seq": base + n,
                 "content_hash": c["content_hash"],

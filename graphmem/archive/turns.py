@@ -23,6 +23,7 @@ from graphmem.core.clock import utc_iso
 from graphmem.core.errors import InvalidArgument
 from graphmem.core.gate import screen
 from graphmem.core.ids import new_id
+from graphmem.retrieval.indexing import date_words
 from graphmem.retrieval.lexical import MAX_QUERY_TERMS, lexical_text
 
 EMPTY_HASH = "0" * 64
@@ -133,15 +134,6 @@ def query_terms(query: str) -> list[str]:
 def turn_lexical(tenant: str, ts: datetime, content: str) -> str:
     """The indexed form of a turn: its date words, then its content."""
     return lexical_text(tenant, [date_words(ts), content])
-
-
-def turn_embedding_text(ts: datetime, content: str) -> str:
-    """What the vector of a turn encodes: the day it was said and what was said."""
-    return f"({date_words(ts)}) {content}"
-
-
-def date_words(ts: datetime) -> str:
-    return f"{ts.day} {ts:%B %Y}"
 
 
 def snippet(content: str, terms: list[str], size: int = SNIPPET_CHARS) -> str:

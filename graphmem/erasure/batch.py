@@ -2,8 +2,9 @@
 (who, why, the selector's kind, counts: never content), then the payloads of the events naming
 the batch's nodes (and any chosen by revision) erased under that event's seal
 (history/erasure.py), the nodes made tombstones (cypher/erasure/tombstone_nodes.cypher),
-their idempotency records dropped and the counters live nodes keep of them refreshed. The
-erasure tool and maintain's retention share it."""
+their idempotency records dropped, the counters live nodes keep of them refreshed and the
+vector of a turn said after an erased one taken (it read the erased turn: it is embedded again,
+without it). The erasure tool and maintain's retention share it."""
 
 from __future__ import annotations
 
@@ -51,4 +52,6 @@ async def erase_batch(
         )
         await current.run("erasure/delete_idempotency_records", ids=ids)
         await current.run("erasure/refresh_derived_counters", refs=rows[0]["refs"])
+        # the turn after an erased one encoded it in its vector: it is embedded again
+        await current.run("erasure/unembed_next_turns", refs=rows[0]["refs"])
     return Erased(revision, events)

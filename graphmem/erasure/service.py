@@ -31,6 +31,7 @@ from graphmem.erasure.models import MAX_IDS, EraseRequest, EraseResult, ErasureS
 from graphmem.erasure.selection import Plan, SelectedRow, counts_by_kind, expanded, plan
 from graphmem.history.erasure import forget_authors
 from graphmem.history.write_path import Write, write_batches
+from graphmem.retrieval.indexing import indexer_of
 from graphmem.store import TenantStore
 
 BATCH = 1_000
@@ -63,6 +64,9 @@ async def erase(
         )
     finally:  # what committed has no backup left, even when a later batch failed
         await backups.finish()
+    # turns whose vectors read an erased turn wait for new ones: this process's next search
+    # of the tenant embeds them (another's within its sweep interval)
+    indexer_of(db.store).sweep_soon(db.tenant)
     # what is left (past the bound, or written while the batches ran: the selector is planned
     # again, never assumed done), and its fingerprint for the next confirmation
     left = await plan(db, request)

@@ -26,6 +26,7 @@ from graphmem.erasure.retention import erase_past_retention
 from graphmem.facts.models import MaintainRequest, MaintainResult
 from graphmem.history.chain import Change
 from graphmem.history.write_path import Write, write_batches
+from graphmem.retrieval.indexing import indexer_of
 from graphmem.store import TenantStore
 
 EXPIRY_BATCH = 1000
@@ -77,6 +78,8 @@ async def maintain(
         )
     finally:  # what committed has no backup left, even when a later batch failed
         await backups.finish()
+    if any(batch.erased for batch in batches):  # turns after erased ones wait for new vectors
+        indexer_of(db.store).sweep_soon(db.tenant)
     return _result(batches, db.continuation("maintain", batches[-1].following))
 
 

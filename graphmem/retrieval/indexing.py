@@ -1,4 +1,5 @@
-"""Write-behind search fields of memories: a save commits, its search fields follow in batches.
+"""Write-behind search fields: a save commits, its memory's search fields follow in batches;
+an archive_turns call commits, its turns' vectors follow the same way.
 
 Why: a Neo4j full-text (and vector) index refreshes its Lucene reader inside the commit of
 every transaction that touches it, about 6 ms here, more than a save's own work. save_memory
@@ -24,6 +25,11 @@ Nothing is lost: the label stays until the fields are set, so a memory left behi
 a failed batch or another process that stopped is found by a settle of its tenant in any
 process (``list_unindexed_memories``: the first in a process, then at most every
 ``SWEEP_EVERY``) and indexed then. A batch that fails is retried at the next settle or submit.
+
+Archived turns carry their full-text tokens from their write; only their vectors follow (a
+forward pass per turn must never hold an acknowledgement), labelled ``Unembedded`` until set,
+found by the same settle and sweep (``retrieval/list_unembedded_turns``). A turn's vector reads
+the turn before it in its session (``turn_embedding_text``), read at the flush.
 """
 
 from __future__ import annotations
@@ -33,6 +39,7 @@ import contextlib
 import logging
 import time
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 from weakref import WeakKeyDictionary
 
@@ -55,11 +62,16 @@ SWEEP_EVERY = 60.0  # seconds between two looks for a tenant's leftovers in one 
 
 @dataclass(frozen=True)
 class Pending:
-    """A committed memory whose search fields are not set yet."""
+    """A committed memory whose search fields, or turn whose vector, is not set yet."""
 
-    memory_id: str
+    item_id: str  # a memory's or a turn's id
     lexical: str
     embedding_text: str
+
+    @classmethod
+    def turn(cls, turn_id: str) -> Pending:
+        """An archived turn waiting for its vector (what it encodes is read at the flush)."""
+        return cls(turn_id, "", "")
 
     @classmethod
     def of(cls, tenant: str, memory: dict[str, Any]) -> Pending:
@@ -78,12 +90,33 @@ def memory_embedding_text(memory: dict[str, Any]) -> str:
     return f"{memory['type']}: {memory['title']}\n{memory['content']}"
 
 
+def turn_embedding_text(ts: datetime | Any, content: str, previous: str | None = None) -> str:
+    """What the vector of a turn encodes: the day it was said, the turn said just before it
+    in its session (a reply is understood with what it answers: "Yes, in May" means little
+    alone) and what was said. On LoCoMo, held out, the vector channel alone finds 7 points
+    more at @10 with the turn before than without it (bench.locomo_folds)."""
+    said = content if previous is None else f"{previous}\n{content}"
+    return f"({date_words(ts)}) {said}"
+
+
+def date_words(ts: datetime | Any) -> str:
+    """A day as words ("2 March 2026"): a Python or a Neo4j datetime."""
+    native: datetime = ts if isinstance(ts, datetime) else ts.to_native()
+    return f"{native.day} {native:%B %Y}"
+
+
+Key = tuple[str, Embedder | None, str]  # tenant, model, kind (MEMORIES or TURNS)
+MEMORIES = "memories"  # search fields (full-text tokens and vector) of saved memories
+TURNS = "turns"  # vectors of archived turns (their full-text tokens are written with them)
+
+
 class Indexer:
-    """The write-behind queue of one store: memories submitted per tenant, flushed in batches."""
+    """The write-behind queue of one store: memories' search fields and turns' vectors,
+    submitted per tenant, flushed in batches."""
 
     def __init__(self, store: Store) -> None:
         self._store = store
-        self._pending: dict[tuple[str, Embedder | None], dict[str, Pending]] = {}
+        self._pending: dict[Key, dict[str, Pending]] = {}
         self._swept: dict[str, float] = {}  # tenant -> when its leftovers were looked for
         self._lock = asyncio.Lock()  # one flush at a time: a settle waits for one in flight
         self._timer: asyncio.Task[None] | None = None
@@ -93,9 +126,17 @@ class Indexer:
 
     def submit(self, tenant: str, item: Pending, embedder: Embedder | None) -> None:
         """Queue one committed memory; it is flushed within ``FLUSH_AT_MOST`` (or sooner)."""
-        queue = self._pending.setdefault((tenant, embedder), {})
-        queue[item.memory_id] = item
-        if embedder is not None and len(queue) >= MODEL_BATCH:
+        self._queue((tenant, embedder, MEMORIES), [item])
+
+    def submit_turns(self, tenant: str, turn_ids: list[str], embedder: Embedder) -> None:
+        """Queue committed turns for their vectors (what they encode is read at the flush:
+        the turn before each may be in the same call or an earlier one)."""
+        self._queue((tenant, embedder, TURNS), [Pending.turn(i) for i in turn_ids])
+
+    def _queue(self, key: Key, items: list[Pending]) -> None:
+        queue = self._pending.setdefault(key, {})
+        queue.update((item.item_id, item) for item in items)
+        if key[1] is not None and len(queue) >= MODEL_BATCH:
             self._full.set()
         self._last_submit = time.monotonic()
         if self._oldest is None:
@@ -104,13 +145,18 @@ class Indexer:
             self._timer = asyncio.get_running_loop().create_task(self._flush_later())
 
     async def settle(self, tenant: str, embedder: Embedder | None) -> None:
-        """Set the search fields of every memory of ``tenant`` still waiting: this process's
-        queue, and (at most every ``SWEEP_EVERY``) those any process left unindexed."""
+        """Set the search fields of every memory and turn of ``tenant`` still waiting: this
+        process's queue, and (at most every ``SWEEP_EVERY``) those any process left behind."""
         swept = self._swept.get(tenant)
         if swept is None or time.monotonic() - swept >= SWEEP_EVERY:
             await self._sweep(tenant, embedder)
         if any(key[0] == tenant for key in self._pending) or self._lock.locked():
             await self.flush(tenant)  # a search waits for its own tenant's queue, not others'
+
+    def sweep_soon(self, tenant: str) -> None:
+        """Look for ``tenant``'s leftovers at its next settle (an erasure left turns waiting
+        for their vectors), not only after ``SWEEP_EVERY``."""
+        self._swept.pop(tenant, None)
 
     async def flush(self, tenant: str | None = None) -> None:
         """Write what is queued when the lock is had (``tenant``'s only, when given), a batch
@@ -123,10 +169,10 @@ class Indexer:
                 self._oldest = None  # what arrives from now on starts the next wait
             for key, items in taken.items():
                 try:
-                    await self._write(*key, list(items.values()))
+                    await self._write(key, list(items.values()))
                 except BaseException:
                     for left in (key, *keys[keys.index(key) + 1 :]):
-                        self._requeue(*left, taken[left])
+                        self._requeue(left, taken[left])
                     raise
 
     async def close(self) -> None:
@@ -160,23 +206,27 @@ class Indexer:
 
     def _model_batch_full(self) -> bool:
         return any(
-            embedder is not None and len(items) >= MODEL_BATCH
-            for (_, embedder), items in self._pending.items()
+            key[1] is not None and len(items) >= MODEL_BATCH for key, items in self._pending.items()
         )
 
-    def _requeue(self, tenant: str, embedder: Embedder | None, items: dict[str, Pending]) -> None:
-        queued = self._pending.setdefault((tenant, embedder), {})
-        self._pending[(tenant, embedder)] = {**items, **queued}
+    def _requeue(self, key: Key, items: dict[str, Pending]) -> None:
+        queued = self._pending.setdefault(key, {})
+        self._pending[key] = {**items, **queued}
         if self._oldest is None:
             self._oldest = time.monotonic()
 
-    async def _write(self, tenant: str, embedder: Embedder | None, items: list[Pending]) -> None:
+    async def _write(self, key: Key, items: list[Pending]) -> None:
+        tenant, embedder, kind = key
+        if kind == TURNS:
+            assert embedder is not None  # turns are queued only for a model
+            await self._write_turn_vectors(tenant, embedder, [item.item_id for item in items])
+            return
         for start in range(0, len(items), BATCH):
             batch = items[start : start + BATCH]
             vectors = await embed_texts(embedder, [item.embedding_text for item in batch])
             rows = [
                 {
-                    "id": item.memory_id,
+                    "id": item.item_id,
                     "lexical": item.lexical,
                     "embedding": vectors[index] if vectors else None,
                 }
@@ -186,19 +236,44 @@ class Indexer:
             model = embedder.model_id if embedder else None
             await bookkeeping(db, "search/set_memory_search_fields", memories=rows, model=model)
 
-    async def _sweep(self, tenant: str, embedder: Embedder | None) -> None:
-        while True:
+    async def _write_turn_vectors(self, tenant: str, embedder: Embedder, ids: list[str]) -> None:
+        for start in range(0, len(ids), BATCH):
             rows = await self._store.read(
-                "search/list_unindexed_memories", tenant, limit=SWEEP_BATCH
-            )
-            for row in rows:
-                item = Pending.of(tenant, row["memory"])
-                self._pending.setdefault((tenant, embedder), {})[item.memory_id] = item
+                "retrieval/read_turn_vector_texts", tenant, ids=ids[start : start + BATCH]
+            )  # an erased turn reads nothing: it gets no vector
+            texts = [turn_embedding_text(r["ts"], r["content"], r["previous"]) for r in rows]
+            vectors = await embed_texts(embedder, texts) or []
+            turns = [{"id": r["id"], "embedding": v} for r, v in zip(rows, vectors, strict=True)]
+            if turns:
+                await bookkeeping(
+                    self._store.of(tenant),
+                    "retrieval/set_turn_vectors",
+                    items=turns,
+                    model=embedder.model_id,
+                )
+
+    async def _sweep(self, tenant: str, embedder: Embedder | None) -> None:
+        await self._sweep_kind(tenant, embedder, MEMORIES)
+        if embedder is not None:
+            await self._sweep_kind(tenant, embedder, TURNS)
+        self._swept[tenant] = time.monotonic()
+
+    async def _sweep_kind(self, tenant: str, embedder: Embedder | None, kind: str) -> None:
+        listing = "search/list_unindexed_memories" if kind == MEMORIES else LIST_UNEMBEDDED
+        while True:
+            rows = await self._store.read(listing, tenant, limit=SWEEP_BATCH)
+            items = [
+                Pending.of(tenant, row["memory"]) if kind == MEMORIES else Pending.turn(row["id"])
+                for row in rows
+            ]
+            self._queue((tenant, embedder, kind), items)
             if rows:
                 await self.flush(tenant)
             if len(rows) < SWEEP_BATCH:
                 break
-        self._swept[tenant] = time.monotonic()
+
+
+LIST_UNEMBEDDED = "retrieval/list_unembedded_turns"
 
 
 _INDEXERS: WeakKeyDictionary[Store, Indexer] = WeakKeyDictionary()

@@ -14,10 +14,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from graphmem.archive.turns import turn_embedding_text
 from graphmem.embeddings.embedder import Embedder
 from graphmem.history.write_path import bookkeeping
-from graphmem.retrieval.indexing import memory_embedding_text
+from graphmem.retrieval.indexing import memory_embedding_text, turn_embedding_text
 from graphmem.retrieval.vectors import embed_texts
 from graphmem.store import Store
 
@@ -44,8 +43,8 @@ KINDS = (
     _Kind(
         "turns",
         "search/list_turns_to_embed",
-        "search/set_turn_embeddings",
-        lambda turn: turn_embedding_text(turn["ts"], turn["content"]),
+        "retrieval/set_turn_vectors",
+        lambda turn: turn_embedding_text(turn["ts"], turn["content"], turn["previous"]),
     ),
 )
 

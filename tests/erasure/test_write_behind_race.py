@@ -69,9 +69,9 @@ WRITES: dict[str, tuple[str, str, Any]] = {
         "memories/record_memory_access",
         lambda node_id: {"ids": [node_id]},
     ),
-    "turn backfill": (
+    "turn vectors (written behind archive_turns, and backfill)": (
         "Turn",
-        "search/set_turn_embeddings",
+        "retrieval/set_turn_vectors",
         lambda node_id: {"items": [{"id": node_id, "embedding": VECTOR}], "model": "m"},
     ),
 }

@@ -2,11 +2,18 @@
 
 from __future__ import annotations
 
-import pytest
+from collections.abc import AsyncIterator
+from typing import Any
 
+import pytest
+from fastmcp import Client
+
+from graphmem.app.server import create_server
 from graphmem.core.settings import Settings
 from graphmem.embeddings.embedder import Embedder, EmbeddingsUnavailable, load_embedder
 from graphmem.embeddings.minilm import MiniLM
+from graphmem.store import Store
+from tests.support import WholeRecordClient
 
 
 @pytest.fixture(scope="session")
@@ -32,3 +39,13 @@ def e5_small() -> Embedder:
         pytest.skip(f"e5-small-v2 not fetched: {e}")
     assert embedder is not None
     return embedder
+
+
+@pytest.fixture
+async def e5_client(
+    store: Store, settings: Settings, e5_small: Embedder
+) -> AsyncIterator[Client[Any]]:
+    """A client of a server in the default configuration: e5-small-v2 on."""
+    configured = settings.model_copy(update={"embeddings": "e5-small"})
+    async with WholeRecordClient(create_server(store, configured)) as connected:
+        yield connected

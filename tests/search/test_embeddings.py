@@ -37,11 +37,10 @@ def max_abs_diff(a: list[float], b: list[float]) -> float:
 # --- settings and loading (no model needed) ----------------------------------------------
 
 
-def test_embeddings_are_off_by_default(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_embeddings_are_on_by_default(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("GRAPHMEM_EMBEDDINGS", raising=False)
-    settings = Settings()
-    assert settings.embeddings == "none"
-    assert load_embedder(settings) is None
+    assert Settings().embeddings == "e5-small"
+    assert load_embedder(Settings(embeddings="none")) is None
 
 
 def test_embedding_settings_come_from_the_environment(

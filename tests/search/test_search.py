@@ -5,7 +5,6 @@ BM25, and every documented validation rule."""
 from __future__ import annotations
 
 import importlib.util
-from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
@@ -13,7 +12,6 @@ from fastmcp import Client
 
 from graphmem.app.server import create_server
 from graphmem.core.settings import Settings
-from graphmem.embeddings.embedder import Embedder
 from graphmem.search.ranking import RRF_K
 from graphmem.store import Store
 from tests.support import WholeRecordClient, call, call_error
@@ -345,15 +343,6 @@ async def test_turns_are_embedded_at_write_time(semantic: Client[Any]) -> None:
     await archive_kitten_and_invoice(semantic)
     found = await find(semantic, query="new cat at home", channels=["vector"])
     assert found["raw_hits"][0]["preview"] == "We adopted a kitten!"
-
-
-@pytest.fixture
-async def e5_client(
-    store: Store, settings: Settings, e5_small: Embedder
-) -> AsyncIterator[Client[Any]]:
-    configured = settings.model_copy(update={"embeddings": "e5-small"})
-    async with WholeRecordClient(create_server(store, configured)) as connected:
-        yield connected
 
 
 async def test_e5_small_finds_meaning_in_memories_and_turns(e5_client: Client[Any]) -> None:
