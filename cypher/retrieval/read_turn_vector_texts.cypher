@@ -5,4 +5,5 @@ UNWIND $ids AS id
 MATCH (t:Turn {tenant: $tenant, id: id})
 OPTIONAL MATCH (p:Turn)-[:NEXT]->(t)
 WHERE p.tenant = $tenant AND NOT coalesce(p.quarantined, false)
-RETURN t.id AS id, t.ts AS ts, t.content AS content, p.content AS previous
+RETURN t.id AS id, t.ts AS ts, t.content AS content, p.content AS previous,
+       p.id AS previous_id

@@ -7,6 +7,6 @@ WHERE t.tenant = $tenant AND t.id > $after
   AND (t.embedding_model IS NULL OR t.embedding_model <> $model)
 OPTIONAL MATCH (p:Turn)-[:NEXT]->(t)
 WHERE p.tenant = $tenant AND NOT coalesce(p.quarantined, false)
-RETURN t {.id, .ts, .content, previous: p.content} AS item
+RETURN t {.id, .ts, .content, previous: p.content, previous_id: p.id} AS item
 ORDER BY t.id
 LIMIT $limit

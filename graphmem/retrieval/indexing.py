@@ -243,7 +243,10 @@ class Indexer:
             )  # an erased turn reads nothing: it gets no vector
             texts = [turn_embedding_text(r["ts"], r["content"], r["previous"]) for r in rows]
             vectors = await embed_texts(embedder, texts) or []
-            turns = [{"id": r["id"], "embedding": v} for r, v in zip(rows, vectors, strict=True)]
+            turns = [
+                {"id": r["id"], "embedding": v, "previous": r["previous_id"]}
+                for r, v in zip(rows, vectors, strict=True)
+            ]
             if turns:
                 await bookkeeping(
                     self._store.of(tenant),

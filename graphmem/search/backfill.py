@@ -77,7 +77,10 @@ async def _backfill_kind(
             return done
         items = [row["item"] for row in rows]
         vectors = await embed_texts(embedder, [kind.text(item) for item in items]) or []
-        batch = [{"id": item["id"], "embedding": v} for item, v in zip(items, vectors, strict=True)]
+        batch = [
+            {"id": item["id"], "embedding": v, "previous": item.get("previous_id")}
+            for item, v in zip(items, vectors, strict=True)
+        ]
         await bookkeeping(store.of(tenant), kind.update, items=batch, model=embedder.model_id)
         done += len(batch)
         after = items[-1]["id"]

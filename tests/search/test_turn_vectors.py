@@ -17,6 +17,7 @@ from graphmem.archive.service import archive_turns
 from graphmem.embeddings.embedder import Embedder
 from graphmem.erasure.models import EraseRequest
 from graphmem.erasure.service import erase
+from graphmem.history.write_path import bookkeeping
 from graphmem.retrieval.indexing import indexer_of, turn_embedding_text
 from graphmem.store import Store, TenantStore
 from graphmem.toolkit.retrieval import Retrieval
@@ -44,6 +45,18 @@ async def turns_of(driver: neo4j.AsyncDriver, tenant: str) -> list[dict[str, Any
         tenant=tenant,
     )
     return [record.data() for record in records]
+
+
+async def erased(db: TenantStore, turn_id: str) -> None:
+    listed = await erase(db, EraseRequest(ids=[turn_id], reason="asked"))
+    confirmed = EraseRequest(
+        ids=[turn_id],
+        reason="asked",
+        dry_run=False,
+        confirm_destructive=True,
+        expected_fingerprint=listed.fingerprint,
+    )
+    assert (await erase(db, confirmed)).total == 1
 
 
 async def archived_and_embedded(store: Store, tenant: str, e5_small: Embedder) -> TenantStore:
@@ -82,7 +95,7 @@ CRASHING_ARCHIVER = textwrap.dedent(
     from graphmem.archive.models import ArchiveTurnsRequest
     from graphmem.archive.service import archive_turns
     from graphmem.core.settings import Settings
-    from graphmem.store import Store, TenantStore
+    from graphmem.store import Store
     from graphmem.toolkit.retrieval import load_retrieval
 
     async def main():
@@ -125,20 +138,27 @@ async def test_the_turn_after_an_erased_one_forgets_it(
 ) -> None:
     db = await archived_and_embedded(store, tenant, e5_small)
     first, _ = await turns_of(raw_driver, tenant)
-    listed = await erase(db, EraseRequest(ids=[first["id"]], reason="asked"))
-    await erase(
-        db,
-        EraseRequest(
-            ids=[first["id"]],
-            reason="asked",
-            dry_run=False,
-            confirm_destructive=True,
-            expected_fingerprint=listed.fingerprint,
-        ),
-    )
+    await erased(db, first["id"])
     [kept] = await turns_of(raw_driver, tenant)
     assert kept["waiting"] and kept["embedding"] is None  # its vector read the erased turn
     await indexer_of(store).settle(tenant, e5_small)
     [kept] = await turns_of(raw_driver, tenant)
     [alone] = e5_small.embed([turn_embedding_text(SAID, TURNS[1])])
     assert cosine(kept["embedding"], alone) > 0.99
+
+
+async def test_a_vector_read_with_a_turn_erased_meanwhile_is_not_written(
+    store: Store, raw_driver: neo4j.AsyncDriver, tenant: str
+) -> None:
+    """The indexer read B's text with A before it; A is erased before the vector is written:
+    the vector (A's words in it) is refused, and B waits for a new one."""
+    db = store.of(tenant)
+    await archive_turns(db, request(TURNS), Retrieval())  # no model: nothing queued
+    first, second = await turns_of(raw_driver, tenant)
+    [read] = await store.read("retrieval/read_turn_vector_texts", tenant, ids=[second["id"]])
+    assert (read["previous"], read["previous_id"]) == (TURNS[0], first["id"])
+    await erased(db, first["id"])
+    item = {"id": second["id"], "embedding": [0.1] * 384, "previous": read["previous_id"]}
+    await bookkeeping(db, "retrieval/set_turn_vectors", items=[item], model="m")
+    [kept] = await turns_of(raw_driver, tenant)
+    assert kept["embedding"] is None and kept["waiting"]
