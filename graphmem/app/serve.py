@@ -31,7 +31,9 @@ from graphmem.toolkit.startup import StoreGate
 
 T = TypeVar("T")
 RECONNECT_EVERY = 5.0  # seconds between attempts while the database does not answer at start
-MODEL_FETCH_WAIT = 20.0  # seconds a first start waits for the embedding model's download
+MODEL_FETCH_WAIT = 5.0  # seconds a first start waits for the embedding model's download
+# (a stdio client waits for the handshake meanwhile; turns archived without the model are
+# labelled and embedded by the next start that has it)
 
 
 def serve(settings: Settings, transport: str) -> int:

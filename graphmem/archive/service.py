@@ -106,7 +106,7 @@ async def archive_turns(
     batch = screen_turns(db.tenant, request)
     await step(1, 3, f"screened {len(request.turns)} turns")
     session_id = new_id()
-    stored: list[str] = []  # the ids this call stored (the last run of work: it may rerun)
+    stored: list[str] = []  # turns whose vectors follow (the last run of work: it may rerun)
 
     async def work(w: Write) -> ArchiveTurnsResult:
         merged = await _merge_session(w, request, session_id)
@@ -118,8 +118,16 @@ async def archive_turns(
             [row] = await w.run("archive/get_raw_session", session_id=sid)
             return batch.result(row, created=False, stored=0, duplicates=duplicates, revision=None)
         base = merged["next_seq"]
-        await _create_turns(w, sid, base, new, vectors_follow=embedder is not None)
-        await w.run("archive/link_raw_turn_sequence", session_id=sid, from_ts=new[0]["ts"])
+        # with the model asked for but not loaded, turns still wait: a start with it embeds them
+        expected = embedder is not None or retrieval.vectors_off is not None
+        await _create_turns(w, sid, base, new, vectors_follow=expected)
+        [threaded] = await w.run(
+            "archive/link_raw_turn_sequence",
+            session_id=sid,
+            from_ts=new[0]["ts"],
+            new_ids=[c["id"] for c in new],
+        )
+        stored.extend(threaded["stale"])  # a late turn: the one after it is embedded again
         content_hash = fold_hash(
             merged["content_hash"],
             [turn_digest(c["role"], c["ts"], c["content_hash"]) for c in new],

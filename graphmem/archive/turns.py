@@ -23,8 +23,8 @@ from graphmem.core.clock import utc_iso
 from graphmem.core.errors import InvalidArgument
 from graphmem.core.gate import screen
 from graphmem.core.ids import new_id
-from graphmem.retrieval.indexing import date_words
 from graphmem.retrieval.lexical import MAX_QUERY_TERMS, lexical_text
+from graphmem.retrieval.turn_texts import date_words
 
 EMPTY_HASH = "0" * 64
 

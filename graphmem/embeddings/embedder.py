@@ -131,7 +131,13 @@ def _load_e5_small(folder: Path) -> Embedder:
             f"GRAPHMEM_EMBEDDINGS=e5-small: the model folder {folder} lacks "
             f"{', '.join(missing)}: run `{FETCH_COMMAND}` once"
         )
-    damaged = damaged_files(E5_SMALL, folder)
+    try:
+        damaged = damaged_files(E5_SMALL, folder)
+    except OSError as e:  # a folder of another user's, unreadable here
+        raise EmbeddingsUnavailable(
+            f"GRAPHMEM_EMBEDDINGS=e5-small: cannot read the model in {folder} "
+            f"({e.strerror or type(e).__name__})"
+        ) from e
     if damaged:  # truncated, or other bytes: refused by digest, never loaded
         raise EmbeddingsUnavailable(
             f"GRAPHMEM_EMBEDDINGS=e5-small: {', '.join(damaged)} in {folder} is not the pinned "

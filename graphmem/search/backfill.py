@@ -16,7 +16,8 @@ from typing import Any
 
 from graphmem.embeddings.embedder import Embedder
 from graphmem.history.write_path import bookkeeping
-from graphmem.retrieval.indexing import memory_embedding_text, turn_embedding_text
+from graphmem.retrieval.indexing import memory_embedding_text
+from graphmem.retrieval.turn_texts import turn_embedding_text
 from graphmem.retrieval.vectors import embed_texts
 from graphmem.store import Store
 

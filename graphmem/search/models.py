@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from contextlib import suppress
 from typing import Annotated, Literal
 
 from pydantic import BeforeValidator, Field, model_validator
@@ -16,8 +15,11 @@ from graphmem.search.channels.names import ChannelName
 def _channel_named(value: object) -> object:
     """A client names a channel with a string; strict mode takes only the enum's members."""
     if isinstance(value, str):
-        with suppress(ValueError):  # not a name: the strict check below refuses it
+        try:
             return ChannelName(value)
+        except ValueError:
+            names = ", ".join(name.value for name in ChannelName)
+            raise ValueError(f"one of {names}") from None
     return value
 
 

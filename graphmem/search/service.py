@@ -44,6 +44,7 @@ from typing import Any
 
 from graphmem.core.errors import GraphmemError, InvalidArgument
 from graphmem.core.models import from_node
+from graphmem.embeddings.embedder import Embedder
 from graphmem.memories.rules import preview
 from graphmem.retrieval.indexing import indexer_of
 from graphmem.retrieval.lexical import leading_words
@@ -151,7 +152,7 @@ async def search(
         multi_hop=multi_hop,
         retrieval_plan=plan,
         truncated_by_budget=truncated,
-        notices=[*_vectors_notice(request, retrieval), *dropped],
+        notices=[*_vectors_notice(request, retrieval), *context.notices, *dropped],
     )
     if len(ranking.fused) < RAW_FALLBACK_BELOW and _fallback_allowed(request, plan):
         result = await _with_raw_hits(context, result)
@@ -166,7 +167,7 @@ async def _context(
     plan: RetrievalPlan | None,
 ) -> Context:
     embedder = retrieval.embedder
-    await indexer_of(db.store).settle(db.tenant, embedder)  # this process's saves: searchable
+    notices = await _settled(db, embedder)
     vectors = await embed_texts(
         embedder if ChannelName.VECTOR in channels else None, [request.query or ""], queries=True
     )
@@ -178,7 +179,21 @@ async def _context(
         pool=min(max(3 * (request.offset + request.limit + 1), MIN_POOL), MAX_POOL),
         vector=vectors[0] if vectors else None,
         retrieval=retrieval,
+        notices=notices,
     )
+
+
+async def _settled(db: TenantStore, embedder: Embedder | None) -> tuple[str, ...]:
+    """This process's waiting writes of the tenant made searchable first (read your writes);
+    what could not be is said, never a failed search."""
+    try:
+        waiting = await indexer_of(db.store).settle(db.tenant, embedder)
+    except Exception as error:  # the store failed the indexer: its queue stays for the next
+        log.warning("write-behind search fields not written before a search: %s", error)
+        return ("some writes of the last moments may not be searchable yet",)
+    if waiting:
+        return (f"{waiting} turns archived moments ago are not searchable by meaning yet",)
+    return ()
 
 
 def _vectors_notice(request: SearchRequest, retrieval: Retrieval) -> list[str]:

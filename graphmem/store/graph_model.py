@@ -171,7 +171,10 @@ GRAPH_MODEL = GraphModel(
         ),
         node(
             "Turn",
-            "one archived conversation turn, word for word (secrets redacted)",
+            (
+                "one archived conversation turn, word for word (secrets redacted); labelled "
+                "Unembedded until its vector, written behind it, is set"
+            ),
             (
                 "id tenant session_id project role content ts seq content_hash quarantined "
                 "quarantine_reasons lexical embedding embedding_model archived_at archived_revision"

@@ -9,6 +9,7 @@ search's (graphmem/search/channels/).
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol
@@ -19,6 +20,7 @@ from graphmem.embeddings.embedder import Embedder, EmbeddingsUnavailable, load_e
 # Seconds a second stage may take per call before search drops its order (a placeholder until
 # a stage ships and bench.locomo_stages measures it; search's p99 goal is 200 ms in all).
 SECOND_STAGE_BUDGET = 0.15
+log = logging.getLogger("graphmem")
 
 
 @dataclass(frozen=True)
@@ -49,8 +51,8 @@ class SecondStage(Protocol):
 class Retrieval:
     embedder: Embedder | None = None  # None: no vector channel
     second_stage: SecondStage | None = None
-    # Why the vector channel is off although GRAPHMEM_EMBEDDINGS asked for it (one line);
-    # None when it is on, or off by the configuration.
+    # That the vector channel is off although GRAPHMEM_EMBEDDINGS asked for it (one line a
+    # client may read); None when it is on, or off by the configuration.
     vectors_off: str | None = None
     second_stage_budget: float = SECOND_STAGE_BUDGET
 
@@ -58,9 +60,17 @@ class Retrieval:
 WITHOUT_MODELS = Retrieval()  # full-text and graph channels, fused order
 
 
+# What a client is told when the model cannot load: never the operator's line (it names the
+# model folder, a user's home, the runtime's own error text), which goes to the log and doctor.
+VECTORS_UNAVAILABLE = (
+    "the server's embedding model is unavailable (its operator's `graphmem doctor` says why)"
+)
+
+
 def load_retrieval(settings: Settings) -> Retrieval:
-    """The configured parts; a model that cannot load turns its channel off, saying why."""
+    """The configured parts; a model that cannot load turns its channel off, saying so."""
     try:
         return Retrieval(embedder=load_embedder(settings))
     except EmbeddingsUnavailable as error:
-        return Retrieval(vectors_off=" ".join(error.message.split()))
+        log.warning("search runs without vectors: %s", " ".join(error.message.split()))
+        return Retrieval(vectors_off=VECTORS_UNAVAILABLE)

@@ -5,6 +5,7 @@ budget is dropped, saying so."""
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -21,7 +22,7 @@ from graphmem.memories.service import save_memory
 from graphmem.search.models import SearchRequest
 from graphmem.search.service import search
 from graphmem.store import Store
-from graphmem.toolkit.retrieval import Candidate, Retrieval
+from graphmem.toolkit.retrieval import VECTORS_UNAVAILABLE, Candidate, Retrieval
 from tests.support import WholeRecordClient, call, call_error
 
 
@@ -38,7 +39,7 @@ async def model_missing(
 
 
 async def test_search_without_its_model_runs_fulltext_and_graph_and_says_why(
-    model_missing: Client[Any],
+    model_missing: Client[Any], tmp_path: Path
 ) -> None:
     for title in ("Sunset walk", "Painting class"):
         await call(model_missing, "save_memory", project="p", title=title, content=f"{title}.")
@@ -46,14 +47,14 @@ async def test_search_without_its_model_runs_fulltext_and_graph_and_says_why(
     assert found["results"][0]["title"] == "Sunset walk"
     assert found["channels_used"] == ["fulltext", "graph"]
     [notice] = found["notices"]
-    assert (
-        notice.startswith("vector channel off: GRAPHMEM_EMBEDDINGS=minilm") and "\n" not in notice
-    )
+    assert notice == f"vector channel off: {VECTORS_UNAVAILABLE}"
+    assert str(tmp_path) not in json.dumps(found)  # the operator's folder stays in the log
     chosen = await call(model_missing, "search", project="p", query="sunset", channels=["fulltext"])
     assert chosen["notices"] == []  # the caller left the vector channel out
     refused = await call_error(model_missing, "search", query="sunset", channels=["vector"])
     assert refused["error"] == "invalid_argument"
-    assert "vector is off: GRAPHMEM_EMBEDDINGS=minilm" in refused["message"]
+    assert refused["message"] == f"channels: vector is off: {VECTORS_UNAVAILABLE}"
+    assert str(tmp_path) not in refused["message"]
 
 
 class Reverse:

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import cast
 
 import pytest
+from pydantic import ValidationError
 
 from graphmem.core.errors import InvalidArgument
 from graphmem.core.settings import Settings
@@ -23,7 +24,7 @@ from graphmem.search.ranking import RRF_K, Fused, fuse
 from graphmem.search.second_stage import SECOND_STAGE_DEPTH, reordered
 from graphmem.search.service import search
 from graphmem.store import TenantStore
-from graphmem.toolkit.retrieval import Candidate, Retrieval, load_retrieval
+from graphmem.toolkit.retrieval import VECTORS_UNAVAILABLE, Candidate, Retrieval, load_retrieval
 
 pytestmark = pytest.mark.pure
 
@@ -160,8 +161,7 @@ def test_a_model_that_cannot_load_turns_the_vector_channel_off_saying_why(tmp_pa
     missing = Settings(embeddings="minilm", embedding_model_dir=tmp_path / "no-model")
     retrieval = load_retrieval(missing)
     assert retrieval.embedder is None and retrieval.second_stage is None
-    assert retrieval.vectors_off and "\n" not in retrieval.vectors_off
-    assert "GRAPHMEM_EMBEDDINGS=minilm" in retrieval.vectors_off
+    assert retrieval.vectors_off == VECTORS_UNAVAILABLE  # no folder, user or runtime error
     assert load_retrieval(Settings(embeddings="none")) == Retrieval()  # off by choice: no why
 
 
@@ -171,3 +171,8 @@ async def test_asking_for_the_vector_channel_while_it_is_off_says_why() -> None:
     with pytest.raises(InvalidArgument) as refused:
         await search(NO_DATABASE, request, off)
     assert refused.value.message == "channels: vector is off: the model folder lacks config.json"
+
+
+def test_an_unknown_channel_is_refused_naming_the_known_ones() -> None:
+    with pytest.raises(ValidationError, match="one of fulltext, vector, graph"):
+        SearchRequest(query="x", channels=["vectors"])  # pyright: ignore[reportArgumentType]  # a client's string

@@ -7,10 +7,14 @@ from __future__ import annotations
 import subprocess
 import sys
 import textwrap
+import time
+import uuid
+from collections.abc import AsyncIterator, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
 import neo4j
+import pytest
 
 from graphmem.archive.models import ArchiveTurnsRequest
 from graphmem.archive.service import archive_turns
@@ -18,7 +22,10 @@ from graphmem.embeddings.embedder import Embedder
 from graphmem.erasure.models import EraseRequest
 from graphmem.erasure.service import erase
 from graphmem.history.write_path import bookkeeping
-from graphmem.retrieval.indexing import indexer_of, turn_embedding_text
+from graphmem.retrieval.indexing import indexer_of
+from graphmem.retrieval.turn_texts import turn_embedding_text
+from graphmem.search.models import SearchRequest
+from graphmem.search.service import search
 from graphmem.store import Store, TenantStore
 from graphmem.toolkit.retrieval import Retrieval
 from tests.neo4j_endpoint import Endpoint
@@ -162,3 +169,90 @@ async def test_a_vector_read_with_a_turn_erased_meanwhile_is_not_written(
     await bookkeeping(db, "retrieval/set_turn_vectors", items=[item], model="m")
     [kept] = await turns_of(raw_driver, tenant)
     assert kept["embedding"] is None and kept["waiting"]
+
+
+class SlowModel:
+    """A model whose forward pass takes 20 ms a text: a large archive call's vectors then take
+    long enough to watch who waits for them (its vectors are unit, not meaningful)."""
+
+    name = "slow-test-model"
+    dimensions = 384
+    model_id = "slow-test-model@sha256:0"
+
+    def embed(self, texts: Sequence[str]) -> list[list[float]]:
+        time.sleep(0.02 * len(texts))
+        return [[1.0] + [0.0] * 383 for _ in texts]
+
+    def embed_queries(self, texts: Sequence[str]) -> list[list[float]]:
+        return self.embed(texts)
+
+
+@pytest.fixture
+async def other_tenant(store: Store) -> AsyncIterator[str]:
+    name = f"test-{uuid.uuid4().hex[:12]}"
+    yield name
+    await indexer_of(store).flush(name)
+    await store.purge_tenant(name)
+
+
+async def test_a_search_never_waits_long_for_turn_vectors_its_own_or_anothers(
+    store: Store, tenant: str, other_tenant: str
+) -> None:
+    slow = Retrieval(embedder=SlowModel())
+    big = request([f"turn {n} about the heron" for n in range(60)])  # 1.2 s of vectors
+    await archive_turns(store.of(other_tenant), big, slow)
+    quiet = await search(store.of(tenant), SearchRequest(query="heron", project="p"), slow)
+    assert quiet.notices == []  # another tenant's vectors are not this search's to wait for
+    indexer = indexer_of(store)
+    assert indexer.waiting_turns(other_tenant) > 0  # still embedding when the search answered
+    own = await search(store.of(other_tenant), SearchRequest(query="heron", project="p"), slow)
+    waiting = indexer.waiting_turns(other_tenant)
+    assert waiting > 0 and own.raw_hits  # full-text finds them meanwhile
+    [notice] = own.notices
+    assert notice.endswith("turns archived moments ago are not searchable by meaning yet")
+    await indexer.flush(other_tenant)
+    settled = await search(store.of(other_tenant), SearchRequest(query="heron", project="p"), slow)
+    assert settled.notices == [] and indexer.waiting_turns(other_tenant) == 0
+
+
+async def test_a_late_turn_gives_the_turn_after_it_a_new_vector(
+    store: Store, raw_driver: neo4j.AsyncDriver, tenant: str, e5_small: Embedder
+) -> None:
+    """A at 10:00 and C at 10:02, then B at 10:01: C's vector read A; it is made again with B,
+    so erasing A later leaves A's words in no vector."""
+    db, model = store.of(tenant), Retrieval(embedder=e5_small)
+    said = {"A": "My sister lives in Lisbon.", "B": "Which city again?", "C": "Near the river."}
+
+    def turn(key: str, minute: int) -> dict[str, Any]:
+        return {"role": "user", "content": said[key], "ts": SAID.replace(minute=minute)}
+
+    def archived(*turns: dict[str, Any]) -> ArchiveTurnsRequest:
+        body = {"project": "p", "session_ref": "s1", "host": "h", "source_root": "r"}
+        return ArchiveTurnsRequest.model_validate({**body, "turns": list(turns)})
+
+    await archive_turns(db, archived(turn("A", 0), turn("C", 2)), model)
+    await indexer_of(store).settle(tenant, e5_small)
+    await archive_turns(db, archived(turn("B", 1)), model)
+    await indexer_of(store).settle(tenant, e5_small)
+    by_content = {t["content"]: t for t in await turns_of(raw_driver, tenant)}
+    c = by_content[said["C"]]
+    [c_after_b] = e5_small.embed([turn_embedding_text(SAID, said["C"], said["B"])])
+    assert not c["waiting"] and cosine(c["embedding"], c_after_b) > 0.99
+    await erased(db, by_content[said["A"]]["id"])
+    await indexer_of(store).settle(tenant, e5_small)
+    [b_alone] = e5_small.embed([turn_embedding_text(SAID, said["B"])])
+    by_content = {t["content"]: t for t in await turns_of(raw_driver, tenant)}
+    assert cosine(by_content[said["B"]]["embedding"], b_alone) > 0.99
+    assert cosine(by_content[said["C"]]["embedding"], c_after_b) > 0.99
+
+
+async def test_turns_archived_while_the_model_is_missing_are_embedded_once_it_is_there(
+    store: Store, raw_driver: neo4j.AsyncDriver, tenant: str, e5_small: Embedder
+) -> None:
+    missing = Retrieval(vectors_off="the model is missing")
+    await archive_turns(store.of(tenant), request(TURNS), missing)
+    assert [t["waiting"] for t in await turns_of(raw_driver, tenant)] == [True, True]
+    indexer_of(store).sweep_soon(tenant)  # a process started with the model sweeps at once
+    await indexer_of(store).settle(tenant, e5_small)
+    await indexer_of(store).flush(tenant)
+    assert [t["model"] for t in await turns_of(raw_driver, tenant)] == [e5_small.model_id] * 2

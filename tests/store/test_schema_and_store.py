@@ -84,7 +84,6 @@ async def test_no_query_scans_a_whole_label(store: Store) -> None:
         "store/delete_tenant_data",  # test and purge utility, deliberately label-less
         # its label is the write-behind queue itself: the scan touches only waiting memories
         "search/list_unindexed_memories",
-        "retrieval/list_unembedded_turns",  # and of archived turns waiting for their vector
         # an operator command over the whole database: one History node per tenant
         "store/list_tenants",
     }

@@ -28,6 +28,7 @@ class Context:
     pool: int
     vector: list[float] | None
     retrieval: Retrieval = WITHOUT_MODELS
+    notices: tuple[str, ...] = ()  # what the reading could not settle (said in the answer)
 
     @property
     def model(self) -> str | None:
