@@ -9,7 +9,7 @@ tenant (purged afterwards). DIR holds the LoCoMo conversations, read in place. O
 holds every turn (the worst case: every turn is in scope), in sessions of 20 turns: the
 LoCoMo turns cycled, each with the product's lexical tokens (its day's words too) and, with a
 model, a real vector of what the product embeds (the turn with the one before it) for the
-first 5,882 (LoCoMo's turns), reused for the copies (the vector index's cost does not depend
+first 4,124 (LoCoMo's turns), reused for the copies (the vector index's cost does not depend
 on which unit vectors it holds). Then LoCoMo questions through the search domain function
 (the query's embedding included), limit 10, default channels: the project has no curated
 memory, so search ranks the memories (none), then the raw turns, as an agent's call does.
