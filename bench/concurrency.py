@@ -6,7 +6,8 @@
 
 Each side gets a managed local Neo4j of its own (the same version and settings: graphmem's
 ``localdb`` with the tests' heap and page cache, a temporary folder) and one server over
-streamable HTTP on loopback: ``graphmem serve --transport http`` (no embeddings, a scratch
+streamable HTTP on loopback: ``graphmem serve --transport http`` (no embeddings unless
+``--embeddings e5-small``, the product's default: vectors written behind the writes; a scratch
 tenant) and mcp-neo4j-memory 0.4.5 (bench.peers installs it into graphmem's cache). The client
 is one process with N fastmcp sessions per server; each session calls as fast as it can, one
 call at a time, for ``--seconds``, on LoCoMo turns (conv-26, read in place): save_memory,
@@ -62,6 +63,7 @@ from bench.locomo import DATA_ENV, data_files
 from bench.peers import PEERS, chosen, load, neo4j_jvm, peer_server
 from bench.profile import sampling, summary
 from bench.speed import echo_server
+from graphmem.core.settings import Settings
 from graphmem.store import QueryCatalog, Store
 from tests.app.helpers import clean_env, serving_http
 from tests.neo4j_endpoint import Endpoint, managed_local
@@ -161,11 +163,14 @@ def server_pid(url: str) -> int:
     raise SystemExit(f"no process listens on {port}")
 
 
-def graphmem_env(endpoint: Endpoint, tenant: str, scratch: Path) -> dict[str, str]:
+def graphmem_env(
+    endpoint: Endpoint, tenant: str, scratch: Path, embeddings: str = "none"
+) -> dict[str, str]:
     return clean_env(
         **endpoint.env(),
         GRAPHMEM_TENANT=tenant,
-        GRAPHMEM_EMBEDDINGS="none",
+        GRAPHMEM_EMBEDDINGS=embeddings,  # the model's files from this user's cache
+        GRAPHMEM_CACHE_DIR=str(Settings().cache_dir),
         GRAPHMEM_TOOLSET="full",  # archive_turns
         GRAPHMEM_DATA_DIR=str(scratch / "graphmem-data"),
         GRAPHMEM_HISTORY_KEY_FILE=str(scratch / "history.key"),
@@ -285,7 +290,7 @@ async def run(bench: Bench, ours: Endpoint, theirs: Endpoint, venv: Path) -> Non
     try:
         await store.apply_schema()
         async with scratch_tenant(store, "concurrency") as tenant:
-            env = graphmem_env(ours, tenant, scratch)
+            env = graphmem_env(ours, tenant, scratch, bench.args.embeddings)
             with contextlib.ExitStack() as stack:
                 (server,) = stack.enter_context(graphmem_servers(env, scratch, 1))
                 bare = stack.enter_context(echo_server("bare", clean_env(), scratch / "bare.log"))
@@ -333,6 +338,12 @@ def main() -> None:
     parser.add_argument("--idle", type=float, default=6.0, help="seconds of idle measured")
     parser.add_argument("--processes", type=int, default=3, help="graphmem processes at the end")
     parser.add_argument("--profile", action="store_true", help="py-spy at 32 sessions")
+    parser.add_argument(
+        "--embeddings",
+        default="none",
+        choices=["none", "e5-small", "minilm"],
+        help="graphmem's GRAPHMEM_EMBEDDINGS (the product's default: e5-small)",
+    )
     parser.add_argument(
         "--faults",
         action="store_true",

@@ -26,11 +26,13 @@ CALL (chain) {
   CREATE (a)-[:NEXT]->(b)
 }
 // A turn said before now sits ahead of an earlier-stored one (a late turn): that one's vector
-// read another turn before it; it goes, and the turn waits for a new one (its id returned).
+// read (or is being computed from) another turn before it; it goes, and the turn waits for a
+// new one (its id returned, to be queued again).
 CALL (chain) {
   UNWIND range(1, size(chain) - 1) AS i
   WITH chain[i - 1] AS before, chain[i] AS t
-  WHERE before.id IN $new_ids AND NOT t.id IN $new_ids AND t.embedding IS NOT NULL
+  WHERE before.id IN $new_ids AND NOT t.id IN $new_ids
+    AND (t.embedding IS NOT NULL OR t:Unembedded)
   REMOVE t.embedding, t.embedding_model
   SET t:Unembedded
   RETURN collect(t.id) AS stale

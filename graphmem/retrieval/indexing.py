@@ -109,8 +109,8 @@ class Indexer:
         self._swept: dict[str, float] = {}  # tenant -> when its leftovers were looked for
         # one flush at a time per tenant and kind: a settle waits for its own tenant's only
         self._locks: dict[tuple[str, str], asyncio.Lock] = defaultdict(asyncio.Lock)
-        self._behind: set[asyncio.Task[None]] = set()  # turn flushes a settle stopped waiting for
-        self._in_flight: dict[tuple[str, str], int] = defaultdict(int)  # items being written
+        self._behind: dict[str, asyncio.Task[None]] = {}  # tenant -> its turn vectors' flush
+        self._in_flight: dict[tuple[str, str], set[str]] = defaultdict(set)  # being written
         self._timer: asyncio.Task[None] | None = None
         self._last_submit = 0.0  # monotonic time of the latest submit
         self._oldest: float | None = None  # when the oldest memory still waiting was submitted
@@ -128,6 +128,9 @@ class Indexer:
     def _queue(self, key: Key, items: list[Pending]) -> None:
         queue = self._pending.setdefault(key, {})
         queue.update((item.item_id, item) for item in items)
+        if key[2] == TURNS:  # embedded at once, behind the call: one flush per tenant at a time
+            self._turns_behind(key[0])
+            return
         if key[1] is not None and len(queue) >= MODEL_BATCH:
             self._full.set()
         self._last_submit = time.monotonic()
@@ -136,29 +139,49 @@ class Indexer:
         if self._timer is None or self._timer.done():
             self._timer = asyncio.get_running_loop().create_task(self._flush_later())
 
-    async def settle(self, tenant: str, embedder: Embedder | None) -> int:
+    async def settle(self, tenant: str, embedder: Embedder | None, vectors: bool = True) -> int:
         """Set the search fields of every memory of ``tenant`` still waiting (this process's
         queue, and at most every ``SWEEP_EVERY`` those any process left behind), and the
         vectors of its waiting turns for up to ``TURN_WAIT`` (their full-text tokens are
         there already; a large archive call's vectors go on in the background). How many of
-        its turns still wait for a vector."""
+        its turns still wait for a vector (``vectors`` False: a search that reads none waits
+        for none)."""
         swept = self._swept.get(tenant)
         if swept is None or time.monotonic() - swept >= SWEEP_EVERY:
             await self._sweep(tenant, embedder)
         await self._settle_kind(tenant, MEMORIES)
-        turns = asyncio.ensure_future(self._settle_kind(tenant, TURNS))
-        self._behind.add(turns)
-        turns.add_done_callback(self._behind.discard)
+        if not vectors:
+            return 0
         with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(asyncio.shield(turns), TURN_WAIT)
+            await asyncio.wait_for(asyncio.shield(self._turns_behind(tenant)), TURN_WAIT)
         return self.waiting_turns(tenant)
+
+    def _turns_behind(self, tenant: str) -> asyncio.Task[None]:
+        """The flush of ``tenant``'s turn vectors, a task of its own (one per tenant at a
+        time): whoever stops waiting for it, it goes on; what is queued meanwhile goes in the
+        next, started when it ends. A failure is logged and its turns stay for a settle."""
+        running = self._behind.get(tenant)
+        if running is not None and not running.done():
+            return running
+        task = asyncio.ensure_future(self._flush_kind(tenant, TURNS))
+        self._behind[tenant] = task
+        task.add_done_callback(lambda done: self._turns_done(tenant, done))
+        return task
+
+    def _turns_done(self, tenant: str, task: asyncio.Task[None]) -> None:
+        if self._behind.get(tenant) is task:
+            del self._behind[tenant]
+        if task.cancelled():
+            return
+        if task.exception() is not None:
+            log.warning("turn vectors not written yet (%s)", type(task.exception()).__name__)
+        elif self._keys(tenant, TURNS):  # queued while it ran
+            self._turns_behind(tenant)
 
     def waiting_turns(self, tenant: str) -> int:
         """``tenant``'s turns queued or being embedded in this process."""
-        queued = sum(
-            len(items) for key, items in self._pending.items() if key[:3:2] == (tenant, TURNS)
-        )
-        return queued + self._in_flight[(tenant, TURNS)]
+        waiting = {i for key in self._keys(tenant, TURNS) for i in self._pending[key]}
+        return len(waiting | self._in_flight[(tenant, TURNS)])
 
     async def _settle_kind(self, tenant: str, kind: str) -> None:
         if self._keys(tenant, kind) or self._locks[(tenant, kind)].locked():
@@ -183,13 +206,13 @@ class Indexer:
         async with self._locks[(tenant, kind)]:
             keys = self._keys(tenant, kind)
             taken = {key: self._pending.pop(key) for key in keys}
-            if not self._pending:
+            if not any(key[2] == MEMORIES for key in self._pending):
                 self._oldest = None  # what arrives from now on starts the next wait
-            self._in_flight[(tenant, kind)] = sum(len(items) for items in taken.values())
+            self._in_flight[(tenant, kind)] = {i for items in taken.values() for i in items}
             try:
                 await self._write_taken(keys, taken)
             finally:
-                self._in_flight[(tenant, kind)] = 0
+                self._in_flight[(tenant, kind)] = set()
 
     async def _write_taken(self, keys: list[Key], taken: dict[Key, dict[str, Pending]]) -> None:
         for key, items in taken.items():
@@ -207,9 +230,8 @@ class Indexer:
         """Flush before the store closes; what cannot be written is left to a sweep."""
         if self._timer is not None:
             self._timer.cancel()
-        for behind in list(self._behind):  # a turn flush a search stopped waiting for
-            with contextlib.suppress(Exception):
-                await behind
+        # turn flushes a search stopped waiting for: their failures are logged already
+        await asyncio.gather(*self._behind.values(), return_exceptions=True)
         try:
             await self.flush()
         except Exception:  # the label keeps them findable: the next process indexes them
@@ -230,20 +252,22 @@ class Indexer:
                     await asyncio.wait_for(self._full.wait(), wait)
                 continue  # saves may have come meanwhile: the batch may be due later
             try:
-                await self.flush()
+                for tenant in {key[0] for key in self._pending if key[2] == MEMORIES}:
+                    await self._flush_kind(tenant, MEMORIES)
             except Exception as error:  # kept queued: the next submit or settle tries again
                 log.warning("search fields not written yet (%s)", error.__class__.__name__)
                 return
 
     def _model_batch_full(self) -> bool:
         return any(
-            key[1] is not None and len(items) >= MODEL_BATCH for key, items in self._pending.items()
+            key[1] is not None and key[2] == MEMORIES and len(items) >= MODEL_BATCH
+            for key, items in self._pending.items()
         )
 
     def _requeue(self, key: Key, items: dict[str, Pending]) -> None:
         queued = self._pending.setdefault(key, {})
         self._pending[key] = {**items, **queued}
-        if self._oldest is None:
+        if self._oldest is None and key[2] == MEMORIES:  # the timer is the memories'
             self._oldest = time.monotonic()
 
     async def _write(self, key: Key, items: list[Pending]) -> None:
@@ -288,25 +312,28 @@ class Indexer:
 
     async def _sweep(self, tenant: str, embedder: Embedder | None) -> None:
         await self._sweep_kind(tenant, embedder, MEMORIES)
-        if embedder is not None:
-            await self._sweep_kind(tenant, embedder, TURNS)
-        self._swept[tenant] = time.monotonic()
+        more = embedder is not None and await self._sweep_kind(tenant, embedder, TURNS)
+        if not more:  # a full page of waiting turns: the next settle looks for more
+            self._swept[tenant] = time.monotonic()
 
-    async def _sweep_kind(self, tenant: str, embedder: Embedder | None, kind: str) -> None:
+    async def _sweep_kind(self, tenant: str, embedder: Embedder | None, kind: str) -> bool:
+        """Queue what ``tenant`` left waiting; True when turns may be left past one page."""
         listing = "search/list_unindexed_memories" if kind == MEMORIES else LIST_UNEMBEDDED
         while True:
             rows = await self._store.read(listing, tenant, limit=SWEEP_BATCH)
+            flying = self._in_flight[(tenant, kind)]  # being written already: not twice
             items = [
                 Pending.of(tenant, row["memory"]) if kind == MEMORIES else Pending.turn(row["id"])
                 for row in rows
             ]
+            items = [item for item in items if item.item_id not in flying]
             self._queue((tenant, embedder, kind), items)
-            if kind == TURNS:  # written behind, as an archive call's; the next sweep lists more
-                break
+            if kind == TURNS:  # written behind, as an archive call's
+                return len(rows) == SWEEP_BATCH
             if rows:
                 await self._flush_kind(tenant, MEMORIES)
             if len(rows) < SWEEP_BATCH:
-                break
+                return False
 
 
 LIST_UNEMBEDDED = "retrieval/list_unembedded_turns"

@@ -167,7 +167,7 @@ async def _context(
     plan: RetrievalPlan | None,
 ) -> Context:
     embedder = retrieval.embedder
-    notices = await _settled(db, embedder)
+    notices = await _settled(db, embedder, ChannelName.VECTOR in channels)
     vectors = await embed_texts(
         embedder if ChannelName.VECTOR in channels else None, [request.query or ""], queries=True
     )
@@ -183,16 +183,16 @@ async def _context(
     )
 
 
-async def _settled(db: TenantStore, embedder: Embedder | None) -> tuple[str, ...]:
+async def _settled(db: TenantStore, embedder: Embedder | None, vectors: bool) -> tuple[str, ...]:
     """This process's waiting writes of the tenant made searchable first (read your writes);
     what could not be is said, never a failed search."""
     try:
-        waiting = await indexer_of(db.store).settle(db.tenant, embedder)
+        waiting = await indexer_of(db.store).settle(db.tenant, embedder, vectors)
     except Exception as error:  # the store failed the indexer: its queue stays for the next
         log.warning("write-behind search fields not written before a search: %s", error)
         return ("some writes of the last moments may not be searchable yet",)
     if waiting:
-        return (f"{waiting} turns archived moments ago are not searchable by meaning yet",)
+        return (f"{waiting} recently archived turns are not searchable by meaning yet",)
     return ()
 
 
@@ -267,8 +267,9 @@ async def _listing(db: TenantStore, request: SearchRequest, scope: dict[str, Any
 async def _with_raw_hits(context: Context, result: SearchResult) -> SearchResult:
     try:
         raw, dropped = await rank_turns(context)
-    except GraphmemError as error:
-        return result.model_copy(update={"raw_hits_error": error.message})
+    except GraphmemError as error:  # what a client may see of it (never a store's address)
+        message = str(error.client_payload().get("message", error.code))
+        return result.model_copy(update={"raw_hits_error": message})
     except Exception as error:  # a store failure must not lose the curated results
         log.warning("raw-archive fallback failed: %s", error)
         return result.model_copy(

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from graphmem.core.settings import Settings
+from graphmem.embeddings import model_fetch
 from graphmem.embeddings.embedder import EmbeddingsUnavailable, load_embedder
 from graphmem.embeddings.model_fetch import (
     E5_SMALL,
@@ -116,3 +117,18 @@ def test_an_operators_model_folder_is_never_fetched_into(tmp_path: Path) -> None
     assert not (tmp_path / "own").exists()
     assert fetch_default_model(Settings(embeddings="none", cache_dir=tmp_path)) is None
     assert not (tmp_path / "models").exists()
+
+
+def test_an_unreadable_model_is_unavailable_not_a_traceback(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def unreadable(*_: object) -> list[str]:
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(model_fetch, "damaged_files", unreadable)
+    folder = tmp_path / "e5"
+    folder.mkdir()
+    for name in E5_SMALL.files:
+        (folder / name).write_bytes(b"x")
+    with pytest.raises(EmbeddingsUnavailable, match="cannot read the model"):
+        load_embedder(Settings(embeddings="e5-small", embedding_model_dir=folder))

@@ -8,6 +8,8 @@ from typing import Any
 import pytest
 from fastmcp import Client
 
+from graphmem.retrieval.indexing import indexer_of
+from graphmem.store import Store
 from tests.support import archive, call, call_error
 
 ANSWERED = {
@@ -34,13 +36,14 @@ async def test_an_odd_query_gets_an_answer(e5_client: Client[Any], case: str) ->
     assert found["count"] == len(found["results"])
 
 
-async def test_a_date_query_finds_the_turn_said_then(e5_client: Client[Any]) -> None:
+async def test_a_date_query_finds_the_turn_said_then(e5_client: Client[Any], store: Store) -> None:
     """The month is in neither turn's words: it is the day each was said, which both the
     full-text tokens and the vector of a turn read."""
     said = {"s1": ("We decided to keep the old cache.", "2026-06-02T10:00:00Z")}
     said["s2"] = ("We decided to move to Postgres.", "2026-03-02T10:00:00Z")
     for session, (content, ts) in said.items():
         await archive(e5_client, [{"role": "user", "content": content, "ts": ts}], session)
+    await indexer_of(store).flush()  # the vectors follow the calls
     found = await call(e5_client, "search", project="p", query="what did we decide last March")
     assert [hit["preview"] for hit in found["raw_hits"]] == [said["s2"][0], said["s1"][0]]
 

@@ -13,6 +13,8 @@ from typing import Any
 
 from fastmcp import Client
 
+from graphmem.retrieval.indexing import indexer_of
+from graphmem.store import Store
 from tests.support import archive, call
 
 SESSIONS = {
@@ -55,7 +57,9 @@ PINNED_TOP_5 = 10  # evidence turns in their question's top 5 today (of 11)
 PINNED_FIRST = 5  # questions whose first hit is evidence today (of 8)
 
 
-async def test_recall_of_a_small_conversation_is_pinned(e5_client: Client[Any]) -> None:
+async def test_recall_of_a_small_conversation_is_pinned(
+    e5_client: Client[Any], store: Store
+) -> None:
     for day, (name, said) in enumerate(SESSIONS.items()):
         turns = [
             {
@@ -66,6 +70,7 @@ async def test_recall_of_a_small_conversation_is_pinned(e5_client: Client[Any]) 
             for n, text in enumerate(said)
         ]
         await archive(e5_client, turns, name)
+    await indexer_of(store).flush()  # the vectors follow the calls: all of them, for the figures
     first, found_evidence = 0, 0
     for question, evidence in QUESTIONS.items():
         found = await call(e5_client, "search", project="p", query=question, limit=5)

@@ -12,6 +12,7 @@ from fastmcp import Client
 
 from graphmem.app.server import create_server
 from graphmem.core.settings import Settings
+from graphmem.retrieval.indexing import indexer_of
 from graphmem.search.ranking import RRF_K
 from graphmem.store import Store
 from tests.support import WholeRecordClient, call, call_error
@@ -339,18 +340,22 @@ async def archive_kitten_and_invoice(client: Client[Any]) -> None:
 
 
 @needs_model
-async def test_turns_are_embedded_at_write_time(semantic: Client[Any]) -> None:
+async def test_turns_are_found_by_meaning(semantic: Client[Any], store: Store) -> None:
     await archive_kitten_and_invoice(semantic)
+    await indexer_of(store).flush()  # written behind the call (a search waits 200 ms at most)
     found = await find(semantic, query="new cat at home", channels=["vector"])
     assert found["raw_hits"][0]["preview"] == "We adopted a kitten!"
 
 
-async def test_e5_small_finds_meaning_in_memories_and_turns(e5_client: Client[Any]) -> None:
+async def test_e5_small_finds_meaning_in_memories_and_turns(
+    e5_client: Client[Any], store: Store
+) -> None:
     await save(e5_client, "Pets", "Caroline adopted a small puppy last spring.")
     await save(e5_client, "Finance", "Quarterly revenue rose by four percent.")
     vector = await find(e5_client, query="Which dog did she get?", channels=["vector"])
     assert titles(vector)[0] == "Pets"
     await archive_kitten_and_invoice(e5_client)
+    await indexer_of(store).flush()
     found = await find(e5_client, query="new cat at home", project="p", channels=["vector"])
     assert found["raw_hits"][0]["preview"] == "We adopted a kitten!"
 
