@@ -33,5 +33,8 @@ ENV GRAPHMEM_HOST=0.0.0.0 GRAPHMEM_PORT=8000
 # The history key (HMAC of the hash chain) lives outside the database, in the volume that
 # docker-compose.yml mounts here; a new container keeps the key the chain was written with.
 ENV GRAPHMEM_HISTORY_KEY_FILE=/var/lib/graphmem/history.key
+# Search's embedding model (e5-small-v2, pinned by digest) is fetched by the first start into
+# the same volume, so later containers find it there (until then search runs without vectors).
+ENV GRAPHMEM_CACHE_DIR=/var/lib/graphmem/cache
 EXPOSE 8000
 CMD ["graphmem", "serve", "--transport", "http"]
