@@ -57,10 +57,9 @@ FLUSH_AT_MOST = 0.5  # seconds the oldest waiting memory waits, however busy the
 MODEL_BATCH = 16  # memories waiting for a model: a batch goes at this many (a search that
 # settles its tenant waits for their forward pass: ~50 ms at 300 texts/s, not half a second's)
 BATCH = 256  # memories or turns per statement
-EMBED_CHUNK = (
-    16  # texts per forward pass (the model's own batch): its lock is let go between chunks,
-)
-# so a search's own query (one text) waits for at most one chunk, never a whole batch
+# Texts per forward pass (the model's own batch): the model's lock is let go between chunks,
+# so a search's own query (one text) waits for at most one chunk, never a whole batch.
+EMBED_CHUNK = 16
 TURN_WAIT = 0.2  # seconds a search waits for its tenant's turn vectors (then says how many wait)
 SWEEP_BATCH = 500  # unindexed memories read per sweep query
 SWEEP_EVERY = 60.0  # seconds between two looks for a tenant's leftovers in one process
