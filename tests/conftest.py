@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import sys
 import uuid
 from collections.abc import AsyncIterator, Iterator
 from contextlib import ExitStack
@@ -53,6 +54,12 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 def pytest_terminal_summary(terminalreporter: Any) -> None:
     if _backend:
         terminalreporter.write_line(f"graphmem tests: Neo4j backend: {_backend[0]}")
+    surface = sys.modules.get("tests.app.surface")  # when the budget tests ran
+    measured: dict[str, int] = getattr(surface, "MEASURED", {})
+    if measured:
+        budgets: dict[str, int] = getattr(surface, "BUDGETS", {})
+        said = ", ".join(f"{k} {v:,} of {budgets.get(k, 0):,}" for k, v in measured.items())
+        terminalreporter.write_line(f"graphmem tests: model-visible tool tokens: {said}")
 
 
 @pytest.fixture(autouse=True)

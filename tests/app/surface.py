@@ -17,6 +17,7 @@ from graphmem.toolkit.startup import StoreGate
 
 CHARS_PER_TOKEN = 4
 BUDGETS = {"core": 4_000, "full": 14_000}  # model-visible tokens
+MEASURED: dict[str, int] = {}  # toolset -> model-visible tokens, printed after the run
 CORE_WHOLE_BUDGET = 10_000  # tokens of the whole core tools/list
 
 
