@@ -28,7 +28,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from bench.facts import BENCH_CATALOG, bench_store, quantile_ms, say, scratch_tenant
-from bench.locomo import DATA_ENV, data_files, sessions
+from bench.locomo import DATA_ENV, data_files, sessions, turn_text
 from bench.locomo_stages import StageClock, latency_report, stage_timers
 from graphmem.archive.turns import turn_lexical
 from graphmem.core.ids import new_id
@@ -53,7 +53,7 @@ def locomo(folder: str | None) -> tuple[list[str], list[str]]:
     for path in data_files(folder):
         data = json.loads(path.read_text())
         for _, _, items in sessions(data):
-            texts += [f'{item["speaker"]} said, "{item["text"]}"' for item in items]
+            texts += [turn_text(item) for item in items]
         questions += [qa["question"] for qa in data["qa"]]
     return texts, questions
 

