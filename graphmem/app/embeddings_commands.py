@@ -60,7 +60,7 @@ def _fetch(settings: Settings, jar: Path | None) -> int:
 
 
 async def _backfill(settings: Settings, embedder: Embedder, only: str | None) -> int:
-    from graphmem.search.backfill import backfill_tenant, items_to_embed
+    from graphmem.retrieval.backfill import backfill_tenant, items_to_embed
 
     store = await connect_store(settings)
     try:

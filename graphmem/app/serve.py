@@ -25,6 +25,7 @@ from graphmem.core.terminal import say
 from graphmem.embeddings.embedder import EmbeddingsUnavailable, load_embedder
 from graphmem.localdb.connect import call_off_early_start, resolve_connection
 from graphmem.localdb.start_report import Stopwatch
+from graphmem.retrieval.catch_up import start_catch_up
 from graphmem.retrieval.vector_space import check_vector_space
 from graphmem.store import Store
 from graphmem.toolkit.startup import StoreGate
@@ -154,7 +155,8 @@ async def open_store(
 
 
 async def _check_vector_space(settings: Settings, store: Store) -> None:
-    """With embeddings on, the database's vectors must be the configured model's."""
+    """With embeddings on, the database's vectors must be the configured model's; what was
+    written without them gets them in the background (retrieval/catch_up.py)."""
     try:
         embedder = load_embedder(settings)
     except EmbeddingsUnavailable:  # said at start: served without the vector channel
@@ -167,6 +169,7 @@ async def _check_vector_space(settings: Settings, store: Store) -> None:
         say(f"graphmem: refusing to serve: {error.message}")
         await store.close()
         raise
+    start_catch_up(store, embedder)
 
 
 def _in_daemon_thread(fn: Callable[[], T]) -> asyncio.Future[T]:

@@ -46,6 +46,7 @@ from graphmem.core.errors import GraphmemError, InvalidArgument
 from graphmem.core.models import from_node
 from graphmem.embeddings.embedder import Embedder
 from graphmem.memories.rules import preview
+from graphmem.retrieval.catch_up import not_embedded_yet
 from graphmem.retrieval.indexing import indexer_of
 from graphmem.retrieval.lexical import leading_words
 from graphmem.retrieval.vectors import embed_texts
@@ -191,9 +192,16 @@ async def _settled(db: TenantStore, embedder: Embedder | None, vectors: bool) ->
     except Exception as error:  # the store failed the indexer: its queue stays for the next
         log.warning("write-behind search fields not written before a search: %s", error)
         return ("some writes of the last moments may not be searchable yet",)
+    notices = []
     if waiting:
-        return (f"{waiting} recently archived turns are not searchable by meaning yet",)
-    return ()
+        notices.append(f"{waiting} recently archived turns are not searchable by meaning yet")
+    older = not_embedded_yet(db.store, db.tenant) if embedder is not None and vectors else 0
+    if older:
+        notices.append(
+            f"{older} memories and turns written before the embedding model was on are not "
+            "searchable by meaning yet (being embedded in the background)"
+        )
+    return tuple(notices)
 
 
 def _vectors_notice(request: SearchRequest, retrieval: Retrieval) -> list[str]:

@@ -61,7 +61,7 @@ WRITES: dict[str, tuple[str, str, Any]] = {
     ),
     "memory backfill": (
         "Memory",
-        "search/set_memory_embeddings",
+        "retrieval/set_memory_embeddings",
         lambda node_id: {"items": [{"id": node_id, "embedding": VECTOR}], "model": "m"},
     ),
     "access counter": (

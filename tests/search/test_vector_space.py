@@ -21,9 +21,9 @@ from graphmem.core.settings import Settings
 from graphmem.embeddings.minilm import MiniLM
 from graphmem.memories.models.memories import SaveMemoryRequest
 from graphmem.memories.service import save_memory
+from graphmem.retrieval.backfill import backfill_tenant, items_to_embed
 from graphmem.retrieval.indexing import indexer_of
 from graphmem.retrieval.vector_space import check_vector_space
-from graphmem.search.backfill import backfill_tenant, items_to_embed
 from graphmem.search.channels.names import ChannelName
 from graphmem.search.models import SearchRequest
 from graphmem.search.service import search
@@ -197,3 +197,18 @@ async def test_serve_refuses_a_database_of_another_model(
         await serve.open_store(Settings(), StoreGate(), store.chain_key)
     [refusal] = [line for line in capsys.readouterr().err.splitlines() if "refusing" in line]
     assert refusal.startswith("graphmem: refusing to serve: the database's vectors are ")
+
+
+@pytest.mark.usefixtures("recorded_space")
+async def test_serve_starts_the_catch_up_of_what_was_written_without_the_model(
+    store: Store, minilm: MiniLM, neo4j_endpoint: Endpoint, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    started: list[str] = []  # the catch-up itself: tests/search/test_catch_up.py
+    monkeypatch.setattr(serve, "start_catch_up", lambda _, model: started.append(model.model_id))
+    for name, value in {**neo4j_endpoint.env(), "GRAPHMEM_EMBEDDINGS": "minilm"}.items():
+        monkeypatch.setenv(name, value)
+    monkeypatch.setenv("GRAPHMEM_EMBEDDING_RUNTIME", "numpy")  # the fixture's model id
+    assert store.chain_key is not None
+    opened = await serve.open_store(Settings(), StoreGate(), store.chain_key)
+    await opened.close()
+    assert started == [minilm.model_id]

@@ -37,13 +37,13 @@ class _Kind:
 KINDS = (
     _Kind(
         "memories",
-        "search/list_memories_to_embed",
-        "search/set_memory_embeddings",
+        "retrieval/list_memories_to_embed",
+        "retrieval/set_memory_embeddings",
         memory_embedding_text,
     ),
     _Kind(
         "turns",
-        "search/list_turns_to_embed",
+        "retrieval/list_turns_to_embed",
         "retrieval/set_turn_vectors",
         lambda turn: turn_embedding_text(turn["ts"], turn["content"], turn["previous"]),
     ),
@@ -52,37 +52,47 @@ KINDS = (
 
 async def items_to_embed(store: Store, tenant: str, embedder: Embedder) -> dict[str, int]:
     """How many memories and turns of ``tenant`` lack a vector of ``embedder``'s model."""
-    [row] = await store.read("search/count_items_to_embed", tenant, model=embedder.model_id)
+    [row] = await store.read("retrieval/count_items_to_embed", tenant, model=embedder.model_id)
     return {"memories": row["memories"], "turns": row["turns"]}
 
 
 async def backfill_tenant(
-    store: Store, tenant: str, embedder: Embedder, advance: Callable[[int], None]
+    store: Store,
+    tenant: str,
+    embedder: Embedder,
+    advance: Callable[[int], None],
+    batch: int = BATCH,
 ) -> dict[str, int]:
-    """Embed what ``tenant`` lacks; ``advance`` hears each batch's size. The counts done."""
+    """Embed what ``tenant`` lacks, ``batch`` items at a time; ``advance`` hears each batch's
+    size. The counts done."""
     done = {}
     for kind in KINDS:
-        done[kind.name] = await _backfill_kind(store, tenant, embedder, kind, advance)
+        done[kind.name] = await _backfill_kind(store, tenant, embedder, kind, advance, batch)
     return done
 
 
 async def _backfill_kind(
-    store: Store, tenant: str, embedder: Embedder, kind: _Kind, advance: Callable[[int], None]
+    store: Store,
+    tenant: str,
+    embedder: Embedder,
+    kind: _Kind,
+    advance: Callable[[int], None],
+    batch: int,
 ) -> int:
     done, after = 0, ""
     while True:
         rows = await store.read(
-            kind.listing, tenant, model=embedder.model_id, after=after, limit=BATCH
+            kind.listing, tenant, model=embedder.model_id, after=after, limit=batch
         )
         if not rows:
             return done
         items = [row["item"] for row in rows]
         vectors = await embed_texts(embedder, [kind.text(item) for item in items]) or []
-        batch = [
+        vectored = [
             {"id": item["id"], "embedding": v, "previous": item.get("previous_id")}
             for item, v in zip(items, vectors, strict=True)
         ]
-        await bookkeeping(store.of(tenant), kind.update, items=batch, model=embedder.model_id)
-        done += len(batch)
+        await bookkeeping(store.of(tenant), kind.update, items=vectored, model=embedder.model_id)
+        done += len(vectored)
         after = items[-1]["id"]
-        advance(len(batch))
+        advance(len(vectored))
