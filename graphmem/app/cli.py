@@ -65,7 +65,13 @@ def neo4j_command(settings: Settings, action: str) -> int:
         from graphmem.localdb.assemble import assemble
 
         print(
-            assemble(local.lock, settings.cache_dir.expanduser(), settings.maven_repository, _say)
+            assemble(
+                local.lock,
+                settings.cache_dir.expanduser(),
+                settings.maven_repository,
+                _say,
+                settings.ca_file,
+            )
         )
     elif action == "lock":
         from graphmem.localdb.lockfile import generate_lock, write_lock

