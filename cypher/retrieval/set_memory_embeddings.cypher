@@ -1,4 +1,4 @@
-// graphmem embeddings backfill: a batch of the tenant's memories gets vectors of $model
+// graphmem embeddings backfill and the start's catch-up: a batch of the tenant's memories gets vectors of $model
 // (float32, the procedure's compact form). Outside the tenant's lock: each memory's lock is
 // taken first and the memory looked at again under it (one an erasure tombstoned meanwhile
 // gets no vector back).

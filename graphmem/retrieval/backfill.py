@@ -5,12 +5,14 @@ Tenant by tenant, a batch at a time in id order, each batch embedded in one forw
 written in one statement (``bookkeeping``: vectors are derived, not told, so no history event).
 An interrupted run loses nothing: each vector carries its model, so the next run goes on where
 this one stopped. Once every tenant is done, the database records the model
-(``graphmem/search/vector_space.py``) and a server configured with it starts again.
+(``graphmem/retrieval/vector_space.py``) and a server configured with it starts again.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import asyncio
+import time
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -22,6 +24,22 @@ from graphmem.retrieval.vectors import embed_texts
 from graphmem.store import Store
 
 BATCH = 256  # items embedded in one forward pass and written in one statement
+
+
+@dataclass(frozen=True)
+class Pace:
+    """How a backfill goes: the command's, all at once; the start's catch-up, gently."""
+
+    batch: int = BATCH  # items per read, forward pass and statement
+    replace: bool = True  # also re-embed another model's vectors (never a start's decision)
+    rest_share: float = 0.0  # after a batch, rest this share of the time it took
+    between: Callable[[], Awaitable[None]] | None = None  # after each rest (may raise to stop)
+
+    async def rest(self, took: float) -> None:
+        if self.rest_share > 0:
+            await asyncio.sleep(took * self.rest_share)
+        if self.between is not None:
+            await self.between()
 
 
 @dataclass(frozen=True)
@@ -50,9 +68,14 @@ KINDS = (
 )
 
 
-async def items_to_embed(store: Store, tenant: str, embedder: Embedder) -> dict[str, int]:
-    """How many memories and turns of ``tenant`` lack a vector of ``embedder``'s model."""
-    [row] = await store.read("retrieval/count_items_to_embed", tenant, model=embedder.model_id)
+async def items_to_embed(
+    store: Store, tenant: str, embedder: Embedder, replace: bool = True
+) -> dict[str, int]:
+    """How many memories and turns of ``tenant`` lack a vector of ``embedder``'s model (with
+    ``replace`` False: lack any vector)."""
+    [row] = await store.read(
+        "retrieval/count_items_to_embed", tenant, model=embedder.model_id, replace=replace
+    )
     return {"memories": row["memories"], "turns": row["turns"]}
 
 
@@ -61,13 +84,16 @@ async def backfill_tenant(
     tenant: str,
     embedder: Embedder,
     advance: Callable[[int], None],
-    batch: int = BATCH,
+    pace: Pace | None = None,
 ) -> dict[str, int]:
-    """Embed what ``tenant`` lacks, ``batch`` items at a time; ``advance`` hears each batch's
-    size. The counts done."""
+    """Embed what ``tenant`` lacks, a batch at a time; ``advance`` hears each batch's size.
+    The counts done. ``pace`` (default: the command's) sets the batch, whether another
+    model's vectors are replaced, and a rest after each batch."""
     done = {}
     for kind in KINDS:
-        done[kind.name] = await _backfill_kind(store, tenant, embedder, kind, advance, batch)
+        done[kind.name] = await _backfill_kind(
+            store, tenant, embedder, kind, advance, pace or Pace()
+        )
     return done
 
 
@@ -77,12 +103,18 @@ async def _backfill_kind(
     embedder: Embedder,
     kind: _Kind,
     advance: Callable[[int], None],
-    batch: int,
+    pace: Pace,
 ) -> int:
     done, after = 0, ""
     while True:
+        began = time.monotonic()
         rows = await store.read(
-            kind.listing, tenant, model=embedder.model_id, after=after, limit=batch
+            kind.listing,
+            tenant,
+            model=embedder.model_id,
+            after=after,
+            limit=pace.batch,
+            replace=pace.replace,
         )
         if not rows:
             return done
@@ -96,3 +128,4 @@ async def _backfill_kind(
         done += len(vectored)
         after = items[-1]["id"]
         advance(len(vectored))
+        await pace.rest(time.monotonic() - began)

@@ -5,7 +5,7 @@ meaningful among vectors of the other, and nothing in the numbers says so. So th
 records the model (its name and a digest of its weights, ``Embedder.model_id``) and width of
 the first server that embeds, every vector carries its model in ``embedding_model``, and a
 server configured with another model refuses to start until ``graphmem embeddings backfill``
-has re-embedded what the database holds (``graphmem.retrieval.backfill.py``).
+has re-embedded what the database holds (``graphmem/retrieval/backfill.py``).
 """
 
 from __future__ import annotations

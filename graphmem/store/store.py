@@ -18,6 +18,7 @@ knows the statement gives its rows their type, once, beside the code that runs i
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any, LiteralString, TypeVar, cast
 
@@ -335,6 +336,18 @@ class Store:
 
     async def record_vector_space(self, model: str, dimensions: int) -> None:
         await self.write("store/set_vector_space", tenant="-", model=model, dimensions=dimensions)
+
+    async def claim_vector_catch_up(self, owner: str, hold: float) -> bool:
+        """True when ``owner`` holds the database's catch-up for ``hold`` seconds from now
+        (claimed, renewed, or taken over from a holder whose claim lapsed)."""
+        now = time.time()
+        rows = await self.write(
+            "store/claim_vector_catch_up", tenant="-", owner=owner, now=now, until=now + hold
+        )
+        return bool(rows and rows[0]["claimed"])
+
+    async def release_vector_catch_up(self, owner: str) -> None:
+        await self.write("store/release_vector_catch_up", tenant="-", owner=owner)
 
     async def tenants(self) -> list[str]:
         """Every tenant that has written (for commands over the whole database)."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -12,6 +13,7 @@ from graphmem.app.server import create_server
 from graphmem.core.settings import Settings
 from graphmem.embeddings.embedder import Embedder, EmbeddingsUnavailable, load_embedder
 from graphmem.embeddings.minilm import MiniLM
+from graphmem.retrieval.indexing import indexer_of
 from graphmem.store import Store
 from tests.support import WholeRecordClient
 
@@ -49,3 +51,12 @@ async def e5_client(
     configured = settings.model_copy(update={"embeddings": "e5-small"})
     async with WholeRecordClient(create_server(store, configured)) as connected:
         yield connected
+
+
+@pytest.fixture
+async def other_tenant(store: Store) -> AsyncIterator[str]:
+    """A second tenant of the test, its waiting writes flushed and its data purged after."""
+    name = f"test-{uuid.uuid4().hex[:12]}"
+    yield name
+    await indexer_of(store).flush(name)
+    await store.purge_tenant(name)

@@ -9,8 +9,7 @@ import subprocess
 import sys
 import textwrap
 import time
-import uuid
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any
 
@@ -193,14 +192,6 @@ class SlowModel:
 
     def embed_queries(self, texts: Sequence[str]) -> list[list[float]]:
         return self.embed(texts)
-
-
-@pytest.fixture
-async def other_tenant(store: Store) -> AsyncIterator[str]:
-    name = f"test-{uuid.uuid4().hex[:12]}"
-    yield name
-    await indexer_of(store).flush(name)
-    await store.purge_tenant(name)
 
 
 async def test_a_search_never_waits_long_for_turn_vectors_its_own_or_anothers(

@@ -57,6 +57,7 @@ def test_queries_are_tenant_scoped() -> None:
     exempt = {"store/ping", "store/await_indexes", "store/list_schema", "store/list_tenants"}
     # the database's embedding model: database-wide, like the schema (one shared vector index)
     exempt |= {"store/get_vector_space", "store/set_vector_space"}
+    exempt |= {"store/claim_vector_catch_up", "store/release_vector_catch_up"}
     # which schema the database has: database-wide, like the schema itself
     exempt |= {"store/get_schema_stamp", "store/set_schema_stamp"}
     for query in default_catalog().under("facts") + default_catalog().under("history"):
