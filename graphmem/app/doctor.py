@@ -55,6 +55,7 @@ def run_doctor(settings: Settings) -> DoctorReport:
     groups: list[Callable[[], list[Check]]] = [
         lambda: [check_java(settings)],
         lambda: [check_jars(settings)],
+        lambda: [check_ports(settings)],
         lambda: database_checks(settings),
         lambda: [check_embeddings(settings)],
         lambda: [check_tokens_file(settings)],
@@ -117,6 +118,15 @@ def check_jars(settings: Settings) -> Check:
             f"delete {home} and run `graphmem neo4j fetch`",
         )
     return ok("jars", f"{len(lock.artifacts)} jars match the lock's SHA-256 ({home})")
+
+
+def check_ports(settings: Settings) -> Check:
+    from graphmem.localdb.ports import kept_ports
+
+    if not settings.uses_local_database:
+        return ok("ports", NOT_NEEDED)
+    ports = kept_ports(settings, settings.data_dir.expanduser().resolve())
+    return ok("ports", ports.note() or f"bolt {ports.bolt}, http {ports.http} on 127.0.0.1")
 
 
 # --- the server's own files and settings -------------------------------------------------------

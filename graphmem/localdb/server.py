@@ -43,7 +43,8 @@ from graphmem.localdb.jvm import (
     refused_archive,
 )
 from graphmem.localdb.lockfile import LockFile, load_lock
-from graphmem.localdb.processes import is_our_process, pid_alive, port_answers, require_free_port
+from graphmem.localdb.ports import kept_ports, ports_for_start
+from graphmem.localdb.processes import is_our_process, pid_alive, port_answers
 from graphmem.localdb.start_report import StartReport, Stopwatch, add_neo4j_phases
 
 PASSWORD_MARKER = ".graphmem-password-set"  # noqa: S105  (in data/: auth.ini is written)
@@ -71,17 +72,19 @@ class LocalStatus:
     pid: int | None = None
     home: Path | None = None
     password_source: str = "from NEO4J_PASSWORD"  # noqa: S105  (a description, no secret)
+    ports_note: str | None = None  # the ports graphmem chose for the folder (ports.py)
 
     def describe(self) -> str:
+        ports = f"\n  ports:    {self.ports_note}" if self.ports_note else ""
         if not self.running:
-            return f"Neo4j {self.version}: not running (data folder {self.data_dir})"
+            return f"Neo4j {self.version}: not running (data folder {self.data_dir}){ports}"
         return (
             f"Neo4j {self.version} Community: running, pid {self.pid}\n"
             f"  bolt:     {self.bolt_uri}\n"
             f"  browser:  {self.browser_url}\n"
             f"  data:     {self.data_dir}\n"
             f"  install:  {self.home}\n"
-            f"  login:    user neo4j, password {self.password_source}"
+            f"  login:    user neo4j, password {self.password_source}{ports}"
         )
 
 
@@ -102,6 +105,7 @@ class LocalNeo4j:
         self.lock = lock or load_lock()
         self.progress = progress
         self.data_dir = settings.data_dir.expanduser().resolve()
+        self.ports = kept_ports(settings, self.data_dir)  # a start may choose others (ports.py)
 
     # --- paths and credentials ---------------------------------------------------------------
     @property
@@ -127,8 +131,9 @@ class LocalNeo4j:
     def status(self) -> LocalStatus:
         state = self._read_state()
         running = state is not None and is_our_process(state.pid, state.home)
-        bolt = state.bolt_port if state and running else self.settings.local_bolt_port
-        http = state.http_port if state and running else self.settings.local_http_port
+        kept = kept_ports(self.settings, self.data_dir)
+        bolt = state.bolt_port if state and running else kept.bolt
+        http = state.http_port if state and running else kept.http
         return LocalStatus(
             running=running,
             version=self.lock.neo4j_version,
@@ -136,6 +141,7 @@ class LocalNeo4j:
             bolt_uri=f"bolt://127.0.0.1:{bolt}",
             browser_url=f"http://127.0.0.1:{http}/browser/",
             pid=state.pid if state and running else None,
+            ports_note=kept.note(),
             home=Path(state.home) if state and running else None,
             password_source=(
                 "from NEO4J_PASSWORD"
@@ -162,11 +168,7 @@ class LocalNeo4j:
             fresh = not (self.data_dir / "data" / "databases").exists()
             watch = Stopwatch(StartReport(started_at=time.time(), fresh=fresh))
             java = find_java(self.settings.java_home)
-            for name, port in (
-                ("bolt", self.settings.local_bolt_port),
-                ("http", self.settings.local_http_port),
-            ):
-                require_free_port(name, port)
+            self.ports = ports_for_start(self.settings, self.data_dir, self.progress)
             watch.lap("java")
             home = assemble(
                 self.lock,
@@ -225,8 +227,8 @@ class LocalNeo4j:
         process = self._spawn(java, home, conf_dir, [*sharing.flags, "-cp", jars])
         state = _State(
             pid=process.pid,
-            bolt_port=self.settings.local_bolt_port,
-            http_port=self.settings.local_http_port,
+            bolt_port=self.ports.bolt,
+            http_port=self.ports.http,
             version=self.lock.neo4j_version,
             home=str(home),
             started_at=spawned_at,
@@ -260,10 +262,10 @@ class LocalNeo4j:
         lines = {
             "server.default_listen_address": "127.0.0.1",
             "server.default_advertised_address": "127.0.0.1",
-            "server.bolt.listen_address": f"127.0.0.1:{s.local_bolt_port}",
-            "server.bolt.advertised_address": f"127.0.0.1:{s.local_bolt_port}",
-            "server.http.listen_address": f"127.0.0.1:{s.local_http_port}",
-            "server.http.advertised_address": f"127.0.0.1:{s.local_http_port}",
+            "server.bolt.listen_address": f"127.0.0.1:{self.ports.bolt}",
+            "server.bolt.advertised_address": f"127.0.0.1:{self.ports.bolt}",
+            "server.http.listen_address": f"127.0.0.1:{self.ports.http}",
+            "server.http.advertised_address": f"127.0.0.1:{self.ports.http}",
             "server.https.enabled": "false",
             "server.memory.heap.initial_size": s.local_heap,
             "server.memory.heap.max_size": s.local_heap,
@@ -282,7 +284,7 @@ class LocalNeo4j:
             "server.directories.logs": str(self.data_dir / "logs"),
             "server.directories.run": str(self.data_dir / "run"),
             "server.directories.import": str(self.data_dir / "import"),
-            **browser_settings(s.local_http_port),
+            **browser_settings(self.ports.http),
         }
         text = "# Written by graphmem on every start; edit graphmem settings instead.\n"
         text += "".join(f"{key}={value}\n" for key, value in lines.items())
@@ -332,7 +334,7 @@ class LocalNeo4j:
     def _wait_until_ready(self, process: subprocess.Popen[bytes], ready: ReadyCheck) -> None:
         # Not self.status(): its liveness check reaps an exited child with waitpid, and then
         # process.poll() can only report exit code 0 instead of the server's own code.
-        bolt_uri = f"bolt://127.0.0.1:{self.settings.local_bolt_port}"
+        bolt_uri = f"bolt://127.0.0.1:{self.ports.bolt}"
         deadline = time.monotonic() + self.settings.local_start_timeout
         last_error = "no answer yet"
         while time.monotonic() < deadline:
@@ -344,7 +346,7 @@ class LocalNeo4j:
                     f"Neo4j stopped during start ({reason}). Last lines of "
                     f"{self._console_log()}:\n{self._log_tail()}"
                 )
-            if port_answers(self.settings.local_bolt_port):
+            if port_answers(self.ports.bolt):
                 try:
                     ready(bolt_uri, self.user, self.password())
                     return

@@ -1,0 +1,88 @@
+"""The loopback ports of a managed data folder: the defaults, or free ones chosen once.
+
+Why: Neo4j Desktop or a container on 7687/7474 is common on exactly the machines graphmem is
+installed on. A folder whose ports were not set explicitly and whose defaults are taken starts
+on free loopback ports instead, says so, and keeps them in ``<data_dir>/ports.json`` (the next
+start uses them again, so the Browser's address stays the same). Ports set explicitly
+(``GRAPHMEM_LOCAL_BOLT_PORT`` / ``GRAPHMEM_LOCAL_HTTP_PORT``) are the operator's: taken, they
+refuse with the line naming the setting.
+"""
+
+from __future__ import annotations
+
+import json
+import socket
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from graphmem.core.errors import PortInUse
+from graphmem.core.settings import Settings
+from graphmem.localdb.processes import require_free_port
+
+PORTS_FILE = "ports.json"
+EXPLICIT = ("local_bolt_port", "local_http_port")
+
+
+@dataclass(frozen=True)
+class Ports:
+    bolt: int
+    http: int
+    chosen: bool = False  # chosen by graphmem: the defaults were taken when the folder started
+
+    def note(self) -> str | None:
+        if not self.chosen:
+            return None
+        return (
+            f"bolt {self.bolt}, http {self.http}: chosen because the default ports were taken "
+            f"(kept in {PORTS_FILE}; set GRAPHMEM_LOCAL_BOLT_PORT / _HTTP_PORT to choose)"
+        )
+
+
+def kept_ports(settings: Settings, data_dir: Path) -> Ports:
+    """The ports the folder uses: explicit settings, else those chosen once, else defaults."""
+    configured = Ports(settings.local_bolt_port, settings.local_http_port)
+    if settings.model_fields_set & set(EXPLICIT):
+        return configured
+    try:
+        kept = json.loads((data_dir / PORTS_FILE).read_text())
+        return Ports(int(kept["bolt"]), int(kept["http"]), chosen=True)
+    except (OSError, ValueError, KeyError, TypeError):
+        return configured
+
+
+def ports_for_start(settings: Settings, data_dir: Path, say: Callable[[str], None]) -> Ports:
+    """The ports a start binds: those the folder uses when free; explicit ones taken refuse;
+    otherwise free loopback ports, chosen now and kept."""
+    ports = kept_ports(settings, data_dir)
+    wanted = (("bolt", ports.bolt), ("http", ports.http))
+    taken = [(name, port) for name, port in wanted if not is_free(port)]
+    if not taken:
+        return ports
+    if settings.model_fields_set & set(EXPLICIT):
+        for name, port in taken:
+            require_free_port(name, port)  # raises PortInUse naming the setting
+    bolt, http = free_port(), free_port(avoid=ports.bolt)
+    while http == bolt:
+        http = free_port()
+    chosen = Ports(bolt, http, chosen=True)
+    (data_dir / PORTS_FILE).write_text(json.dumps({"bolt": bolt, "http": http}) + "\n")
+    busy = ", ".join(f"{port} ({name})" for name, port in taken)
+    say(f"port {busy} in use by another program: this data folder now uses {chosen.note()}")
+    return chosen
+
+
+def is_free(port: int) -> bool:
+    try:
+        require_free_port("bolt", port)
+    except PortInUse:  # bound by another program
+        return False
+    return True
+
+
+def free_port(avoid: int = 0) -> int:
+    """A loopback port nothing listens on now (the kernel's choice)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = int(probe.getsockname()[1])
+    return port if port != avoid else free_port()
