@@ -94,7 +94,7 @@ async def test_a_healthy_setup_is_ok_and_exits_0(
     *lines, summary = result.stdout.splitlines()
     by_name = {line[6:].split("  ")[0]: line for line in lines}
     assert list(by_name) == [
-        *("java", "jars", "neo4j", "bolt", "credentials", "schema", "embeddings"),
+        *("java", "jars", "ports", "neo4j", "bolt", "credentials", "schema", "embeddings"),
         *("tokens", "history key", "http bind", "traces", "last start"),
     ]
     assert "off (no OTLP endpoint" in by_name["traces"]
@@ -114,7 +114,7 @@ def test_a_stopped_managed_neo4j_fails_and_says_how_to_start_it(tmp_path: Path) 
     assert report.check("credentials").status == "skip"
     result = run_cli("doctor", env=_env(settings))
     assert result.returncode == 1
-    assert result.stdout.splitlines()[2].startswith("fail  neo4j "), result.stdout
+    assert result.stdout.splitlines()[3].startswith("fail  neo4j "), result.stdout
     assert not (tmp_path / "data").exists()  # doctor only looks
 
 
