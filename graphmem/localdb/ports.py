@@ -46,9 +46,12 @@ def kept_ports(settings: Settings, data_dir: Path) -> Ports:
         return configured
     try:
         kept = json.loads((data_dir / PORTS_FILE).read_text())
-        return Ports(int(kept["bolt"]), int(kept["http"]), chosen=True)
+        bolt, http = int(kept["bolt"]), int(kept["http"])
     except (OSError, ValueError, KeyError, TypeError):
         return configured
+    if bolt == http or not (1 <= bolt <= 65535 and 1 <= http <= 65535):
+        return configured  # a hand-edited file: the defaults, then free ones if taken
+    return Ports(bolt, http, chosen=True)
 
 
 def ports_for_start(settings: Settings, data_dir: Path, say: Callable[[str], None]) -> Ports:
@@ -62,6 +65,7 @@ def ports_for_start(settings: Settings, data_dir: Path, say: Callable[[str], Non
     if settings.model_fields_set & set(EXPLICIT):
         for name, port in taken:
             require_free_port(name, port)  # raises PortInUse naming the setting
+        return ports  # freed meanwhile
     bolt, http = free_port(), free_port(avoid=ports.bolt)
     while http == bolt:
         http = free_port()

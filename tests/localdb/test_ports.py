@@ -14,7 +14,7 @@ import pytest
 from graphmem.core.errors import PortInUse
 from graphmem.core.settings import Settings
 from graphmem.localdb import LocalNeo4j
-from graphmem.localdb.ports import EXPLICIT, PORTS_FILE, kept_ports, ports_for_start
+from graphmem.localdb.ports import EXPLICIT, PORTS_FILE, Ports, kept_ports, ports_for_start
 from graphmem.store import ping_sync
 from tests.neo4j_endpoint import Endpoint, local_test_settings
 
@@ -84,3 +84,12 @@ async def test_a_fresh_folder_beside_another_neo4j_starts_on_free_ports(
         assert local.ports.bolt not in DEFAULTS and status.ports_note
     finally:
         local.stop()
+
+
+@pytest.mark.pure
+@pytest.mark.parametrize(
+    "kept", ['{"bolt": 70000, "http": 1}', '{"bolt": 0, "http": 9}', '{"bolt": 9, "http": 9}', "{"]
+)
+def test_a_hand_edited_ports_file_is_not_trusted(tmp_path: Path, kept: str) -> None:
+    (tmp_path / PORTS_FILE).write_text(kept)
+    assert kept_ports(Settings(data_dir=tmp_path), tmp_path) == Ports(*DEFAULTS)
