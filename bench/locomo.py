@@ -67,15 +67,21 @@ DRAGON = {5: 56.7, 10: 66.2, 25: 76.7, 50: 82.7}
 _DIA = re.compile(r"^D(\d+):(\d+)$")
 
 
+WHERE_FROM = (
+    "DIR holds LoCoMo conversations, a JSON file each (data/locomo10.zip of "
+    "github.com/snap-research/locomo, ACL 2024; CC BY-NC 4.0, for benchmarks only)"
+)
+
+
 def data_files(folder: str | None) -> list[Path]:
     """The conversations in ``folder`` (--data, else GRAPHMEM_LOCOMO_DIR); a one-line exit
     when neither names a folder of them."""
     folder = folder or os.environ.get(DATA_ENV)
     if not folder:
-        raise SystemExit(f"no LoCoMo data: pass --data DIR or set {DATA_ENV}")
+        raise SystemExit(f"no LoCoMo data: {WHERE_FROM}; pass --data DIR or set {DATA_ENV}")
     files = sorted(Path(folder).glob("*.json"))
     if not files:
-        raise SystemExit(f"no LoCoMo conversations (*.json) in {folder}")
+        raise SystemExit(f"no LoCoMo conversations (*.json) in {folder}: {WHERE_FROM}")
     return files
 
 
