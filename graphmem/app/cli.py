@@ -74,8 +74,10 @@ def neo4j_command(settings: Settings, action: str) -> int:
             )
         )
     elif action == "lock":
+        from graphmem.core.tls import trust_system_store
         from graphmem.localdb.lockfile import generate_lock, write_lock
 
+        trust_system_store(settings.ca_file)  # jgo resolves over requests
         lock = generate_lock(settings.maven_repository, _say)
         write_lock(lock)
         print(f"pinned {len(lock.artifacts)} jars ({lock.total_size / 1e6:.0f} MB)")

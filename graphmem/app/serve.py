@@ -15,6 +15,7 @@ from fastmcp import FastMCP
 from starlette.middleware import Middleware as StarletteMiddleware
 
 from graphmem.app.http_limits import BodySizeLimit
+from graphmem.app.model_start import retrieval_at_open, start_model_fetch
 from graphmem.app.server import create_server
 from graphmem.app.start_phases import record_server_start, server_stopwatch
 from graphmem.app.tracing_setup import start_tracing, stop_tracing
@@ -22,19 +23,16 @@ from graphmem.core.errors import ConfigurationError, StoreUnavailable, VectorSpa
 from graphmem.core.keys import ChainKey, load_or_create
 from graphmem.core.settings import Settings
 from graphmem.core.terminal import say
-from graphmem.embeddings.embedder import EmbeddingsUnavailable, load_embedder
 from graphmem.localdb.connect import call_off_early_start, resolve_connection
 from graphmem.localdb.start_report import Stopwatch
 from graphmem.retrieval.catch_up import start_catch_up
 from graphmem.retrieval.vector_space import check_vector_space
 from graphmem.store import Store
+from graphmem.toolkit.retrieval import Retrieval
 from graphmem.toolkit.startup import StoreGate
 
 T = TypeVar("T")
 RECONNECT_EVERY = 5.0  # seconds between attempts while the database does not answer at start
-MODEL_FETCH_WAIT = 5.0  # seconds a first start waits for the embedding model's download
-# (a stdio client waits for the handshake meanwhile; turns archived without the model are
-# labelled and embedded by the next start that has it)
 
 
 def serve(settings: Settings, transport: str) -> int:
@@ -45,46 +43,15 @@ def serve(settings: Settings, transport: str) -> int:
         watch = server_stopwatch()  # its first phase: the imports so far
         chain_key = load_or_create(settings.history_key_path)  # a key others can read: refused
         tracer_provider = start_tracing(os.environ)
-        if settings.embeddings != "none":
-            prepare_model(settings)  # while the managed Neo4j starts (connect.start_early)
-            watch.lap("embeddings model")
+        fetching = start_model_fetch(settings)  # after the managed Neo4j's jars (model_start.py)
     # SIGINT, or SIGTERM on stdio, ends the run; the store is closed on the way out.
     try:
         with contextlib.suppress(KeyboardInterrupt, asyncio.CancelledError):
-            run_event_loop(_serve_async(settings, transport, chain_key, watch))
+            run_event_loop(_serve_async(settings, transport, (chain_key, fetching), watch))
     finally:
         stop_tracing(tracer_provider)
     say("graphmem stopped")
     return 0
-
-
-def prepare_model(settings: Settings) -> None:
-    """The embedding model fetched once when missing (the first start) and loaded; a model
-    that cannot be had is one line here and in every search's answer: the server serves
-    full-text and graph search without it. The fetch is waited for up to MODEL_FETCH_WAIT
-    (a stdio client waits for the handshake meanwhile); a slower one goes on in the
-    background and serves from the next start."""
-    from graphmem.embeddings.model_fetch import fetch_default_model  # numpy, ONNX Runtime
-
-    fetching = threading.Thread(
-        target=lambda: _say_unless_none(fetch_default_model(settings)),
-        name="graphmem-model-fetch",
-        daemon=True,
-    )
-    fetching.start()
-    fetching.join(MODEL_FETCH_WAIT)
-    if fetching.is_alive():
-        say("the embedding model is still downloading: vector search from the next start")
-        return
-    try:
-        load_embedder(settings)
-    except EmbeddingsUnavailable as error:
-        say(f"{error.message}; search runs on full-text and graph without it")
-
-
-def _say_unless_none(line: str | None) -> None:
-    if line is not None:
-        say(line)
 
 
 @contextlib.contextmanager
@@ -110,10 +77,15 @@ def run_event_loop(main: Coroutine[Any, Any, T]) -> T:
 
 
 async def open_store(
-    settings: Settings, gate: StoreGate, chain_key: ChainKey, watch: Stopwatch | None = None
+    settings: Settings,
+    gate: StoreGate,
+    chain_key: ChainKey,
+    watch: Stopwatch | None = None,
+    fetching: threading.Thread | None = None,
 ) -> Store:
     """The store, opened in the background while the server already answers; its phases
-    timed on ``watch`` (start_phases.py)."""
+    timed on ``watch`` (start_phases.py). The retrieval parts the calls use are decided here
+    too (``gate.retrieval``: the first start's model is fetched meanwhile, model_start.py)."""
 
     def stage(text: str) -> None:
         gate.stage = text
@@ -147,20 +119,18 @@ async def open_store(
         raise
     say(f"schema applied ({len(applied)} statements); toolset {settings.toolset}")
     watch.lap("schema")
-    await _check_vector_space(settings, store)
+    gate.retrieval = await retrieval_at_open(settings, fetching)
+    await _open_vector_space(gate.retrieval, store)
     if settings.embeddings != "none":
-        watch.lap("vector space")
+        watch.lap("embedding model")
     record_server_start(settings, watch.report)
     return store
 
 
-async def _check_vector_space(settings: Settings, store: Store) -> None:
-    """With embeddings on, the database's vectors must be the configured model's; what was
-    written without them gets them in the background (retrieval/catch_up.py)."""
-    try:
-        embedder = load_embedder(settings)
-    except EmbeddingsUnavailable:  # said at start: served without the vector channel
-        return
+async def _open_vector_space(retrieval: Retrieval, store: Store) -> None:
+    """With a model, the database's vectors must be its; what was written without one gets
+    vectors in the background (retrieval/catch_up.py)."""
+    embedder = retrieval.embedder
     if embedder is None:
         return
     try:
@@ -200,12 +170,18 @@ def _in_daemon_thread(fn: Callable[[], T]) -> asyncio.Future[T]:
 
 
 async def _serve_async(
-    settings: Settings, transport: str, chain_key: ChainKey, watch: Stopwatch
+    settings: Settings,
+    transport: str,
+    opened_with: tuple[ChainKey, threading.Thread | None],
+    watch: Stopwatch,
 ) -> None:
     if transport == "stdio":
         _cancel_on_sigterm()
     gate = StoreGate()
-    opening = asyncio.create_task(gate.open(lambda g: open_store(settings, g, chain_key, watch)))
+    chain_key, fetching = opened_with
+    opening = asyncio.create_task(
+        gate.open(lambda g: open_store(settings, g, chain_key, watch, fetching))
+    )
     try:
         with _refusal_calls_off_the_early_start():
             server = create_server(gate, settings)

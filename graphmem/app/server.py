@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+
 from fastmcp import FastMCP
 from fastmcp.server.auth import AuthProvider, RemoteAuthProvider
 from pydantic import AnyHttpUrl
@@ -116,7 +118,7 @@ def create_server(store: Store | StoreGate, settings: Settings) -> FastMCP:
         gate=gate,
         settings=settings,
         trusted_verifiers=load_trusted_verifiers(settings),
-        retrieval=load_retrieval(settings),
+        configured_retrieval=functools.cache(lambda: load_retrieval(settings)),
         after_erasure=log_pusher(settings),
     )
     metrics = ToolMetrics()

@@ -1,23 +1,42 @@
-"""Assemble a Neo4j installation (a ``lib/`` folder of jars) from the lock file with jgo.
+"""Assemble a Neo4j installation (a ``lib/`` folder of jars) from the lock file.
 
-jgo downloads each pinned jar into the local Maven cache (``~/.m2/repository`` or ``M2_REPO``,
-shared with Maven); every jar is checked against its SHA-256 before it is linked into
+Every jar is pinned by its coordinates and SHA-256, so nothing needs resolving: each is fetched
+by its address in the Maven repository (eight at a time over HTTPS that trusts the system's
+store: graphmem/core/tls.py), or linked from the local Maven cache (``~/.m2/repository`` or
+``M2_REPO``) when a copy of the pinned digest is there, and checked before it is linked into
 ``<cache>/neo4j-<version>-<digest>/lib``. A ``.complete`` marker makes later starts instant.
+(jgo, which resolved each jar's POM and metadata first, took 22-26 s for what the plain
+downloads do in a few: the first call of a newcomer waits for it.)
+
+Nothing half-done is trusted: each process assembles in a staging folder of its own (removed
+when it fails; one a killed process left is removed an hour later), a download is written to
+a temporary name and renamed once its digest matches, and the install appears by one rename.
 """
 
 from __future__ import annotations
 
+import contextlib
+import http.client
 import os
+import secrets
 import shutil
+import ssl
+import threading
+import time
+import urllib.parse
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import BinaryIO
 
 from graphmem.core.errors import ArtifactDownloadFailed
-from graphmem.core.tls import is_certificate_failure, trust_system_store, untrusted_advice
+from graphmem.core.tls import https_context, is_certificate_failure, untrusted_advice
 from graphmem.localdb.lockfile import LockedArtifact, LockFile, sha256_of
 
 DOWNLOAD_WORKERS = 8
+DOWNLOAD_TIMEOUT = 60.0  # seconds without a byte before a download fails
+ABANDONED_AFTER = 3600.0  # seconds after which another process's staging folder is a killed one's
+CHUNK = 1 << 20
 
 
 def install_dir(cache_dir: Path, lock: LockFile) -> Path:
@@ -40,52 +59,150 @@ def assemble(
     home = install_dir(cache_dir, lock)
     if is_assembled(home):
         return home
-    trust_system_store(ca_file)
-    from jgo.maven import MavenContext  # heavy import, only on the first start
-
-    context = MavenContext(remote_repos={"graphmem": repository}, timeout=60)
-    staging = home.with_name(home.name + ".partial")
-    shutil.rmtree(staging, ignore_errors=True)
+    _remove_abandoned(home)
+    staging = home.with_name(f"{home.name}.partial-{os.getpid()}-{secrets.token_hex(4)}")
     (staging / "lib").mkdir(parents=True)
-    progress(
-        f"downloading Neo4j {lock.neo4j_version}: {len(lock.artifacts)} jars, "
-        f"{lock.total_size / 1e6:.0f} MB from {repository}"
-    )
-
-    def fetch(artifact: LockedArtifact) -> None:
-        source = _download(context, artifact, repository)
-        _link(source, staging / "lib" / artifact.file_name)
-
-    with ThreadPoolExecutor(max_workers=DOWNLOAD_WORKERS) as pool:
-        list(pool.map(fetch, lock.artifacts))
-    (staging / ".complete").write_text(lock.digest + "\n")
-    shutil.rmtree(home, ignore_errors=True)
-    staging.rename(home)
+    try:
+        _fetch_all(lock, Source(repository, https_context(ca_file)), staging / "lib", progress)
+        (staging / ".complete").write_text(lock.digest + "\n")
+        with contextlib.suppress(OSError):  # another process finished first: its install stands
+            staging.rename(home)
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+    if not is_assembled(home):
+        raise ArtifactDownloadFailed(f"the Neo4j install in {home} could not be completed")
     progress(f"Neo4j assembled in {home}")
     return home
 
 
-def _download(context: object, artifact: LockedArtifact, repository: str) -> Path:
-    project = context.project(artifact.group, artifact.artifact)  # pyright: ignore[reportAttributeAccessIssue]  # jgo's context is untyped
-    jar = project.at_version(artifact.version).artifact(artifact.classifier, artifact.packaging)
-    try:
-        path = Path(jar.resolve())
-    except Exception as error:  # jgo raises plain RuntimeError / urllib errors
-        if is_certificate_failure(error):
-            raise ArtifactDownloadFailed(
-                untrusted_advice(f"could not download {artifact.coordinate} from {repository}")
-            ) from error
+class Source:
+    """Where the jars come from: a Maven repository, reached over one kept-alive connection
+    per download thread (a new TLS connection per small jar cost most of the time)."""
+
+    def __init__(self, repository: str, context: ssl.SSLContext) -> None:
+        self.repository = repository.rstrip("/")
+        self._url = urllib.parse.urlsplit(self.repository)
+        self._context = context
+        self._local = threading.local()
+
+    def get(self, artifact: LockedArtifact, out: BinaryIO) -> None:
+        """Write the artifact's bytes to ``out`` (one retry on a connection the server closed)."""
+        group = artifact.group.replace(".", "/")
+        path = f"{self._url.path}/{group}/{artifact.artifact}/{artifact.version}/"
+        path += artifact.file_name
+        for attempt in (1, 2):
+            connection = self._connection()
+            try:
+                connection.request("GET", path)
+                answer = connection.getresponse()
+            except (OSError, http.client.HTTPException):
+                self._local.connection = None
+                connection.close()
+                if attempt == 2:
+                    raise
+                continue
+            if answer.status != 200:
+                answer.read()
+                raise OSError(f"HTTP {answer.status} for {self.repository}{path}")
+            while chunk := answer.read(CHUNK):
+                out.write(chunk)
+            return
+
+    def _connection(self) -> http.client.HTTPConnection:
+        connection = getattr(self._local, "connection", None)
+        if connection is None:
+            host, port = self._url.hostname or "", self._url.port
+            connection = (
+                http.client.HTTPSConnection(
+                    host, port, timeout=DOWNLOAD_TIMEOUT, context=self._context
+                )
+                if self._url.scheme == "https"
+                else http.client.HTTPConnection(host, port, timeout=DOWNLOAD_TIMEOUT)
+            )
+            self._local.connection = connection
+        return connection
+
+
+def _fetch_all(lock: LockFile, source: Source, lib: Path, progress: Callable[[str], None]) -> None:
+    progress(
+        f"downloading Neo4j {lock.neo4j_version}: {len(lock.artifacts)} jars, "
+        f"{lock.total_size / 1e6:.0f} MB from {source.repository}"
+    )
+    downloaded = _Progress(lock, progress)
+
+    def fetch(artifact: LockedArtifact) -> None:
+        _fetch_one(artifact, source, lib / artifact.file_name)
+        downloaded.add(artifact.size)
+
+    largest_first = sorted(lock.artifacts, key=lambda artifact: -artifact.size)  # no long tail
+    with ThreadPoolExecutor(max_workers=DOWNLOAD_WORKERS) as pool:
+        list(pool.map(fetch, largest_first))
+
+
+def _fetch_one(artifact: LockedArtifact, source: Source, target: Path) -> None:
+    """``target``: the local Maven cache's copy when it has the pinned digest, else a download
+    of it, checked before it takes the name."""
+    cached = _maven_cache() / artifact.group.replace(".", "/") / artifact.artifact
+    cached = cached / artifact.version / artifact.file_name
+    if cached.is_file() and sha256_of(cached) == artifact.sha256:
+        _link(cached, target)
+        return
+    partial = target.with_name(target.name + ".part")
+    _download(source, artifact, partial)
+    if sha256_of(partial) != artifact.sha256:
+        partial.unlink(missing_ok=True)
         raise ArtifactDownloadFailed(
-            f"could not download {artifact.coordinate} from {repository} ({error}). "
-            "Check the network, or point GRAPHMEM_MAVEN_REPOSITORY at a reachable mirror."
-        ) from error
-    if sha256_of(path) != artifact.sha256:
-        path.unlink(missing_ok=True)  # a corrupt cache entry must not survive
-        raise ArtifactDownloadFailed(
-            f"{artifact.file_name} from {repository} does not match its pinned SHA-256; "
-            "the corrupt copy was removed, run the command again."
+            f"{artifact.file_name} from {source.repository} does not match its pinned SHA-256 "
+            "(a proxy that answers with a page instead of the jar does this); nothing was "
+            "kept: run the command again, or point GRAPHMEM_MAVEN_REPOSITORY at a mirror"
         )
-    return path
+    partial.rename(target)
+
+
+def _download(source: Source, artifact: LockedArtifact, target: Path) -> None:
+    try:
+        with target.open("wb") as out:
+            source.get(artifact, out)
+    except (OSError, http.client.HTTPException) as error:
+        what = f"could not download {artifact.coordinate} from {source.repository}"
+        if is_certificate_failure(error):
+            raise ArtifactDownloadFailed(untrusted_advice(what)) from error
+        raise ArtifactDownloadFailed(
+            f"{what} ({error}). Check the network, or point GRAPHMEM_MAVEN_REPOSITORY at a "
+            "reachable mirror."
+        ) from error
+
+
+def _maven_cache() -> Path:
+    return Path(os.environ.get("M2_REPO") or Path.home() / ".m2" / "repository")
+
+
+def _remove_abandoned(home: Path) -> None:
+    """Staging folders a killed assembly left (an hour old: a younger one may be running)."""
+    now = time.time()
+    for staging in home.parent.glob(f"{home.name}.partial*"):
+        with contextlib.suppress(OSError):
+            if now - staging.stat().st_mtime > ABANDONED_AFTER:
+                shutil.rmtree(staging, ignore_errors=True)
+
+
+class _Progress:
+    """Megabytes downloaded, said at every tenth of the whole (the jars come eight at a time)."""
+
+    def __init__(self, lock: LockFile, say: Callable[[str], None]) -> None:
+        self._lock, self._say = threading.Lock(), say
+        self._total, self._done, self._said = lock.total_size, 0, 0
+        self._version = lock.neo4j_version
+
+    def add(self, size: int) -> None:
+        with self._lock:
+            self._done += size
+            tenth = self._done * 10 // max(self._total, 1)
+            if tenth <= self._said:
+                return
+            self._said = tenth
+            line = f"downloading Neo4j {self._version}: {self._done / 1e6:.0f} of "
+            self._say(line + f"{self._total / 1e6:.0f} MB")
 
 
 def _link(source: Path, target: Path) -> None:

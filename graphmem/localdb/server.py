@@ -28,7 +28,7 @@ from pydantic import BaseModel
 from graphmem.browser.served import browser_settings, write_browser_jar
 from graphmem.core.errors import DatabaseStartFailed, GraphmemError
 from graphmem.core.settings import Settings
-from graphmem.localdb.assemble import assemble
+from graphmem.localdb.assemble import assemble, install_dir, is_assembled
 from graphmem.localdb.auth_secret import drop_unusable, stored_password
 from graphmem.localdb.auth_secret import random_password as _random_password  # noqa: F401  (tests/app/test_settings.py)
 from graphmem.localdb.initial_password import write_initial_password
@@ -170,6 +170,8 @@ class LocalNeo4j:
             java = find_java(self.settings.java_home)
             self.ports = ports_for_start(self.settings, self.data_dir, self.progress)
             watch.lap("java")
+            cache = self.settings.cache_dir.expanduser()
+            downloaded = not is_assembled(install_dir(cache, self.lock))
             home = assemble(
                 self.lock,
                 self.settings.cache_dir.expanduser(),
@@ -182,7 +184,10 @@ class LocalNeo4j:
             write_browser_jar(home, conf_dir, self.settings.tenant)
             self._set_initial_password()
             watch.lap("config")
-            self._run(java.executable, home, conf_dir, watch.report, ready_check, before_spawn)
+            record = not downloaded  # the first start is the newcomer's: no archive recorded
+            self._run(
+                java.executable, home, conf_dir, watch.report, ready_check, before_spawn, record
+            )
             watch.report.save(self.data_dir)
             self.progress(f"start phases: {watch.report.line()}")
             return self.status(), True
@@ -195,12 +200,13 @@ class LocalNeo4j:
         report: StartReport,
         ready_check: ReadyCheck,
         before_spawn: Callable[[], None],
+        record: bool = True,
     ) -> None:
         """Spawn Neo4j and wait until Bolt answers; its phases into ``report``. The class
         archive only ever costs its speed-up: a JVM that refuses it is started once more
-        without it, the archive dropped (jvm.py)."""
+        without it, the archive dropped (jvm.py); ``record`` False records none."""
         cache = self.settings.cache_dir.expanduser()
-        sharing = class_sharing(java, self.lock.neo4j_version, cache, home)
+        sharing = class_sharing(java, self.lock.neo4j_version, cache, home, record)
         before_spawn()
         if self._launch(java, home, conf_dir, sharing, report, ready_check):
             return

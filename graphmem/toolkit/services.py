@@ -20,10 +20,17 @@ class Services:
     gate: StoreGate  # the store, once open (calls wait for it: graphmem/app/startup.py)
     settings: Settings
     trusted_verifiers: TrustedVerifiers | None = None
-    retrieval: Retrieval = WITHOUT_MODELS  # the embedder, a second stage (toolkit/retrieval.py)
+    # the embedder and a second stage (toolkit/retrieval.py), loaded at first use unless the
+    # store's opening decided on them (the gate's): see ``retrieval``
+    configured_retrieval: Callable[[], Retrieval] = lambda: WITHOUT_MODELS
     # after an erasure erased something: what the process can do about copies outside the
     # graph (the managed Neo4j's transaction log: localdb/log_push.py); None: nothing
     after_erasure: Callable[[TenantStore], Awaitable[object]] | None = None
+
+    @property
+    def retrieval(self) -> Retrieval:
+        decided = self.gate.retrieval
+        return decided if decided is not None else self.configured_retrieval()
 
     @property
     def store(self) -> Store:

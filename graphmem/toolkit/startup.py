@@ -31,6 +31,7 @@ from graphmem.core.errors import (
 )
 from graphmem.store import Store
 from graphmem.toolkit.boundary import tool_error
+from graphmem.toolkit.retrieval import Retrieval
 
 log = logging.getLogger("graphmem")
 
@@ -106,6 +107,9 @@ class StoreGate:
         self._ready = asyncio.Event()
         self._began = time.monotonic()
         self.stage = "starting"
+        # the retrieval parts the opener decided on (serve: the model the start found); None:
+        # the configured ones (app/server.py)
+        self.retrieval: Retrieval | None = None
         if store is not None:
             self._ready.set()
 
