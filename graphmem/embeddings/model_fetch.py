@@ -155,5 +155,9 @@ def fetch_default_model(settings: Settings) -> str | None:
     except FetchFailed as error:
         return f"e5-small-v2 could not be fetched: {error.message}"
     except OSError as error:  # the cache folder cannot be written
-        return f"e5-small-v2 could not be stored: {error.strerror or type(error).__name__}"
+        reason = error.strerror or type(error).__name__
+        return (
+            f"e5-small-v2 could not be stored ({reason}): set GRAPHMEM_CACHE_DIR to a folder "
+            "this user can write"
+        )
     return None

@@ -59,9 +59,16 @@ def assemble(
     home = install_dir(cache_dir, lock)
     if is_assembled(home):
         return home
-    _remove_abandoned(home)
     staging = home.with_name(f"{home.name}.partial-{os.getpid()}-{secrets.token_hex(4)}")
-    (staging / "lib").mkdir(parents=True)
+    try:
+        _remove_abandoned(home)
+        (staging / "lib").mkdir(parents=True)
+    except OSError as error:
+        raise ArtifactDownloadFailed(
+            f"the cache folder {cache_dir} cannot be written "
+            f"({error.strerror or type(error).__name__}): set GRAPHMEM_CACHE_DIR to a folder "
+            "this user can write"
+        ) from error
     try:
         _fetch_all(lock, Source(repository, https_context(ca_file)), staging / "lib", progress)
         (staging / ".complete").write_text(lock.digest + "\n")

@@ -129,3 +129,18 @@ def test_a_killed_assemblys_leftovers_are_removed_once_old(
     os.utime(old, (time.time() - 7200, time.time() - 7200))
     assert is_assembled(assemble(lock_of(JAR), tmp_path / "cache", url))
     assert not old.exists() and young.exists()  # a young one may be another process's
+
+
+def test_a_cache_folder_that_cannot_be_written_names_the_setting(
+    served: tuple[str, dict[str, bytes]], tmp_path: Path
+) -> None:
+    url, files = served
+    files[PATH] = JAR
+    in_the_way = tmp_path / "not-a-folder"
+    in_the_way.write_text("")  # a file where the cache folder would go (root ignores modes)
+    with pytest.raises(ArtifactDownloadFailed) as refused:
+        assemble(lock_of(JAR), in_the_way / "cache", url)
+    assert refused.value.message.startswith(
+        f"the cache folder {in_the_way / 'cache'} cannot be written"
+    )
+    assert refused.value.message.endswith("set GRAPHMEM_CACHE_DIR to a folder this user can write")

@@ -132,3 +132,11 @@ def test_an_unreadable_model_is_unavailable_not_a_traceback(
         (folder / name).write_bytes(b"x")
     with pytest.raises(EmbeddingsUnavailable, match="cannot read the model"):
         load_embedder(Settings(embeddings="e5-small", embedding_model_dir=folder))
+
+
+def test_a_cache_folder_that_cannot_be_written_names_the_setting(tmp_path: Path) -> None:
+    in_the_way = tmp_path / "not-a-folder"
+    in_the_way.write_text("")  # a file where the cache folder would go (root ignores modes)
+    line = model_fetch.fetch_default_model(Settings(cache_dir=in_the_way / "cache"))
+    assert line is not None and line.startswith("e5-small-v2 could not be stored (")
+    assert line.endswith("set GRAPHMEM_CACHE_DIR to a folder this user can write")
