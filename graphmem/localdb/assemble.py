@@ -24,6 +24,7 @@ import ssl
 import threading
 import time
 import urllib.parse
+import urllib.request
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -37,6 +38,7 @@ DOWNLOAD_WORKERS = 8
 DOWNLOAD_TIMEOUT = 60.0  # seconds without a byte before a download fails
 ABANDONED_AFTER = 3600.0  # seconds after which another process's staging folder is a killed one's
 CHUNK = 1 << 20
+REDIRECTS = (301, 302, 303, 307, 308)
 
 
 def install_dir(cache_dir: Path, lock: LockFile) -> Path:
@@ -84,19 +86,26 @@ def assemble(
 
 class Source:
     """Where the jars come from: a Maven repository, reached over one kept-alive connection
-    per download thread (a new TLS connection per small jar cost most of the time)."""
+    per download thread (a new TLS connection per small jar cost most of the time). Through a
+    proxy (``https_proxy`` and the like) or a redirect, urllib's own way instead."""
 
     def __init__(self, repository: str, context: ssl.SSLContext) -> None:
         self.repository = repository.rstrip("/")
         self._url = urllib.parse.urlsplit(self.repository)
         self._context = context
         self._local = threading.local()
+        host = self._url.hostname or ""
+        proxy = urllib.request.getproxies().get(self._url.scheme)
+        self._proxied = bool(proxy) and not urllib.request.proxy_bypass(host)
 
     def get(self, artifact: LockedArtifact, out: BinaryIO) -> None:
         """Write the artifact's bytes to ``out`` (one retry on a connection the server closed)."""
         group = artifact.group.replace(".", "/")
         path = f"{self._url.path}/{group}/{artifact.artifact}/{artifact.version}/"
         path += artifact.file_name
+        if self._proxied:
+            self._get_by_urllib(f"{self.repository}{path[len(self._url.path) :]}", out)
+            return
         for attempt in (1, 2):
             connection = self._connection()
             try:
@@ -108,12 +117,21 @@ class Source:
                 if attempt == 2:
                     raise
                 continue
+            if answer.status in REDIRECTS:  # a mirror that sends elsewhere: followed by urllib
+                answer.read()
+                self._get_by_urllib(f"{self.repository}{path[len(self._url.path) :]}", out)
+                return
             if answer.status != 200:
                 answer.read()
-                raise OSError(f"HTTP {answer.status} for {self.repository}{path}")
+                raise OSError(f"HTTP {answer.status}")
             while chunk := answer.read(CHUNK):
                 out.write(chunk)
             return
+
+    def _get_by_urllib(self, url: str, out: BinaryIO) -> None:
+        with urllib.request.urlopen(url, timeout=DOWNLOAD_TIMEOUT, context=self._context) as answer:  # noqa: S310 - a pinned jar's address
+            while chunk := answer.read(CHUNK):
+                out.write(chunk)
 
     def _connection(self) -> http.client.HTTPConnection:
         connection = getattr(self._local, "connection", None)

@@ -9,7 +9,9 @@ import http.server
 import os
 import threading
 import time
+import urllib.parse
 from collections.abc import Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
@@ -42,25 +44,42 @@ def lock_of(content: bytes) -> LockFile:
     )
 
 
-@pytest.fixture
-def served() -> Iterator[tuple[str, dict[str, bytes]]]:
+@dataclass
+class Repository:
     """A repository on loopback answering what ``files`` holds (404 otherwise)."""
-    files: dict[str, bytes] = {}
+
+    url: str
+    files: dict[str, bytes] = field(default_factory=dict)
+    moved: dict[str, str] = field(default_factory=dict)  # path -> where it redirects
+    seen: list[str] = field(default_factory=list)  # the request lines' targets
+
+
+@pytest.fixture
+def served() -> Iterator[Repository]:
+    repository = Repository("")
 
     class Handler(http.server.BaseHTTPRequestHandler):
         def do_GET(self) -> None:
-            body = files.get(self.path)
+            path = urllib.parse.urlsplit(self.path).path  # a proxy is asked for the whole URL
+            repository.seen.append(self.path)
+            if path in repository.moved:
+                self.send_response(302)
+                self.send_header("Location", repository.moved[path])
+                self.end_headers()
+                return
+            body = repository.files.get(path)
             self.send_response(200 if body is not None else 404)
             self.end_headers()
             self.wfile.write(body or b"")
 
-        def log_message(self, *args: object) -> None:
+        def log_message(self, format: str, *args: object) -> None:
             pass
 
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    repository.url = f"http://127.0.0.1:{server.server_port}"
     threading.Thread(target=server.serve_forever, daemon=True).start()
     try:
-        yield f"http://127.0.0.1:{server.server_port}", files
+        yield repository
     finally:
         server.shutdown()
 
@@ -71,10 +90,8 @@ def empty_maven_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return tmp_path / "m2"
 
 
-def test_a_pinned_jar_is_fetched_and_checked(
-    served: tuple[str, dict[str, bytes]], tmp_path: Path
-) -> None:
-    url, files = served
+def test_a_pinned_jar_is_fetched_and_checked(served: Repository, tmp_path: Path) -> None:
+    url, files = served.url, served.files
     files[PATH] = JAR
     said: list[str] = []
     home = assemble(lock_of(JAR), tmp_path / "cache", url, said.append)
@@ -84,9 +101,9 @@ def test_a_pinned_jar_is_fetched_and_checked(
 
 
 def test_a_page_instead_of_the_jar_is_refused_and_nothing_kept(
-    served: tuple[str, dict[str, bytes]], tmp_path: Path
+    served: Repository, tmp_path: Path
 ) -> None:
-    url, files = served
+    url, files = served.url, served.files
     files[PATH] = b"<html>Please sign in to the proxy</html>"
     with pytest.raises(ArtifactDownloadFailed) as refused:
         assemble(lock_of(JAR), tmp_path / "cache", url)
@@ -96,9 +113,9 @@ def test_a_page_instead_of_the_jar_is_refused_and_nothing_kept(
 
 
 def test_a_missing_jar_names_the_coordinate_and_the_setting(
-    served: tuple[str, dict[str, bytes]], tmp_path: Path
+    served: Repository, tmp_path: Path
 ) -> None:
-    url, _ = served
+    url = served.url
     with pytest.raises(ArtifactDownloadFailed) as refused:
         assemble(lock_of(JAR), tmp_path / "cache", url)
     assert refused.value.message.startswith(f"could not download org.example:thing:1.0 from {url}")
@@ -106,9 +123,9 @@ def test_a_missing_jar_names_the_coordinate_and_the_setting(
 
 
 def test_the_local_maven_cache_serves_a_jar_of_the_pinned_digest(
-    served: tuple[str, dict[str, bytes]], tmp_path: Path, empty_maven_cache: Path
+    served: Repository, tmp_path: Path, empty_maven_cache: Path
 ) -> None:
-    url, _ = served  # the repository has nothing: the cache must serve
+    url = served.url  # the repository has nothing: the cache must serve
     cached = empty_maven_cache / PATH.lstrip("/")
     cached.parent.mkdir(parents=True)
     cached.write_bytes(JAR)
@@ -117,9 +134,9 @@ def test_the_local_maven_cache_serves_a_jar_of_the_pinned_digest(
 
 
 def test_a_killed_assemblys_leftovers_are_removed_once_old(
-    served: tuple[str, dict[str, bytes]], tmp_path: Path
+    served: Repository, tmp_path: Path
 ) -> None:
-    url, files = served
+    url, files = served.url, served.files
     files[PATH] = JAR
     home = install_dir(tmp_path / "cache", lock_of(JAR))
     old, young = (home.with_name(f"{home.name}.partial-{n}") for n in ("1-old", "2-young"))
@@ -132,9 +149,9 @@ def test_a_killed_assemblys_leftovers_are_removed_once_old(
 
 
 def test_a_cache_folder_that_cannot_be_written_names_the_setting(
-    served: tuple[str, dict[str, bytes]], tmp_path: Path
+    served: Repository, tmp_path: Path
 ) -> None:
-    url, files = served
+    url, files = served.url, served.files
     files[PATH] = JAR
     in_the_way = tmp_path / "not-a-folder"
     in_the_way.write_text("")  # a file where the cache folder would go (root ignores modes)
@@ -144,3 +161,25 @@ def test_a_cache_folder_that_cannot_be_written_names_the_setting(
         f"the cache folder {in_the_way / 'cache'} cannot be written"
     )
     assert refused.value.message.endswith("set GRAPHMEM_CACHE_DIR to a folder this user can write")
+
+
+def test_a_mirror_that_redirects_is_followed(served: Repository, tmp_path: Path) -> None:
+    url, files = served.url, served.files
+    files["/elsewhere/thing-1.0.jar"] = JAR
+    served.moved[PATH] = "/elsewhere/thing-1.0.jar"
+    home = assemble(lock_of(JAR), tmp_path / "cache", url)
+    assert (home / "lib" / "thing-1.0.jar").read_bytes() == JAR
+
+
+def test_a_proxy_of_the_environment_is_used(
+    served: Repository, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    proxy = served.url
+    served.files["/maven2" + PATH] = JAR
+    monkeypatch.setenv("http_proxy", proxy)
+    monkeypatch.delenv("no_proxy", raising=False)
+    monkeypatch.delenv("NO_PROXY", raising=False)
+    repository = "http://maven.example.invalid/maven2"  # a name only the proxy can reach
+    home = assemble(lock_of(JAR), tmp_path / "cache", repository)
+    assert (home / "lib" / "thing-1.0.jar").read_bytes() == JAR
+    assert served.seen == [f"{repository}{PATH}"]  # asked of the proxy, by the whole URL
