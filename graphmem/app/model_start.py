@@ -18,8 +18,13 @@ import time
 
 from graphmem.core.settings import Settings
 from graphmem.core.terminal import say
-from graphmem.toolkit.retrieval import VECTORS_UNAVAILABLE, Retrieval, load_retrieval
+from graphmem.toolkit.retrieval import Retrieval, load_retrieval
 
+# What a client is told then (the model is not broken: doctor would say it is fine by now).
+STILL_DOWNLOADING = (
+    "the embedding model was still downloading when this server started: vector search from "
+    "its next start"
+)
 MODEL_WAIT = 5.0  # seconds the store's opening waits for a model still downloading
 JARS_WAIT = 300.0  # seconds the fetch waits for the managed Neo4j's jars before it goes anyway
 JARS_POLL = 0.25
@@ -64,5 +69,5 @@ async def retrieval_at_open(settings: Settings, fetching: threading.Thread | Non
         await asyncio.to_thread(fetching.join, MODEL_WAIT)
         if fetching.is_alive():
             say("the embedding model is still downloading: vector search from the next start")
-            return Retrieval(vectors_off=VECTORS_UNAVAILABLE)
-    return load_retrieval(settings)
+            return Retrieval(vectors_off=STILL_DOWNLOADING)
+    return await asyncio.to_thread(load_retrieval, settings)  # an ONNX session: off the loop

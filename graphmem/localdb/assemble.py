@@ -1,16 +1,16 @@
 """Assemble a Neo4j installation (a ``lib/`` folder of jars) from the lock file.
 
-Every jar is pinned by its coordinates and SHA-256, so nothing needs resolving: each is fetched
-by its address in the Maven repository (eight at a time over HTTPS that trusts the system's
-store: graphmem/core/tls.py), or linked from the local Maven cache (``~/.m2/repository`` or
-``M2_REPO``) when a copy of the pinned digest is there, and checked before it is linked into
-``<cache>/neo4j-<version>-<digest>/lib``. A ``.complete`` marker makes later starts instant.
-(jgo, which resolved each jar's POM and metadata first, took 22-26 s for what the plain
-downloads do in a few: the first call of a newcomer waits for it.)
+Each pinned jar comes from the cache's store of verified jars (``<cache>/jars/<sha256>.jar``),
+else from the local Maven cache (``~/.m2/repository`` or ``M2_REPO``, copied) or the Maven
+repository (``jar_source.py``), and takes its name in the store only once its SHA-256 matches
+the lock's; the install (``<cache>/neo4j-<version>-<digest>/lib``) links them, and a
+``.complete`` marker makes later starts instant.
 
-Nothing half-done is trusted: each process assembles in a staging folder of its own (removed
-when it fails; one a killed process left is removed an hour later), a download is written to
-a temporary name and renamed once its digest matches, and the install appears by one rename.
+Nothing half-done is trusted, and nothing whole is fetched twice: a download is written under
+a name of its own and renamed once its digest matches (a jar cut short or of other bytes, a
+proxy's page: refused); a start that failed or was killed keeps the jars it verified, so the
+next goes on from there. Each process assembles in a staging folder of its own, renamed into
+place; one whose process is gone is removed by the next.
 """
 
 from __future__ import annotations
@@ -23,22 +23,20 @@ import shutil
 import ssl
 import threading
 import time
-import urllib.parse
-import urllib.request
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
-from typing import BinaryIO
 
 from graphmem.core.errors import ArtifactDownloadFailed
 from graphmem.core.tls import https_context, is_certificate_failure, untrusted_advice
+from graphmem.localdb.jar_source import Source
 from graphmem.localdb.lockfile import LockedArtifact, LockFile, sha256_of
+from graphmem.localdb.processes import pid_alive
 
 DOWNLOAD_WORKERS = 8
-DOWNLOAD_TIMEOUT = 60.0  # seconds without a byte before a download fails
-ABANDONED_AFTER = 3600.0  # seconds after which another process's staging folder is a killed one's
-CHUNK = 1 << 20
-REDIRECTS = (301, 302, 303, 307, 308)
+ATTEMPTS = 3  # downloads of one jar before the start fails (a flaky link)
+ABANDONED_AFTER = 3600.0  # seconds after which a leftover partial file is a killed start's
+CACHE_ADVICE = "set GRAPHMEM_CACHE_DIR to a folder this user can write"
 
 
 def install_dir(cache_dir: Path, lock: LockFile) -> Path:
@@ -61,154 +59,146 @@ def assemble(
     home = install_dir(cache_dir, lock)
     if is_assembled(home):
         return home
+    source = Source(repository, _context(ca_file))
     staging = home.with_name(f"{home.name}.partial-{os.getpid()}-{secrets.token_hex(4)}")
+    store = cache_dir / "jars"
     try:
-        _remove_abandoned(home)
+        _remove_abandoned(home, store)
         (staging / "lib").mkdir(parents=True)
+        store.mkdir(exist_ok=True)
     except OSError as error:
+        reason = error.strerror or type(error).__name__
         raise ArtifactDownloadFailed(
-            f"the cache folder {cache_dir} cannot be written "
-            f"({error.strerror or type(error).__name__}): set GRAPHMEM_CACHE_DIR to a folder "
-            "this user can write"
+            f"the cache folder {cache_dir} cannot be written ({reason}): {CACHE_ADVICE}"
         ) from error
     try:
-        _fetch_all(lock, Source(repository, https_context(ca_file)), staging / "lib", progress)
+        _fetch_all(lock, source, store, staging / "lib", progress)
         (staging / ".complete").write_text(lock.digest + "\n")
-        with contextlib.suppress(OSError):  # another process finished first: its install stands
-            staging.rename(home)
+        _put_in_place(staging, home)
     finally:
         shutil.rmtree(staging, ignore_errors=True)
-    if not is_assembled(home):
-        raise ArtifactDownloadFailed(f"the Neo4j install in {home} could not be completed")
     progress(f"Neo4j assembled in {home}")
     return home
 
 
-class Source:
-    """Where the jars come from: a Maven repository, reached over one kept-alive connection
-    per download thread (a new TLS connection per small jar cost most of the time). Through a
-    proxy (``https_proxy`` and the like) or a redirect, urllib's own way instead."""
+def _context(ca_file: Path | None) -> ssl.SSLContext:
+    try:
+        return https_context(ca_file)
+    except (OSError, ValueError) as error:  # missing, unreadable, or no certificate in it
+        raise ArtifactDownloadFailed(
+            f"GRAPHMEM_CA_FILE ({ca_file}) cannot be read as a PEM file of certificates"
+        ) from error
 
-    def __init__(self, repository: str, context: ssl.SSLContext) -> None:
-        self.repository = repository.rstrip("/")
-        self._url = urllib.parse.urlsplit(self.repository)
-        self._context = context
-        self._local = threading.local()
-        host = self._url.hostname or ""
-        proxy = urllib.request.getproxies().get(self._url.scheme)
-        self._proxied = bool(proxy) and not urllib.request.proxy_bypass(host)
 
-    def get(self, artifact: LockedArtifact, out: BinaryIO) -> None:
-        """Write the artifact's bytes to ``out`` (one retry on a connection the server closed)."""
-        group = artifact.group.replace(".", "/")
-        path = f"{self._url.path}/{group}/{artifact.artifact}/{artifact.version}/"
-        path += artifact.file_name
-        if self._proxied:
-            self._get_by_urllib(f"{self.repository}{path[len(self._url.path) :]}", out)
+def _put_in_place(staging: Path, home: Path) -> None:
+    """``staging`` becomes ``home``; another process that finished first keeps its install,
+    and an install left without its marker (an interrupted delete) is replaced."""
+    for _ in (1, 2):
+        try:
+            staging.rename(home)
             return
-        for attempt in (1, 2):
-            connection = self._connection()
-            try:
-                connection.request("GET", path)
-                answer = connection.getresponse()
-            except (OSError, http.client.HTTPException):
-                self._local.connection = None
-                connection.close()
-                if attempt == 2:
-                    raise
-                continue
-            if answer.status in REDIRECTS:  # a mirror that sends elsewhere: followed by urllib
-                answer.read()
-                self._get_by_urllib(f"{self.repository}{path[len(self._url.path) :]}", out)
+        except OSError:
+            if is_assembled(home):
                 return
-            if answer.status != 200:
-                answer.read()
-                raise OSError(f"HTTP {answer.status}")
-            while chunk := answer.read(CHUNK):
-                out.write(chunk)
-            return
-
-    def _get_by_urllib(self, url: str, out: BinaryIO) -> None:
-        with urllib.request.urlopen(url, timeout=DOWNLOAD_TIMEOUT, context=self._context) as answer:  # noqa: S310 - a pinned jar's address
-            while chunk := answer.read(CHUNK):
-                out.write(chunk)
-
-    def _connection(self) -> http.client.HTTPConnection:
-        connection = getattr(self._local, "connection", None)
-        if connection is None:
-            host, port = self._url.hostname or "", self._url.port
-            connection = (
-                http.client.HTTPSConnection(
-                    host, port, timeout=DOWNLOAD_TIMEOUT, context=self._context
-                )
-                if self._url.scheme == "https"
-                else http.client.HTTPConnection(host, port, timeout=DOWNLOAD_TIMEOUT)
-            )
-            self._local.connection = connection
-        return connection
+            shutil.rmtree(home, ignore_errors=True)  # incomplete: never trusted, never running
+    raise ArtifactDownloadFailed(f"the Neo4j install in {home} could not be put in place")
 
 
-def _fetch_all(lock: LockFile, source: Source, lib: Path, progress: Callable[[str], None]) -> None:
+def _fetch_all(
+    lock: LockFile, source: Source, store: Path, lib: Path, progress: Callable[[str], None]
+) -> None:
     progress(
         f"downloading Neo4j {lock.neo4j_version}: {len(lock.artifacts)} jars, "
-        f"{lock.total_size / 1e6:.0f} MB from {source.repository}"
+        f"{lock.total_size / 1e6:.0f} MB from {source.shown}"
     )
     downloaded = _Progress(lock, progress)
 
     def fetch(artifact: LockedArtifact) -> None:
-        _fetch_one(artifact, source, lib / artifact.file_name)
+        _link(_verified(artifact, source, store), lib / artifact.file_name)
         downloaded.add(artifact.size)
 
     largest_first = sorted(lock.artifacts, key=lambda artifact: -artifact.size)  # no long tail
     with ThreadPoolExecutor(max_workers=DOWNLOAD_WORKERS) as pool:
-        list(pool.map(fetch, largest_first))
+        futures = [pool.submit(fetch, artifact) for artifact in largest_first]
+        try:
+            for future in as_completed(futures):
+                future.result()
+        except BaseException:
+            for future in futures:  # the start fails now: what has not begun never does
+                future.cancel()
+            raise
 
 
-def _fetch_one(artifact: LockedArtifact, source: Source, target: Path) -> None:
-    """``target``: the local Maven cache's copy when it has the pinned digest, else a download
-    of it, checked before it takes the name."""
-    cached = _maven_cache() / artifact.group.replace(".", "/") / artifact.artifact
-    cached = cached / artifact.version / artifact.file_name
-    if cached.is_file() and sha256_of(cached) == artifact.sha256:
-        _link(cached, target)
-        return
-    partial = target.with_name(target.name + ".part")
-    _download(source, artifact, partial)
-    if sha256_of(partial) != artifact.sha256:
-        partial.unlink(missing_ok=True)
-        raise ArtifactDownloadFailed(
-            f"{artifact.file_name} from {source.repository} does not match its pinned SHA-256 "
-            "(a proxy that answers with a page instead of the jar does this); nothing was "
-            "kept: run the command again, or point GRAPHMEM_MAVEN_REPOSITORY at a mirror"
-        )
-    partial.rename(target)
+def _verified(artifact: LockedArtifact, source: Source, store: Path) -> Path:
+    """The store's copy of ``artifact``: there already, or obtained and checked now."""
+    kept = store / f"{artifact.sha256}.jar"
+    if kept.is_file() and sha256_of(kept) == artifact.sha256:
+        return kept
+    local = _maven_cache() / artifact.group.replace(".", "/") / artifact.artifact
+    local = local / artifact.version / artifact.file_name
+    if local.is_file() and _obtained(kept, lambda part: shutil.copyfile(local, part), artifact):
+        return kept
+    for attempt in range(1, ATTEMPTS + 1):
+        if _obtained(kept, lambda part: _download(source, artifact, part), artifact):
+            return kept
+        if attempt == ATTEMPTS:
+            raise ArtifactDownloadFailed(
+                f"{artifact.file_name} from {source.shown} does not match its pinned SHA-256 "
+                "(a proxy that answers with a page instead of the jar does this); nothing was "
+                "kept: run the command again, or point GRAPHMEM_MAVEN_REPOSITORY at a mirror"
+            )
+    raise AssertionError("unreachable")
+
+
+def _obtained(kept: Path, write: Callable[[Path], object], artifact: LockedArtifact) -> bool:
+    """``write`` a candidate under a name of its own; True once it took ``kept``'s name (its
+    digest matched), False when it did not (removed)."""
+    part = kept.with_name(f"{kept.name}.{secrets.token_hex(4)}.part")
+    try:
+        write(part)
+        if sha256_of(part) != artifact.sha256:
+            return False
+        os.replace(part, kept)
+        return True
+    finally:
+        part.unlink(missing_ok=True)
 
 
 def _download(source: Source, artifact: LockedArtifact, target: Path) -> None:
-    try:
-        with target.open("wb") as out:
-            source.get(artifact, out)
-    except (OSError, http.client.HTTPException) as error:
-        what = f"could not download {artifact.coordinate} from {source.repository}"
-        if is_certificate_failure(error):
-            raise ArtifactDownloadFailed(untrusted_advice(what)) from error
-        raise ArtifactDownloadFailed(
-            f"{what} ({error}). Check the network, or point GRAPHMEM_MAVEN_REPOSITORY at a "
-            "reachable mirror."
-        ) from error
+    """One download of ``artifact`` into ``target``, again up to ATTEMPTS times when the
+    network fails mid-way."""
+    for attempt in range(1, ATTEMPTS + 1):
+        try:
+            with target.open("wb") as out:
+                source.get(artifact, out)
+            return
+        except (OSError, http.client.HTTPException) as error:
+            what = f"could not download {artifact.coordinate} from {source.shown}"
+            if is_certificate_failure(error):
+                raise ArtifactDownloadFailed(untrusted_advice(what)) from error
+            if attempt == ATTEMPTS or str(error).startswith("HTTP 4"):
+                raise ArtifactDownloadFailed(
+                    f"{what} ({error}). Check the network, or point GRAPHMEM_MAVEN_REPOSITORY "
+                    "at a reachable mirror."
+                ) from error
 
 
 def _maven_cache() -> Path:
     return Path(os.environ.get("M2_REPO") or Path.home() / ".m2" / "repository")
 
 
-def _remove_abandoned(home: Path) -> None:
-    """Staging folders a killed assembly left (an hour old: a younger one may be running)."""
-    now = time.time()
+def _remove_abandoned(home: Path, store: Path) -> None:
+    """What killed starts left: staging folders whose process is gone, partial downloads an
+    hour old (a younger one may be another start's)."""
     for staging in home.parent.glob(f"{home.name}.partial*"):
+        pid = staging.name.split("-")[-2] if staging.name.count("-") >= 2 else ""
+        if not (pid.isdigit() and pid_alive(int(pid))):
+            shutil.rmtree(staging, ignore_errors=True)
+    now = time.time()
+    for part in store.glob("*.part"):
         with contextlib.suppress(OSError):
-            if now - staging.stat().st_mtime > ABANDONED_AFTER:
-                shutil.rmtree(staging, ignore_errors=True)
+            if now - part.stat().st_mtime > ABANDONED_AFTER:
+                part.unlink()
 
 
 class _Progress:

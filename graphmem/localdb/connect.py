@@ -118,8 +118,8 @@ def _start_local(
 ) -> tuple[str, str, str]:
     def progress(line: str) -> None:
         say(line)
-        if line.startswith("downloading"):
-            stage(f"{line} (the first start only)")
+        if line.startswith("downloading"):  # the client hears no address (the log does)
+            stage(line.partition(" from ")[0] + " (the first start only)")
         elif line.startswith("Neo4j assembled"):
             stage("starting the managed Neo4j")
 

@@ -13,7 +13,6 @@ import pytest
 from graphmem.app import model_start
 from graphmem.app.model_start import retrieval_at_open
 from graphmem.core.settings import Settings
-from graphmem.toolkit.retrieval import VECTORS_UNAVAILABLE
 
 pytestmark = pytest.mark.pure
 
@@ -29,7 +28,7 @@ async def test_a_fetch_still_running_at_the_opening_serves_without_vectors(
         parts = await retrieval_at_open(Settings(embeddings="e5-small"), fetching)
     finally:
         done.set()
-    assert parts.embedder is None and parts.vectors_off == VECTORS_UNAVAILABLE
+    assert parts.embedder is None and parts.vectors_off == model_start.STILL_DOWNLOADING
 
 
 async def test_without_a_fetch_the_configuration_decides() -> None:

@@ -4,6 +4,7 @@ killed assembly's leftovers and a failed one leave nothing trusted. A loopback r
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import http.server
 import os
@@ -24,6 +25,7 @@ pytestmark = pytest.mark.pure
 
 JAR = b"PK\x03\x04 a jar's bytes"
 PATH = "/org/example/thing/1.0/thing-1.0.jar"
+SHA = hashlib.sha256(JAR).hexdigest()
 
 
 def lock_of(content: bytes) -> LockFile:
@@ -52,6 +54,8 @@ class Repository:
     files: dict[str, bytes] = field(default_factory=dict)
     moved: dict[str, str] = field(default_factory=dict)  # path -> where it redirects
     seen: list[str] = field(default_factory=list)  # the request lines' targets
+    login: str | None = None  # "user:secret" the repository asks for
+    busy: int = 0  # answers 429 before serving
 
 
 @pytest.fixture
@@ -62,6 +66,18 @@ def served() -> Iterator[Repository]:
         def do_GET(self) -> None:
             path = urllib.parse.urlsplit(self.path).path  # a proxy is asked for the whole URL
             repository.seen.append(self.path)
+            if repository.login and self.headers.get("Authorization") != "Basic " + (
+                base64.b64encode(repository.login.encode()).decode()
+            ):
+                self.send_response(401)
+                self.end_headers()
+                return
+            if repository.busy:
+                repository.busy -= 1
+                self.send_response(429)
+                self.send_header("Retry-After", "0")
+                self.end_headers()
+                return
             if path in repository.moved:
                 self.send_response(302)
                 self.send_header("Location", repository.moved[path])
@@ -97,7 +113,8 @@ def test_a_pinned_jar_is_fetched_and_checked(served: Repository, tmp_path: Path)
     home = assemble(lock_of(JAR), tmp_path / "cache", url, said.append)
     assert is_assembled(home) and (home / "lib" / "thing-1.0.jar").read_bytes() == JAR
     assert said[-1].startswith("Neo4j assembled in ")
-    assert [p.name for p in (tmp_path / "cache").iterdir()] == [home.name]  # no staging left
+    assert sorted(p.name for p in (tmp_path / "cache").iterdir()) == ["jars", home.name]
+    assert [p.name for p in (tmp_path / "cache" / "jars").iterdir()] == [f"{SHA}.jar"]
 
 
 def test_a_page_instead_of_the_jar_is_refused_and_nothing_kept(
@@ -109,7 +126,8 @@ def test_a_page_instead_of_the_jar_is_refused_and_nothing_kept(
         assemble(lock_of(JAR), tmp_path / "cache", url)
     assert "a proxy that answers with a page instead of the jar" in refused.value.message
     assert "GRAPHMEM_MAVEN_REPOSITORY" in refused.value.message
-    assert list((tmp_path / "cache").iterdir()) == []  # no install, no staging
+    assert [p.name for p in (tmp_path / "cache").iterdir()] == ["jars"]  # no install, staging
+    assert list((tmp_path / "cache" / "jars").iterdir()) == []  # nor the page
 
 
 def test_a_missing_jar_names_the_coordinate_and_the_setting(
@@ -133,19 +151,41 @@ def test_the_local_maven_cache_serves_a_jar_of_the_pinned_digest(
     assert (home / "lib" / "thing-1.0.jar").read_bytes() == JAR
 
 
-def test_a_killed_assemblys_leftovers_are_removed_once_old(
+def test_a_killed_starts_leftovers_are_removed_and_its_verified_jars_kept(
     served: Repository, tmp_path: Path
 ) -> None:
     url, files = served.url, served.files
     files[PATH] = JAR
     home = install_dir(tmp_path / "cache", lock_of(JAR))
-    old, young = (home.with_name(f"{home.name}.partial-{n}") for n in ("1-old", "2-young"))
-    for folder in (old, young):
+    gone, running = (
+        home.with_name(f"{home.name}.partial-{pid}-abcd") for pid in (dead_pid(), os.getpid())
+    )
+    for folder in (gone, running):
         (folder / "lib").mkdir(parents=True)
-        (folder / "lib" / "thing-1.0.jar.part").write_bytes(JAR[:3])  # a cut download
-    os.utime(old, (time.time() - 7200, time.time() - 7200))
+    store = tmp_path / "cache" / "jars"
+    store.mkdir()
+    (store / f"{SHA}.jar").write_bytes(JAR)  # verified by the killed start
+    cut = store / f"{SHA}.jar.1234.part"
+    cut.write_bytes(JAR[:3])  # a download it was cut in
+    os.utime(cut, (time.time() - 7200, time.time() - 7200))
+    del files[PATH]  # the repository is gone: the kept jar must serve
     assert is_assembled(assemble(lock_of(JAR), tmp_path / "cache", url))
-    assert not old.exists() and young.exists()  # a young one may be another process's
+    assert not gone.exists() and not cut.exists()
+    assert running.exists()  # a live process's staging folder is its own
+
+
+def test_an_install_left_without_its_marker_is_replaced(served: Repository, tmp_path: Path) -> None:
+    served.files[PATH] = JAR
+    home = install_dir(tmp_path / "cache", lock_of(JAR))
+    (home / "lib").mkdir(parents=True)  # an interrupted delete left it, no .complete
+    assert is_assembled(assemble(lock_of(JAR), tmp_path / "cache", served.url))
+
+
+def dead_pid() -> int:
+    pid = 4_000_000
+    while Path(f"/proc/{pid}").exists():
+        pid += 1
+    return pid
 
 
 def test_a_cache_folder_that_cannot_be_written_names_the_setting(
@@ -183,3 +223,24 @@ def test_a_proxy_of_the_environment_is_used(
     home = assemble(lock_of(JAR), tmp_path / "cache", repository)
     assert (home / "lib" / "thing-1.0.jar").read_bytes() == JAR
     assert served.seen == [f"{repository}{PATH}"]  # asked of the proxy, by the whole URL
+
+
+def test_credentials_in_the_repository_sign_in_and_are_never_shown(
+    served: Repository, tmp_path: Path
+) -> None:
+    served.files[PATH] = JAR
+    served.login = "reader:s3cret"
+    signed_in = served.url.replace("http://", "http://reader:s3cret@")
+    said: list[str] = []
+    assert is_assembled(assemble(lock_of(JAR), tmp_path / "cache", signed_in, said.append))
+    assert not [line for line in said if "s3cret" in line]
+    with pytest.raises(ArtifactDownloadFailed) as refused:  # a wrong password: refused, unshown
+        wrong = served.url.replace("http://", "http://reader:wrong@")
+        assemble(lock_of(b"other"), tmp_path / "other", wrong)
+    assert "wrong" not in refused.value.message and "HTTP 401" in refused.value.message
+
+
+def test_a_busy_repository_is_asked_again(served: Repository, tmp_path: Path) -> None:
+    served.files[PATH] = JAR
+    served.busy = 2
+    assert is_assembled(assemble(lock_of(JAR), tmp_path / "cache", served.url))
