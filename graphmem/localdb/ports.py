@@ -40,40 +40,53 @@ class Ports:
 
 
 def kept_ports(settings: Settings, data_dir: Path) -> Ports:
-    """The ports the folder uses: explicit settings, else those chosen once, else defaults."""
+    """The ports the folder uses: each set explicitly as set, else as chosen once, else the
+    default."""
     configured = Ports(settings.local_bolt_port, settings.local_http_port)
-    if settings.model_fields_set & set(EXPLICIT):
+    kept = _read_kept(data_dir)
+    if kept is None:
         return configured
+    explicit = settings.model_fields_set
+    bolt = configured.bolt if "local_bolt_port" in explicit else kept.bolt
+    http = configured.http if "local_http_port" in explicit else kept.http
+    if bolt == http:  # an explicit port equal to a kept one: the settings stand
+        return configured
+    return Ports(bolt, http, chosen=(bolt, http) != (configured.bolt, configured.http))
+
+
+def _read_kept(data_dir: Path) -> Ports | None:
     try:
         kept = json.loads((data_dir / PORTS_FILE).read_text())
         bolt, http = int(kept["bolt"]), int(kept["http"])
     except (OSError, ValueError, KeyError, TypeError):
-        return configured
+        return None
     if bolt == http or not (1 <= bolt <= 65535 and 1 <= http <= 65535):
-        return configured  # a hand-edited file: the defaults, then free ones if taken
+        return None  # a hand-edited file: the defaults, then free ones if taken
     return Ports(bolt, http, chosen=True)
 
 
 def ports_for_start(settings: Settings, data_dir: Path, say: Callable[[str], None]) -> Ports:
-    """The ports a start binds: those the folder uses when free; explicit ones taken refuse;
-    otherwise free loopback ports, chosen now and kept."""
+    """The ports a start binds: those the folder uses when free; a taken one set explicitly
+    refuses, naming its setting; another taken one is replaced by a free loopback port,
+    chosen now and kept."""
     ports = kept_ports(settings, data_dir)
-    wanted = (("bolt", ports.bolt), ("http", ports.http))
-    taken = [(name, port) for name, port in wanted if not is_free(port)]
+    chosen = {"bolt": ports.bolt, "http": ports.http}
+    taken = [(name, port) for name, port in chosen.items() if not is_free(port)]
     if not taken:
         return ports
-    if settings.model_fields_set & set(EXPLICIT):
-        for name, port in taken:
+    for name, port in taken:
+        if f"local_{name}_port" in settings.model_fields_set:
             require_free_port(name, port)  # raises PortInUse naming the setting
-        return ports  # freed meanwhile
-    bolt, http = free_port(), free_port(avoid=ports.bolt)
-    while http == bolt:
-        http = free_port()
-    chosen = Ports(bolt, http, chosen=True)
-    (data_dir / PORTS_FILE).write_text(json.dumps({"bolt": bolt, "http": http}) + "\n")
+    for name, port in taken:
+        if is_free(port):  # freed meanwhile
+            continue
+        other = chosen["http" if name == "bolt" else "bolt"]
+        chosen[name] = free_port(avoid=other)
+    now = Ports(chosen["bolt"], chosen["http"], chosen=True)
+    (data_dir / PORTS_FILE).write_text(json.dumps(chosen) + "\n")
     busy = ", ".join(f"{port} ({name})" for name, port in taken)
-    say(f"port {busy} in use by another program: this data folder now uses {chosen.note()}")
-    return chosen
+    say(f"port {busy} in use by another program: this data folder now uses {now.note()}")
+    return now
 
 
 def is_free(port: int) -> bool:

@@ -93,3 +93,25 @@ async def test_a_fresh_folder_beside_another_neo4j_starts_on_free_ports(
 def test_a_hand_edited_ports_file_is_not_trusted(tmp_path: Path, kept: str) -> None:
     (tmp_path / PORTS_FILE).write_text(kept)
     assert kept_ports(Settings(data_dir=tmp_path), tmp_path) == Ports(*DEFAULTS)
+
+
+@pytest.mark.pure
+def test_only_the_port_set_explicitly_refuses(tmp_path: Path) -> None:
+    with socket.socket() as squatter:
+        squatter.bind(("127.0.0.1", 0))
+        squatter.listen()
+        http = squatter.getsockname()[1]
+        settings = Settings(data_dir=tmp_path, local_http_port=http)
+        with taken(DEFAULTS[0]), pytest.raises(PortInUse, match="GRAPHMEM_LOCAL_HTTP_PORT"):
+            ports_for_start(settings, tmp_path, lambda _: None)
+    settings = Settings(data_dir=tmp_path, local_http_port=free_port_now())
+    with taken(DEFAULTS[0]):  # the bolt default is taken, the explicit HTTP port is free
+        chosen = ports_for_start(settings, tmp_path, lambda _: None)
+    assert chosen.bolt != DEFAULTS[0] and chosen.http == settings.local_http_port
+    assert kept_ports(settings, tmp_path) == chosen
+
+
+def free_port_now() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
