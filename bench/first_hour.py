@@ -28,7 +28,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import IO
+from typing import TextIO
 
 import mcp
 from mcp.client.stdio import stdio_client
@@ -40,7 +40,7 @@ CALL = ("current_state", {"state_key": "first"})
 
 
 @contextmanager
-def timed_log(began: float, lines: list[tuple[float, str]]) -> Iterator[IO[str]]:
+def timed_log(began: float, lines: list[tuple[float, str]]) -> Iterator[TextIO]:
     """A file the server writes its stderr to; each line kept with its time since ``began``."""
     read_end, write_end = os.pipe()
     writer = os.fdopen(write_end, "w")
@@ -132,7 +132,7 @@ async def main(runs: int, keep_jars: bool) -> None:
 
 
 if __name__ == "__main__":
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--runs", type=int, default=1)
     parser.add_argument("--keep-jars", action="store_true")
     arguments = parser.parse_args()
