@@ -8,15 +8,19 @@ floors; change both together.
 from __future__ import annotations
 
 import ast
+import re
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
+from graphmem.store.catalog import default_catalog
+
 pytestmark = pytest.mark.pure
 
 PACKAGE = Path(__file__).resolve().parents[1] / "graphmem"
+STATEMENT = re.compile(r"[a-z]+/[a-z0-9_]+")  # a catalog name: area/verb_noun
 
 # Lowest first. Within a floor: packages that never import one another.
 FLOORS: list[tuple[str, ...]] = [
@@ -26,7 +30,8 @@ FLOORS: list[tuple[str, ...]] = [
     ("toolkit",),  # one declaration per tool, services, the error boundary, schemas
     ("history",),  # the hash chain and the one write path
     ("retrieval",),  # lexical text, embedding batches, the vector space, the indexer
-    ("workstreams", "commits", "impact", "archive", "decisions", "memories", "erasure"),
+    ("archive",),  # raw turns: memories show them (get_observations source raw)
+    ("workstreams", "commits", "impact", "decisions", "memories", "erasure"),
     ("facts", "search"),
     ("knowledge", "recall"),
     ("browser",),  # what Neo4j Browser shows
@@ -114,3 +119,29 @@ def test_areas_load_without_the_process_layer() -> None:
     )
     loaded = set(result.stdout.split())
     assert loaded & PROCESS == set(), f"areas loaded the process layer: {loaded & PROCESS}"
+
+
+def test_cypher_statements_are_run_from_their_floor_or_above() -> None:
+    """A module runs the statements of its own area or of one below it: ``retrieval`` running
+    a statement of ``search`` points up as surely as an import would."""
+    statements = set(default_catalog().names())
+    areas = {name.split("/")[0] for name in statements}
+    wrong: list[str] = []
+    for path in modules():
+        source = package_of(path)
+        if source is None:
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            if not (isinstance(node, ast.Constant) and isinstance(node.value, str)):
+                continue
+            area = node.value.split("/")[0]
+            if STATEMENT.fullmatch(node.value) and area in areas and node.value not in statements:
+                wrong.append(f"{path.relative_to(PACKAGE.parent)}:{node.lineno} names no statement")
+            if node.value not in statements:
+                continue
+            if area == source or area == "schema":
+                continue
+            if area not in FLOOR_OF or FLOOR_OF[area] >= FLOOR_OF[source]:
+                where = f"{path.relative_to(PACKAGE.parent)}:{node.lineno}"
+                wrong.append(f"{where} ({source}) runs {node.value}")
+    assert wrong == []

@@ -292,7 +292,7 @@ class Indexer:
             ]
             db = self._store.of(tenant)
             model = embedder.model_id if embedder else None
-            await bookkeeping(db, "search/set_memory_search_fields", memories=rows, model=model)
+            await bookkeeping(db, "retrieval/set_memory_search_fields", memories=rows, model=model)
 
     async def _write_turn_vectors(self, tenant: str, embedder: Embedder, ids: list[str]) -> None:
         for start in range(0, len(ids), BATCH):
@@ -321,7 +321,7 @@ class Indexer:
 
     async def _sweep_kind(self, tenant: str, embedder: Embedder | None, kind: str) -> bool:
         """Queue what ``tenant`` left waiting; True when turns may be left past one page."""
-        listing = "search/list_unindexed_memories" if kind == MEMORIES else LIST_UNEMBEDDED
+        listing = "retrieval/list_unindexed_memories" if kind == MEMORIES else LIST_UNEMBEDDED
         while True:
             rows = await self._store.read(listing, tenant, limit=SWEEP_BATCH)
             flying = self._in_flight[(tenant, kind)]  # being written already: not twice

@@ -53,7 +53,7 @@ async def _archived_turn(client: Client[Any]) -> str:
 WRITES: dict[str, tuple[str, str, Any]] = {
     "indexer": (
         "Memory",
-        "search/set_memory_search_fields",
+        "retrieval/set_memory_search_fields",
         lambda node_id: {
             "memories": [{"id": node_id, "lexical": CANARY, "embedding": VECTOR}],
             "model": "m",

@@ -34,7 +34,7 @@ async def _node(store: Store, tenant: str, memory_id: str) -> dict[str, Any]:
 
 
 async def _unindexed(store: Store, tenant: str) -> list[str]:
-    rows = await store.read("search/list_unindexed_memories", tenant, limit=100)
+    rows = await store.read("retrieval/list_unindexed_memories", tenant, limit=100)
     return [row["memory"]["id"] for row in rows]
 
 

@@ -83,7 +83,7 @@ async def test_no_query_scans_a_whole_label(store: Store) -> None:
     exempt = {
         "store/delete_tenant_data",  # test and purge utility, deliberately label-less
         # its label is the write-behind queue itself: the scan touches only waiting memories
-        "search/list_unindexed_memories",
+        "retrieval/list_unindexed_memories",
         # an operator command over the whole database: one History node per tenant
         "store/list_tenants",
     }
