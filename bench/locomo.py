@@ -47,10 +47,11 @@ from graphmem.store import Store
 
 KS = (1, 5, 10, 25, 50)
 # The release's category ids do not follow the paper's order (Section 4.1): 1 multi-hop,
-# 2 temporal, 3 open-domain, 4 single-hop, 5 adversarial, as snap-research/locomo's own
-# task_eval/evaluation.py scores them (its issues #6 and #29). The seven files agree: a 2 asks
-# "when", a 3 needs knowledge beyond the talk ("Would Caroline likely..."), a 1 carries several
-# evidence turns, a 5 an adversarial answer; 192 / 214 / 66 / 563 / 312 questions.
+# 2 temporal, 3 open-domain, 4 single-hop, 5 adversarial, as the evaluation script of
+# snap-research/locomo scores them (task_eval, its issues #6 and #29). The seven files agree:
+# a 2 asks "when", a 3 needs knowledge beyond the talk ("Would Caroline likely..."), a 1
+# carries several evidence turns, a 5 an adversarial answer; 192 / 214 / 66 / 563 / 312
+# questions.
 CATEGORIES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop", 5: "adversarial"}
 CATEGORY_ORDER = (4, 1, 2, 3, 5)  # the paper's order: single-hop, multi-hop, temporal, ...
 DATA_ENV = "GRAPHMEM_LOCOMO_DIR"

@@ -58,3 +58,31 @@ def test_nothing_points_outside_the_repository() -> None:
         except UnicodeDecodeError:  # a binary file
             continue
     assert pointing == [], f"these name {OUTSIDE}: {pointing}"
+
+
+# A source path named in code, comments, statements or docs: folder/.../file.ext
+SOURCE_PATH = re.compile(
+    r"(?<![\w./:-])((?:[a-z_][a-z0-9_]*/)+[a-z_][a-z0-9_]*\.(?:py|cypher|md|json|sh|toml))(?![\w/])"
+)
+TEXT_FILES = (".py", ".md", ".cypher", ".toml", ".sh", ".yml")
+# Where a path written relative to its area may live.
+BASES = ("", "graphmem", "cypher", "tests", "bench", "docs")
+
+
+def test_every_source_path_named_anywhere_exists() -> None:
+    """No comment, docstring, statement or document names a file that moved or went (a path
+    may be written from the repository's root or from graphmem/, cypher/, tests/, bench/ or
+    docs/, or beside the file that names it)."""
+    listed = subprocess.run(
+        ["git", "ls-files"], cwd=ROOT, capture_output=True, text=True, check=True
+    ).stdout.split()
+    stale = []
+    for name in listed:
+        if not name.endswith(TEXT_FILES) or "node_modules" in name:
+            continue
+        here = (ROOT / name).parent
+        for named in SOURCE_PATH.findall((ROOT / name).read_text(errors="replace")):
+            places = [ROOT / base / named for base in BASES] + [here / named]
+            if not any(place.exists() for place in places):
+                stale.append(f"{name} names {named}")
+    assert stale == []

@@ -1,6 +1,6 @@
 // save_memory: a new memory (a first one, or a new version of its topic). It is linked to the
 // session it was saved in only when that id names one of the caller's archived sessions. Its
-// search fields follow in a batch (graphmem/search/indexing.py): Unindexed until then.
+// search fields follow in a batch (graphmem/retrieval/indexing.py): Unindexed until then.
 CREATE (m:Memory:Unindexed {
   tenant: $tenant, id: $id, project: $project, type: $type, title: $title, content: $content,
   topic_key: $topic_key, topic_version: $topic_version, branch: $branch, tags: $tags,

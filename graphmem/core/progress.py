@@ -1,6 +1,6 @@
 """Progress of a long call, reported by the domain in steps ("2 of 4: embedded 120 turns").
 Where it goes is the app layer's choice (MCP progress notifications, when the client asked for
-them, see app/toolspec.py); with no reporter set a step costs nothing."""
+them, see toolkit/toolspec.py); with no reporter set a step costs nothing."""
 
 from __future__ import annotations
 

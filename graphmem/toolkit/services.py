@@ -17,7 +17,7 @@ from graphmem.toolkit.startup import StoreGate
 
 @dataclass(frozen=True)
 class Services:
-    gate: StoreGate  # the store, once open (calls wait for it: graphmem/app/startup.py)
+    gate: StoreGate  # the store, once open (calls wait for it: graphmem/toolkit/startup.py)
     settings: Settings
     trusted_verifiers: TrustedVerifiers | None = None
     # the embedder and a second stage (toolkit/retrieval.py), loaded at first use unless the

@@ -256,7 +256,7 @@ class _Loader:
             await self._flush_nodes()
 
     def _retokened(self, value: Any) -> Any:
-        """Full-text tokens carry the tenant's prefix (search/lexical.py): the source's become
+        """Full-text tokens carry the tenant's prefix (retrieval/lexical.py): the source's become
         the target's, so the copy's search finds what the source's did."""
         if isinstance(value, str) and self.source_prefix in value:
             return self.tokens.sub(self.target_prefix, value)

@@ -24,7 +24,7 @@ META = {
     "author": "Ada <ada@example.com>",
     "committed_at": "2025-03-01T10:00:00+00:00",
     "branch": "main",
-    "files": ["ledger.py", "tests/test_ledger.py"],
+    "files": ["ledger.go", "ledger_test.go"],  # the files of a commit in another repository
 }
 
 
