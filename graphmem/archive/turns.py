@@ -58,9 +58,9 @@ class TurnBatch:
     """A call's turns after the gate: what to report per turn index, and each distinct turn
     to store (a candidate, in the order given)."""
 
-    redactions: list[TurnRedaction] = field(default_factory=list)
-    quarantined: list[TurnQuarantine] = field(default_factory=list)
-    candidates: list[dict[str, Any]] = field(default_factory=list)
+    redactions: list[TurnRedaction] = field(default_factory=list[TurnRedaction])
+    quarantined: list[TurnQuarantine] = field(default_factory=list[TurnQuarantine])
+    candidates: list[dict[str, Any]] = field(default_factory=list[dict[str, Any]])
 
     def result(
         self,

@@ -56,7 +56,7 @@ _COMPARED = ("message", "author", "committed_at", "branch", "files")
 
 
 def _differences(stored: dict[str, Any], given: dict[str, Any]) -> list[str]:
-    differ = []
+    differ: list[str] = []
     for name in _COMPARED:
         old, new = stored.get(name), given[name]
         if name == "files":

@@ -12,6 +12,11 @@ seven LoCoMo conversations its vector channel alone, through search, finds the e
 @10 in 61.9% against MiniLM's 48.5% (bench/locomo_folds.py; docs/configuration.md).
 """
 
+# The model runtimes (ONNX Runtime, onnx, safetensors, tokenizers, threadpoolctl) ship no or
+# partial type information: their members are unknown to a strict check, in this module only.
+# pyright: reportMissingTypeStubs=false, reportUnknownMemberType=false
+# pyright: reportUnknownVariableType=false, reportUnknownArgumentType=false
+
 from __future__ import annotations
 
 import threading

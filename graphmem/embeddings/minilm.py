@@ -6,6 +6,11 @@ numpy, safetensors, tokenizers and threadpoolctl are the optional ``embeddings``
 module imports without them (``MISSING_MODULE`` names the first one missing).
 """
 
+# The model runtimes (ONNX Runtime, onnx, safetensors, tokenizers, threadpoolctl) ship no or
+# partial type information: their members are unknown to a strict check, in this module only.
+# pyright: reportMissingTypeStubs=false, reportUnknownMemberType=false
+# pyright: reportUnknownVariableType=false, reportUnknownArgumentType=false
+
 from __future__ import annotations
 
 import hashlib

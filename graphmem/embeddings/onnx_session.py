@@ -1,5 +1,10 @@
 """One ONNX Runtime session setup for every local model (part of the `embeddings` extra)."""
 
+# The model runtimes (ONNX Runtime, onnx, safetensors, tokenizers, threadpoolctl) ship no or
+# partial type information: their members are unknown to a strict check, in this module only.
+# pyright: reportMissingTypeStubs=false, reportUnknownMemberType=false
+# pyright: reportUnknownVariableType=false, reportUnknownArgumentType=false
+
 from __future__ import annotations
 
 import os

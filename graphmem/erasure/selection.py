@@ -126,7 +126,7 @@ async def _archived(db: TenantStore, rows: list[WrittenRow]) -> list[SelectedRow
     archived = [row for row in rows if row["op"] == "archive_turns"]
     if not archived:
         return []
-    ranges = []
+    ranges: list[dict[str, object]] = []
     for row in archived:
         if payload := _payload(row):
             first, stored = int(payload["first_seq"]), int(payload["stored"])

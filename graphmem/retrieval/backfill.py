@@ -89,7 +89,7 @@ async def backfill_tenant(
     """Embed what ``tenant`` lacks, a batch at a time; ``advance`` hears each batch's size.
     The counts done. ``pace`` (default: the command's) sets the batch, whether another
     model's vectors are replaced, and a rest after each batch."""
-    done = {}
+    done: dict[str, int] = {}
     for kind in KINDS:
         done[kind.name] = await _backfill_kind(
             store, tenant, embedder, kind, advance, pace or Pace()

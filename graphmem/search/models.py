@@ -180,7 +180,7 @@ class SearchResult(OutputModel):
     next_step: NextStep | None
     channels_used: list[str] = Field(description="Channels that ranked this search.")
     raw_hits: list[RawSearchHit] = Field(
-        default_factory=list,
+        default_factory=list[RawSearchHit],
         description="Raw-archive turns, when fewer than 3 curated memories matched.",
     )
     raw_hits_note: str | None = None

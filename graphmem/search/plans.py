@@ -18,6 +18,7 @@ and a fallback policy. Pure and deterministic: the same inputs give the same pla
 from __future__ import annotations
 
 import hashlib
+from typing import Any
 
 from graphmem.core.models import canonical_json
 from graphmem.search.channels.names import ChannelName
@@ -65,7 +66,7 @@ def compile_plan(request: SearchRequest) -> RetrievalPlan:
     raw_fallback = request.raw_fallback and risk != "high"
     if risk == "high":
         reasons.append("raw_fallback:abstain_high_risk")
-    body = {
+    body: dict[str, Any] = {
         "policy_version": POLICY_VERSION,
         "intent": intent,
         "role": role,

@@ -67,8 +67,10 @@ def turn_fusion(model: str | None) -> Fusion:
 class Fused:
     id: str
     score: float = 0.0
-    contributions: dict[str, float] = field(default_factory=dict)  # channel -> share of score
-    ranks: dict[str, int] = field(default_factory=dict)  # channel -> rank (from 1)
+    contributions: dict[str, float] = field(
+        default_factory=dict[str, float]
+    )  # channel -> share of score
+    ranks: dict[str, int] = field(default_factory=dict[str, int])  # channel -> rank (from 1)
     boost: float = 1.0
 
 

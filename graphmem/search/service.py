@@ -192,7 +192,7 @@ async def _settled(db: TenantStore, embedder: Embedder | None, vectors: bool) ->
     except Exception as error:  # the store failed the indexer: its queue stays for the next
         log.warning("write-behind search fields not written before a search: %s", error)
         return ("some writes of the last moments may not be searchable yet",)
-    notices = []
+    notices: list[str] = []
     if waiting:
         notices.append(f"{waiting} recently archived turns are not searchable by meaning yet")
     older = not_embedded_yet(db.store, db.tenant) if embedder is not None and vectors else 0
