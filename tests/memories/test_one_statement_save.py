@@ -1,0 +1,53 @@
+"""The one-statement save (memories/create_memory_at_head) stands for two statements: the
+memory's CREATE of memories/create_memory and the event's of history/append_events. Field for
+field, so a property added to one cannot be missing from the other (nor a head's field)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from graphmem.store.catalog import default_catalog
+
+pytestmark = pytest.mark.pure
+
+CATALOG = default_catalog()
+FAST = CATALOG["memories/create_memory_at_head"].text
+
+
+def created(text: str, label: str) -> dict[str, str]:
+    """The property map of the CREATE of ``label`` in ``text``: key -> value expression, the
+    values of an UNWIND's row (``ev.x``) written as parameters (``$x``)."""
+    match = re.search(r"CREATE \(\w+:" + label + r" \{(.*?)\}\)", text, re.DOTALL)
+    assert match is not None, f"no CREATE of {label}"
+    pairs = [pair.strip() for pair in match.group(1).split(",") if pair.strip()]
+    fields = dict(pair.split(": ", 1) for pair in pairs)
+    return {key: re.sub(r"\bev\.", "$", value) for key, value in fields.items()}
+
+
+def head_fields(text: str) -> set[str]:
+    """The history head's properties a statement sets (``h.x = ...``)."""
+    return set(re.findall(r"\bh\.(\w+) =", text))
+
+
+def test_the_memory_is_created_as_create_memory_creates_it() -> None:
+    general = CATALOG["memories/create_memory"].text
+    label = "Memory:Unindexed"
+    assert created(FAST, label) == created(general, label)
+    assert "SET m.active_from = CASE WHEN $status = 'active' THEN datetime($now) END" in general
+    assert "SET m.active_from = CASE WHEN $status = 'active' THEN datetime($now) END" in FAST
+    assert "CREATE (m)-[:IN_SESSION]->(s)" in general and "CREATE (m)-[:IN_SESSION]->(s)" in FAST
+
+
+def test_the_event_is_appended_as_append_events_appends_it() -> None:
+    general = CATALOG["history/append_events"].text
+    assert created(FAST, "Event") == created(general, "Event")
+    subject = "CREATE (:EventSubject {tenant: $tenant, subject_id: subject_id, revision: "
+    assert subject + "ev.revision})" in general and subject + "$revision})" in FAST
+    assert head_fields(FAST) - {"lock_token"} == head_fields(general)
+
+
+def test_the_comparison_sees_a_missing_field() -> None:
+    fewer = FAST.replace(" access_count: 0,", "")
+    assert created(fewer, "Memory:Unindexed") != created(FAST, "Memory:Unindexed")
