@@ -18,7 +18,7 @@ CLI's (`graphmem erase`).
 
 import json
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, cast
 
 import mcp.types as mt
 from fastmcp.exceptions import ToolError
@@ -75,7 +75,11 @@ def method_scopes(method: str, message: Any) -> tuple[str, ...]:
 
 
 def _uri(message: Any) -> str | None:
-    uri = message.get("uri") if isinstance(message, Mapping) else getattr(message, "uri", None)
+    uri: object = (
+        cast("Mapping[str, object]", message).get("uri")
+        if isinstance(message, Mapping)
+        else getattr(message, "uri", None)
+    )
     return None if uri is None else str(uri)
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import cast
 
 from fastmcp.server.auth import AccessToken, TokenVerifier
 from fastmcp.server.auth.providers.jwt import JWTVerifier
@@ -85,10 +86,10 @@ def _jwt_verifiers(jwt: JWTSettings) -> dict[str, JWTVerifier]:
 def _algorithm(token: str) -> str | None:
     """The algorithm a token's header names (None when it names none or does not parse)."""
     try:
-        header = decode_jwt_header(token)
+        header = cast("object", decode_jwt_header(token))  # typed a dict: any JSON parses
     except ValueError:  # base64 and JSON errors included
         return None
-    algorithm = header.get("alg") if isinstance(header, dict) else None
+    algorithm = cast("dict[str, object]", header).get("alg") if isinstance(header, dict) else None
     return algorithm if isinstance(algorithm, str) else None
 
 

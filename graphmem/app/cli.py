@@ -16,7 +16,7 @@ import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from pydantic import ValidationError
 
@@ -242,11 +242,11 @@ def _read_fact(source: str) -> dict[str, object]:
             document = document[wrapper]
     if not isinstance(document, dict) or "id" not in document:
         raise ValueError("the input is not a fact (expected the JSON of record_fact's result)")
-    return document
+    return cast("dict[str, object]", document)  # a JSON object: its keys are strings
 
 
 # --- entry ------------------------------------------------------------------------------------
-def _add_neo4j_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def _add_neo4j_parser(commands: transfer_commands.Subcommands) -> None:
     neo4j_parser = commands.add_parser("neo4j", help="the managed local Neo4j")
     neo4j_parser.add_argument(
         "action", choices=["start", "stop", "status", "fetch", "lock", "backup", "restore"]

@@ -24,7 +24,7 @@ from graphmem.core.errors import ConfigurationError, GraphmemError
 from graphmem.core.settings import Settings
 
 if TYPE_CHECKING:
-    pass
+    from graphmem.localdb.lockfile import LockedArtifact
 
 
 class DoctorReport(BaseModel):
@@ -105,10 +105,11 @@ def check_jars(settings: Settings) -> Check:
     def whole(jar: Path, sha256: str) -> bool:
         return jar.is_file() and sha256_of(jar) == sha256
 
+    def verdict(a: LockedArtifact) -> tuple[str, bool]:
+        return (a.file_name, whole(home / "lib" / a.file_name, a.sha256))
+
     with ThreadPoolExecutor(max_workers=4) as pool:
-        verdicts = pool.map(
-            lambda a: (a.file_name, whole(home / "lib" / a.file_name, a.sha256)), lock.artifacts
-        )
+        verdicts = pool.map(verdict, lock.artifacts)
         bad = [name for name, good in verdicts if not good]
     if bad:
         return fail(

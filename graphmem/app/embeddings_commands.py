@@ -15,9 +15,10 @@ from graphmem.localdb.connect import connect_store
 
 if TYPE_CHECKING:  # the driver and the model are loaded by the command only
     from graphmem.embeddings.embedder import Embedder
+    from graphmem.transfer.commands import Subcommands
 
 
-def add_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def add_commands(commands: Subcommands) -> None:
     embeddings = commands.add_parser("embeddings", help="the search vectors of the database")
     actions = embeddings.add_subparsers(dest="action", required=True)
     backfill = actions.add_parser(

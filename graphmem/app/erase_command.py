@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
 
@@ -18,6 +18,9 @@ from graphmem.core.terminal import progress_bar, say
 from graphmem.erasure.models import EraseRequest
 from graphmem.localdb.connect import connect_store
 from graphmem.localdb.log_push import log_pusher
+
+if TYPE_CHECKING:
+    from graphmem.transfer.commands import Subcommands
 
 CONFIRM_FLAGS = {"expected_fingerprint": "--confirm", "reason": "--reason"}
 SELECTOR_FLAGS = {
@@ -30,7 +33,7 @@ SELECTOR_FLAGS = {
 }
 
 
-def add_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def add_commands(commands: Subcommands) -> None:
     erase = commands.add_parser(
         "erase", help="erase content for good (dry run unless --confirm), every copy"
     )

@@ -21,7 +21,7 @@ import re
 import time
 from collections.abc import Callable, Iterable
 from contextlib import AbstractContextManager
-from typing import Any
+from typing import Any, cast
 
 import mcp.types as mt
 from fastmcp import FastMCP
@@ -63,7 +63,8 @@ class Histogram:
         self.sum += value
 
     def cumulative(self) -> list[tuple[str, int]]:
-        total, buckets = 0, []
+        total = 0
+        buckets: list[tuple[str, int]] = []
         for bound, count in zip((*map(_number, self.bounds), "+Inf"), self.counts, strict=True):
             total += count
             buckets.append((bound, total))
@@ -142,7 +143,9 @@ def error_code(error: BaseException) -> str:
             payload = json.loads(str(error))
         except ValueError:
             return INTERNAL  # FastMCP's masked text for an unexpected error
-        code = payload.get("error") if isinstance(payload, dict) else None
+        code = (
+            cast("dict[str, object]", payload).get("error") if isinstance(payload, dict) else None
+        )
         return code if isinstance(code, str) and _CODE.fullmatch(code) else INTERNAL
     if isinstance(error, NotFoundError):
         return "not_found"  # an unknown tool

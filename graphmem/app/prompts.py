@@ -4,7 +4,7 @@ state from the caller's tenant into one user message, with what to call next."""
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterator
+from collections.abc import Generator
 from datetime import datetime
 from typing import Annotated
 
@@ -25,7 +25,7 @@ MAX_CHANGES = 50
 
 
 @contextlib.contextmanager
-def _refusing() -> Iterator[None]:
+def _refusing() -> Generator[None]:
     """A bad argument or a refused read, as the prompt's error (the tools' words)."""
     try:
         yield

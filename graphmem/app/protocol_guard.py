@@ -52,5 +52,5 @@ def _raw_params() -> Mapping[str, Any] | None:
     request = fastmcp_request_ctx.get()
     if request is None:
         return None
-    params = request._srctx.params  # FastMCP's documented way to the SDK's request context
+    params = request._srctx.params  # pyright: ignore[reportPrivateUsage]  # FastMCP's documented escape hatch: no public way to the raw params
     return params if isinstance(params, Mapping) else None

@@ -8,7 +8,7 @@ import contextlib
 import os
 import signal
 import threading
-from collections.abc import Callable, Coroutine, Iterator
+from collections.abc import Callable, Coroutine, Generator
 from typing import Any, TypeVar
 
 from fastmcp import FastMCP
@@ -55,7 +55,7 @@ def serve(settings: Settings, transport: str) -> int:
 
 
 @contextlib.contextmanager
-def _refusal_calls_off_the_early_start() -> Iterator[None]:
+def _refusal_calls_off_the_early_start() -> Generator[None]:
     """A serve that refuses its configuration leaves no managed Neo4j behind: the early start
     (cli.py, before the imports these checks need) is called off, or what it started stopped."""
     try:
@@ -190,7 +190,7 @@ async def _serve_async(
             # uvicorn catches SIGINT/SIGTERM, shuts down gracefully, then re-raises the signal
             # into the handler it found: make that a no-op so the store closes below.
             for signum in (signal.SIGINT, signal.SIGTERM):
-                signal.signal(signum, lambda *_: None)
+                signal.signal(signum, _ignore)
             await serve_http(server, settings)
         else:
             await server.run_stdio_async(show_banner=False)
@@ -199,6 +199,10 @@ async def _serve_async(
         with contextlib.suppress(asyncio.CancelledError):
             await opening
         await gate.close()
+
+
+def _ignore(*_: object) -> None:
+    """A signal handler that does nothing."""
 
 
 async def serve_http(server: FastMCP, settings: Settings) -> None:

@@ -159,5 +159,5 @@ def create_server(store: Store | StoreGate, settings: Settings) -> FastMCP:
 def _uncached_reads(server: FastMCP) -> None:
     """FastMCP's cache hint covers every cacheable method alike; a resource read answers the
     graph as it is now (graphmem://stats, a fact), so it carries none."""
-    hints = server._mcp_server.cache_hints  # FastMCP offers no per-method hint
+    hints = server._mcp_server.cache_hints  # pyright: ignore[reportPrivateUsage]  # FastMCP offers no per-method hint
     hints.pop("resources/read", None)

@@ -46,7 +46,7 @@ class TokenRecord(BaseModel):
 class TokenFile(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    tokens: list[TokenRecord] = Field(default_factory=list)
+    tokens: list[TokenRecord] = Field(default_factory=list[TokenRecord])
 
     @classmethod
     def load(cls, path: Path) -> TokenFile:

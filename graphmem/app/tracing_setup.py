@@ -23,11 +23,12 @@ graphmem's tool span (app/metrics.py) carries what a trace may hold.
 
 from __future__ import annotations
 
+import importlib
 import logging
 import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from opentelemetry.context import Context
 from opentelemetry.trace import Link, SpanKind, get_current_span
@@ -83,8 +84,8 @@ def plan(env: Mapping[str, str]) -> TracingPlan:
 def missing_sdk() -> str | None:
     """Why the SDK cannot be loaded (the extra is not installed); None when it can."""
     try:
-        import opentelemetry.exporter.otlp.proto.http.trace_exporter
-        import opentelemetry.sdk.trace  # noqa: F401
+        importlib.import_module("opentelemetry.exporter.otlp.proto.http.trace_exporter")
+        importlib.import_module("opentelemetry.sdk.trace")
     except ImportError:
         return "traces need the otel extra: pip install 'graphmem[otel]'"
     return None
@@ -204,7 +205,8 @@ def _drawn_ratio(ratio: float) -> Sampler:
             decided = by_trace_id.should_sample(None, drawn, name, kind, attributes, links)
             caller = get_current_span(parent_context).get_span_context()
             state = caller.trace_state if caller.is_valid else None
-            return SamplingResult(decided.decision, decided.attributes, state)
+            attributes = cast("Attributes", decided.attributes)  # pyright: ignore[reportUnknownMemberType]  # the SDK leaves its mapping's type unknown
+            return SamplingResult(decided.decision, attributes, state)
 
         def get_description(self) -> str:
             return f"DrawnRatio{{{ratio}}}"

@@ -46,7 +46,7 @@ class _DecisionVerdicts:
     title: str
     status: str
     review_after: str | None  # ISO 8601, as the evaluation query returns it
-    rows: list[dict[str, Any]] = field(default_factory=list)
+    rows: list[dict[str, Any]] = field(default_factory=list[dict[str, Any]])
     has_signal: bool = False  # an open or acknowledged signal exists
     stored_unknown: int | None = None  # unknown rules kept by the last write; None: never kept
 

@@ -59,7 +59,9 @@ class RuleInput(StrictModel):
 class AlternativeInput(StrictModel):
     title: ShortText
     why_rejected: LongText | None = None
-    reopen_when: list[RuleInput] = Field(default_factory=list, max_length=MAX_RULES_PER_ALTERNATIVE)
+    reopen_when: list[RuleInput] = Field(
+        default_factory=list[RuleInput], max_length=MAX_RULES_PER_ALTERNATIVE
+    )
 
 
 class RecordDecisionRequest(AuditedRequest):
@@ -68,7 +70,7 @@ class RecordDecisionRequest(AuditedRequest):
     choice: LongText = Field(description="What was decided.")
     rationale: LongText | None = Field(default=None, description="Why.")
     alternatives: list[AlternativeInput] = Field(
-        default_factory=list,
+        default_factory=list[AlternativeInput],
         max_length=MAX_ALTERNATIVES,
         description="Rejected options; any true reopen_when rule makes it due.",
     )

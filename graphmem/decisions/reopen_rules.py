@@ -29,7 +29,7 @@ import math
 import re
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Literal
+from typing import Any, Literal, TypeGuard
 
 from graphmem.core.clock import parse_iso, start_of_day
 from graphmem.core.errors import InvalidArgument
@@ -65,15 +65,24 @@ _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 _INSTANT = re.compile(r"^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$")
 
 
+def _is_list(value: object) -> TypeGuard[list[Any]]:
+    return isinstance(value, list)
+
+
+def _is_object(value: object) -> TypeGuard[dict[str, Any]]:
+    """A JSON object: its keys are strings."""
+    return isinstance(value, dict)
+
+
 def normal_json(value: Any) -> Any:
     """JSON with integral floats written as integers, so 1.0 and 1 compare equal."""
     if isinstance(value, bool) or value is None or isinstance(value, str):
         return value
     if isinstance(value, float) and value.is_integer() and abs(value) < 2**53:
         return int(value)
-    if isinstance(value, list):
+    if _is_list(value):
         return [normal_json(item) for item in value]
-    if isinstance(value, dict):
+    if _is_object(value):
         return {key: normal_json(item) for key, item in value.items()}
     return value
 
@@ -129,9 +138,9 @@ def value_projection(value: Any) -> dict[str, Any]:
             dimension, factor = UNITS[quantity.group(2)]
             base = float(quantity.group(1)) * factor
             projection.update(value_kind="quantity", value_base=base, value_dim=dimension)
-    elif isinstance(value, list):
+    elif _is_list(value):
         projection.update(value_kind="list", value_items=[canon(item) for item in value])
-    elif isinstance(value, dict):
+    elif _is_object(value):
         projection.update(value_kind="object", value_keys=sorted(value))
     return projection
 
@@ -154,9 +163,7 @@ class Rule:
     def validate(self, field: str) -> None:
         if self.operator in ORDERED:
             operands = self.value if self.operator == "between" else [self.value]
-            if self.operator == "between" and not (
-                isinstance(self.value, list) and len(self.value) == 2
-            ):
+            if self.operator == "between" and not (_is_list(self.value) and len(self.value) == 2):
                 raise InvalidArgument(f"{field}.value", "between needs a list [low, high]")
             kinds = {_ordered_kind(operand) for operand in operands}
             if None in kinds or len(kinds) != 1:
@@ -172,7 +179,7 @@ class Rule:
                 operands[1]
             ):
                 raise InvalidArgument(f"{field}.value", "between needs low <= high")
-        if self.operator in LISTED and not isinstance(self.value, list):
+        if self.operator in LISTED and not _is_list(self.value):
             raise InvalidArgument(f"{field}.value", f"{self.operator} needs a list")
 
     def projection(self) -> dict[str, Any]:

@@ -102,7 +102,7 @@ async def record_decision(db: TenantStore, request: RecordDecisionRequest) -> Re
             review_signals=evaluation.opened,
         )
 
-    keyed = Idempotency.of(
+    keyed = Idempotency[RecordDecisionResult].of(
         owner_of(request.project, None),
         request,
         lambda result: IdempotencyRecord(result.decision.id, result.revision),

@@ -41,8 +41,8 @@ class _Batch:
     phase: str
     at: datetime  # its transaction time
     following: dict[str, Any] | None  # where the next batch starts; None: the pass is done
-    expired: list[str] = field(default_factory=list)
-    stale: list[str] = field(default_factory=list)
+    expired: list[str] = field(default_factory=list[str])
+    stale: list[str] = field(default_factory=list[str])
     review: ReviewOutcome | None = None
     revision: int | None = None
     erased: dict[str, int] = field(default_factory=dict[str, int])

@@ -180,7 +180,7 @@ class RecordFactResult(Fact):
         description="True when idempotency_key matched an earlier write: nothing was written."
     )
     review_signals: list[ReviewSignal] = Field(
-        default_factory=list, description="Review signals this change raised."
+        default_factory=list[ReviewSignal], description="Review signals this change raised."
     )
 
 
@@ -284,7 +284,7 @@ class GovernFactResult(OutputModel):
     changed: bool
     revision: int
     fact: Fact = Field(description="The governed fact after the change.")
-    review_signals: list[ReviewSignal] = Field(default_factory=list)
+    review_signals: list[ReviewSignal] = Field(default_factory=list[ReviewSignal])
 
 
 class MaintainRequest(StrictModel):

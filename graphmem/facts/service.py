@@ -61,7 +61,9 @@ async def record_fact(db: TenantStore, request: RecordFactRequest) -> RecordFact
             review_signals=pushed.opened,
         )
 
-    keyed = Idempotency.of(request.owner, request, _remembered_fact, _replayed_fact)
+    keyed = Idempotency[RecordFactResult].of(
+        request.owner, request, _remembered_fact, _replayed_fact
+    )
     return await write(db, "record_fact", work, audit=Audit.of(request), idempotency=keyed)
 
 

@@ -38,8 +38,9 @@ between two levels is seen by the later levels only.
 
 from __future__ import annotations
 
+from collections.abc import Awaitable
 from dataclasses import dataclass
-from typing import Any, get_args
+from typing import Any, Protocol, get_args
 
 from graphmem.core.clock import utc_now_iso
 from graphmem.core.errors import NotFound
@@ -156,17 +157,33 @@ class _Edge:
     rationale: str | None
 
 
+class EdgeReader(Protocol):
+    """Runs ``impact/list_impact_edges`` with the given parameters: in a read of its own, or
+    inside a caller's transaction (knowledge's enrich sees its own run's writes)."""
+
+    def __call__(self, **params: Any) -> Awaitable[list[dict[str, Any]]]: ...
+
+
 async def explain_impact(db: TenantStore, request: ExplainImpactRequest) -> ExplainImpactResult:
+    async def read_edges(**params: Any) -> list[dict[str, Any]]:
+        return await db.read("impact/list_impact_edges", **params)
+
+    return await walk(read_edges, request, utc_now_iso())
+
+
+async def walk(
+    read_edges: EdgeReader, request: ExplainImpactRequest, now: str
+) -> ExplainImpactResult:
+    """The bounded walk from the request's source: one edge query per level, each node's
+    best-scoring path kept (the module's docstring)."""
     depth = depth_of(request.depth)
     max_depth = DEPTHS[depth]
-    now = utc_now_iso()
     source: Node = (request.source_kind, request.source_ref)
     best: dict[Node, _Best] = {source: _Best(1.0, (), None)}
     frontier = [source]
     truncated = False
     for level in range(1, max_depth + 1):
-        rows = await db.read(
-            "impact/list_impact_edges",
+        rows = await read_edges(
             now=now,
             fanout=FANOUT,
             **{f"{kind}_ids": [ref for k, ref in frontier if k == kind] for kind in EXPANDABLE},

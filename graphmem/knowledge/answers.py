@@ -126,7 +126,7 @@ def _gate_after_answer(chunk: dict[str, Any], answer: _Answer) -> dict[str, Any]
     """The chunk's quarantine after the answer (the gate's findings added to what it carried),
     and what the gate found in the answer itself."""
     screened = answer.screened
-    carried = chunk.get("quarantine_reasons") or []
+    carried: list[str] = chunk.get("quarantine_reasons") or []
     return {
         "quarantined": bool(chunk.get("quarantined")) or screened.quarantined,
         "quarantine_reasons": sorted({*carried, *screened.quarantine_reasons}),

@@ -152,7 +152,7 @@ async def audit_memory(
 ) -> AuditMemoryResult:
     """The six scans in order, each its own transaction (a concurrent writer waits for one
     scan at most); the answer merges them."""
-    settled = []
+    settled: list[AuditMemoryResult] = []
     for done, name in enumerate(SCANS, start=1):
         if settled:
             await hand_over()

@@ -8,7 +8,7 @@ import json
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from itertools import islice, zip_longest
-from typing import Any, get_args
+from typing import Any, cast, get_args
 
 from graphmem.knowledge.models.audit import (
     AuditMemoryRequest,
@@ -87,9 +87,12 @@ def pack_sections(pack: dict[str, Any]) -> tuple[dict[str, int] | None, dict[str
         stored = json.loads(pack["sections_json"]) if pack["sections_json"] else None
     except (TypeError, ValueError):
         stored = None
-    if not isinstance(stored, dict) or not all(isinstance(v, int) for v in stored.values()):
+    if not isinstance(stored, dict):
         return None, actual
-    return stored, actual
+    counts = cast(dict[str, Any], stored)  # a JSON object: its keys are strings
+    if not all(isinstance(v, int) for v in counts.values()):
+        return None, actual
+    return counts, actual
 
 
 @dataclass
@@ -97,7 +100,7 @@ class PackPlan:
     """What the pack checks found for one pack and the one repair action they lead to."""
 
     ref: str
-    findings: list[Finding] = field(default_factory=list)
+    findings: list[Finding] = field(default_factory=list[Finding])
     retire_reason: str | None = None
     retired_by: str = "audit_memory"
     relink: bool = False

@@ -22,12 +22,12 @@ class AuditRun:
     batch: int
     cursors: dict[str, str]
     open_refs: dict[IssueType, list[str]]  # issue type -> subject refs of its open issues
-    findings: list[Finding] = field(default_factory=list)
+    findings: list[Finding] = field(default_factory=list[Finding])
     rechecked: dict[IssueType, set[str]] = field(default_factory=lambda: defaultdict(set))
-    checks: list[AuditCheck] = field(default_factory=list)
-    repairs: Counter[str] = field(default_factory=Counter)
-    changed_facts: list[str] = field(default_factory=list)
-    seen: set[tuple[str, str]] = field(default_factory=set)
+    checks: list[AuditCheck] = field(default_factory=list[AuditCheck])
+    repairs: Counter[str] = field(default_factory=Counter[str])
+    changed_facts: list[str] = field(default_factory=list[str])
+    seen: set[tuple[str, str]] = field(default_factory=set[tuple[str, str]])
 
     @property
     def now(self) -> str:
@@ -48,7 +48,7 @@ class AuditRun:
         rows = await self.w.run(
             query, after=self.cursors.get(name, ""), limit=self.batch, recheck=recheck, **params
         )
-        row = rows[0] if rows else {"scanned": 0, "last": None}
+        row: dict[str, Any] = rows[0] if rows else {"scanned": 0, "last": None}
         complete = row["scanned"] < self.batch
         self.cursors[name] = "" if complete else row["last"]
         self.checks.append(

@@ -37,8 +37,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from graphmem.core.clock import iso, utc_now_iso
-from graphmem.core.errors import InvalidArgument, NotFound
+from graphmem.core.clock import utc_now_iso
+from graphmem.core.errors import InvalidArgument
 from graphmem.history.chain import Change
 from graphmem.history.write_path import Write, write_batches
 from graphmem.impact import service as impact
@@ -73,9 +73,9 @@ class _Batch:
     """What one batch did: counters per stage, and what the answer lists."""
 
     following: dict[str, Any] | None = None  # where the next batch starts; None: pass done
-    stages: dict[str, Counter[str]] = field(default_factory=dict)
+    stages: dict[str, Counter[str]] = field(default_factory=dict[str, Counter[str]])
     claims_extracted: int = 0
-    promoted_facts: list[str] = field(default_factory=list)
+    promoted_facts: list[str] = field(default_factory=list[str])
     impacts_analyzed: int = 0
     pack_body: str | None = None
     truncated: bool = False
@@ -317,42 +317,11 @@ def _auto_promotable(item: ClaimItem) -> bool:
 
 
 async def walk_in_tx(w: Write, fact_id: str, now: datetime) -> ExplainImpactResult:
-    """explain_impact's bounded walk from one fact (graphmem/impact/service.py: same edges, scores,
-    bounds and result), reading inside the caller's transaction so it sees this run's writes."""
+    """explain_impact's bounded walk from one fact (graphmem/impact/service.py: the same walk),
+    reading inside the caller's transaction so it sees this run's writes."""
     request = ExplainImpactRequest(source_kind="fact", source_ref=fact_id, depth=IMPACT_DEPTH)
-    depth = impact.depth_of(request.depth)
-    source: impact.Node = ("fact", fact_id)
-    best: dict[impact.Node, impact._Best] = {source: impact._Best(1.0, (), None)}
-    frontier = [source]
-    truncated = False
-    for level in range(1, impact.DEPTHS[depth] + 1):
-        rows = await w.run(
-            "impact/list_impact_edges",
-            now=iso(now),
-            fanout=impact.FANOUT,
-            **{
-                f"{kind}_ids": [ref for k, ref in frontier if k == kind]
-                for kind in impact.EXPANDABLE
-            },
-        )
-        if level == 1 and not rows:
-            raise NotFound("fact", fact_id)
-        candidates: dict[impact.Node, impact._Best] = {}
-        for row in sorted(rows, key=lambda row: (row["from_kind"], row["from_id"])):
-            origin: impact.Node = (row["from_kind"], row["from_id"])
-            edges, cut = impact._edges(row["edges"])
-            truncated |= cut
-            for edge in edges:
-                offer = impact._offer(origin, best[origin], edge)
-                held = candidates.get(edge.to) or best.get(edge.to)
-                if held is None or offer.score > held.score:
-                    candidates[edge.to] = offer
-        improved = sorted(candidates, key=lambda node: (-candidates[node].score, node))
-        best.update(candidates)
-        frontier = [node for node in improved if node[0] in impact.EXPANDABLE]
-        if len(frontier) > impact.MAX_FRONTIER:
-            frontier, truncated = frontier[: impact.MAX_FRONTIER], True
-        if not frontier:
-            break
-    del best[source]
-    return impact._result(request, depth, best, truncated)
+
+    async def read_edges(**params: Any) -> list[dict[str, Any]]:
+        return await w.run("impact/list_impact_edges", **params)
+
+    return await impact.walk(read_edges, request, now.isoformat())

@@ -94,7 +94,7 @@ class Item:
 
 @dataclass
 class Selection:
-    items: list[Item] = field(default_factory=list)  # in rank order
+    items: list[Item] = field(default_factory=list[Item])  # in rank order
     token_usage: int = 0
     skipped: dict[str, int] = field(
         default_factory=lambda: {"irrelevant": 0, "budget": 0, "cap": 0, "duplicate": 0}

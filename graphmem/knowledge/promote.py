@@ -161,8 +161,8 @@ class _Promotion:
     fact_id: str
     reused: bool
     superseded_id: str | None = None
-    contradictions: list[str] = field(default_factory=list)
-    opened: list[str] = field(default_factory=list)  # review signals opened
+    contradictions: list[str] = field(default_factory=list[str])
+    opened: list[str] = field(default_factory=list[str])  # review signals opened
     cleared: int = 0  # review signals cleared
 
     def count_signals(self, evaluation: decisions.Evaluation) -> None:

@@ -23,7 +23,7 @@ import shutil
 import subprocess
 import tempfile
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator
 from datetime import datetime
 from pathlib import Path
 
@@ -185,7 +185,7 @@ def restore(
 @contextlib.contextmanager
 def _server_stopped(
     local: LocalNeo4j, *, force: bool, ready_check: ReadyCheck, doing: str
-) -> Iterator[bool]:
+) -> Generator[bool]:
     """The server stopped for the block (yields whether it ran); started again afterwards,
     also when the block fails, so the server is left as it was found."""
     status = local.status()
@@ -217,7 +217,7 @@ def _holds_database(local: LocalNeo4j, database: str) -> bool:
 
 
 @contextlib.contextmanager
-def _kept_aside(local: LocalNeo4j, database: str) -> Iterator[None]:
+def _kept_aside(local: LocalNeo4j, database: str) -> Generator[None]:
     """The database being replaced, moved aside for the load and put back if the load fails
     (a truncated dump fails half-way): a failed restore leaves the database as it was."""
     aside = local.data_dir / "before-restore"
@@ -322,7 +322,7 @@ def _verified_manifest(dump: Path) -> BackupManifest | None:
 
 
 @contextlib.contextmanager
-def _as_named_dump(dump: Path, database: str) -> Iterator[Path]:
+def _as_named_dump(dump: Path, database: str) -> Generator[Path]:
     """A folder holding the dump as ``<database>.dump``, as the admin tool looks for it."""
     if dump.name == f"{database}.dump":
         yield dump.parent

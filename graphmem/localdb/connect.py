@@ -28,7 +28,7 @@ class _EarlyStart:
     """A start begun before the server's imports, which a serve that refuses calls off."""
 
     settings: Settings
-    future: Future[tuple[str, str, str]] = field(default_factory=Future)
+    future: Future[tuple[str, str, str]] = field(default_factory=Future[tuple[str, str, str]])
     lock: threading.Lock = field(default_factory=threading.Lock)
     called_off: bool = False
     launched: bool = False  # this start spawned the JVM (it found none running)

@@ -37,7 +37,7 @@ class Source:
         url = urllib.parse.urlsplit(repository.rstrip("/"))
         host = url.hostname or ""
         self._url = url._replace(netloc=host + (f":{url.port}" if url.port else ""))
-        self._headers = {}
+        self._headers: dict[str, str] = {}
         if url.username:
             login = (
                 f"{urllib.parse.unquote(url.username)}:{urllib.parse.unquote(url.password or '')}"

@@ -7,8 +7,12 @@ import json
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from pydantic import BaseModel, ConfigDict
+
+if TYPE_CHECKING:  # jgo is imported by generate_lock only
+    from jgo.maven import Artifact
 
 LOCK_PATH = Path(__file__).with_name("neo4j.lock.json")
 
@@ -86,14 +90,14 @@ def generate_lock(repository: str, progress: Callable[[str], None] = lambda _: N
     progress(f"resolving {joined}")
     artifacts = jgo.resolve(joined, repositories={"graphmem": repository})
 
-    def pin(artifact: object) -> LockedArtifact:
-        path = artifact.resolve()  # pyright: ignore[reportAttributeAccessIssue]  # jgo's artifacts are untyped
+    def pin(artifact: Artifact) -> LockedArtifact:
+        path = artifact.resolve()
         return LockedArtifact(
-            group=artifact.groupId,  # pyright: ignore[reportAttributeAccessIssue]  # jgo's artifacts are untyped
-            artifact=artifact.artifactId,  # pyright: ignore[reportAttributeAccessIssue]  # jgo's artifacts are untyped
-            version=artifact.version,  # pyright: ignore[reportAttributeAccessIssue]  # jgo's artifacts are untyped
-            classifier=artifact.classifier or "",  # pyright: ignore[reportAttributeAccessIssue]  # jgo's artifacts are untyped
-            packaging=artifact.packaging or "jar",  # pyright: ignore[reportAttributeAccessIssue]  # jgo's artifacts are untyped
+            group=artifact.groupId,
+            artifact=artifact.artifactId,
+            version=artifact.version,
+            classifier=artifact.classifier or "",
+            packaging=artifact.packaging or "jar",
             sha256=sha256_of(path),
             size=path.stat().st_size,
         )

@@ -19,7 +19,7 @@ import os
 import signal
 import subprocess
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -29,8 +29,7 @@ from graphmem.browser.served import browser_settings, write_browser_jar
 from graphmem.core.errors import DatabaseStartFailed, GraphmemError
 from graphmem.core.settings import Settings
 from graphmem.localdb.assemble import assemble, install_dir, is_assembled
-from graphmem.localdb.auth_secret import drop_unusable, stored_password
-from graphmem.localdb.auth_secret import random_password as _random_password  # noqa: F401  (tests/app/test_settings.py)
+from graphmem.localdb.auth_secret import drop_unusable, random_password, stored_password
 from graphmem.localdb.initial_password import write_initial_password
 from graphmem.localdb.java import find_java
 from graphmem.localdb.jvm import (
@@ -50,6 +49,7 @@ from graphmem.localdb.start_report import StartReport, Stopwatch, add_neo4j_phas
 PASSWORD_MARKER = ".graphmem-password-set"  # noqa: S105  (in data/: auth.ini is written)
 READY_POLL = 0.1  # seconds between checks whether Bolt answers: each wait is a start slower
 EXIT_CODES = {1: "the web server failed", 2: "the database failed", 3: "invalid configuration"}
+_random_password = random_password  # tests/app/test_settings.py reads it here
 
 
 class _State(BaseModel):
@@ -251,7 +251,7 @@ class LocalNeo4j:
         return True
 
     @contextlib.contextmanager
-    def start_lock(self) -> Iterator[None]:
+    def start_lock(self) -> Generator[None]:
         with (self.data_dir / ".start.lock").open("w") as handle:
             fcntl.flock(handle, fcntl.LOCK_EX)
             try:

@@ -105,7 +105,8 @@ def add_neo4j_phases(
 def neo4j_phases(console: str, spawned_at: float, until: float) -> list[Phase]:
     """Each phase until its marker line (epoch seconds in the line itself), from
     ``spawned_at``; a marker missing or past ``until`` ends the list."""
-    phases, previous = [], spawned_at
+    phases: list[Phase] = []
+    previous = spawned_at
     stamped = [(stamp, line) for line in console.splitlines() if (stamp := _stamp(line))]
     for name, marker in NEO4J_MARKERS:
         at = next((s for s, line in stamped if marker in line and s >= spawned_at), None)

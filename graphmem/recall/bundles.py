@@ -234,7 +234,8 @@ async def _workstreams(
             for status in ("active", "paused")
         )
     )
-    known, unknown = [], []
+    known: list[Candidate] = []
+    unknown: list[AuditEntry] = []
     for w in (w for page in pages for w in page.workstreams):
         key = f"workstream:{w.id}"
         if at is not None and (w.created_at is None or w.created_at > at):

@@ -129,7 +129,7 @@ async def _current_states(db: TenantStore, request: RecallRequest) -> list[Candi
             for key in keys
         )
     )
-    candidates = []
+    candidates: list[Candidate] = []
     for key, state in zip(keys, states, strict=True):
         answer = state.answer
         if state.status == "current" and answer is not None:

@@ -39,7 +39,7 @@ class _Totals:
     statuses: dict[str, int] = field(default_factory=lambda: defaultdict(int))
     types: dict[str, int] = field(default_factory=lambda: defaultdict(int))
     months: dict[str, _Month] = field(default_factory=lambda: defaultdict(_Month))
-    instants: list[str] = field(default_factory=list)
+    instants: list[str] = field(default_factory=list[str])
     investment: int = 0
     served: int = 0
     reads: int = 0

@@ -6,6 +6,7 @@ import argparse
 import asyncio
 import time
 from pathlib import Path
+from typing import Any, Protocol
 
 from graphmem.core.errors import ConfigurationError
 from graphmem.core.keys import load_or_create
@@ -14,7 +15,14 @@ from graphmem.core.terminal import progress_bar, say
 from graphmem.localdb.connect import connect_store
 
 
-def add_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+class Subcommands(Protocol):
+    """What a command module needs of ``add_subparsers()``'s result (argparse's own class for
+    it is private)."""
+
+    def add_parser(self, name: str, **kwargs: Any) -> argparse.ArgumentParser: ...
+
+
+def add_commands(commands: Subcommands) -> None:
     export = commands.add_parser("export", help="write a tenant, history included, as JSON Lines")
     export.add_argument("--tenant", required=True)
     export.add_argument("--out", required=True, type=Path, help="the file to write")

@@ -21,7 +21,7 @@ import base64
 import re
 import struct
 from datetime import datetime
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, cast
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
@@ -100,7 +100,7 @@ MIN_PACKED = 8  # float lists at least this long (embeddings) are packed as $f64
 
 def properties_of(pairs: list[list[Any]]) -> dict[str, Any]:
     """A statement's [name, value] / [name, text, Cypher type] pairs as the file's properties."""
-    properties = {}
+    properties: dict[str, Any] = {}
     for pair in pairs:
         if len(pair) == 2:
             properties[pair[0]] = _packed(pair[1])
@@ -120,9 +120,10 @@ def split_properties(properties: dict[str, Any]) -> tuple[dict[str, Any], list[l
         if not isinstance(value, dict):
             plain[name] = value
             continue
-        if len(value) != 1:
+        typed = cast("dict[str, Any]", value)  # a typed value: {"$tag": text}
+        if len(typed) != 1:
             raise ValueError(f"{name}: a typed value has exactly one tag")
-        [(tag, text)] = value.items()
+        [(tag, text)] = typed.items()
         if tag == "$f64":
             plain[name] = _floats(name, text)
         elif tag in _TAGS:
@@ -134,10 +135,12 @@ def split_properties(properties: dict[str, Any]) -> tuple[dict[str, Any], list[l
 
 
 def _packed(value: Any) -> Any:
-    floats = isinstance(value, list) and all(type(item) is float for item in value)
-    if floats and len(value) >= MIN_PACKED:
-        return {"$f64": base64.b64encode(struct.pack(f"<{len(value)}d", *value)).decode()}
-    return value
+    if not isinstance(value, list):
+        return value
+    items = cast("list[object]", value)
+    if all(type(item) is float for item in items) and len(items) >= MIN_PACKED:
+        return {"$f64": base64.b64encode(struct.pack(f"<{len(items)}d", *items)).decode()}
+    return items
 
 
 def _floats(name: str, text: Any) -> list[float]:
@@ -150,6 +153,6 @@ def _floats(name: str, text: Any) -> list[float]:
 
 
 def _check_temporal(name: str, text: Any) -> None:
-    texts = text if isinstance(text, list) else [text]
+    texts: list[object] = cast("list[object]", text) if isinstance(text, list) else [text]
     if not all(isinstance(item, str) and _TEMPORAL_TEXT.match(item) for item in texts):
         raise ValueError(f"{name}: not a temporal value")

@@ -20,7 +20,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import IO, Any, TypeVar
+from typing import IO, Any, TypeVar, cast
 
 from pydantic import ValidationError
 
@@ -261,7 +261,7 @@ class _Loader:
         if isinstance(value, str) and self.source_prefix in value:
             return self.tokens.sub(self.target_prefix, value)
         if isinstance(value, list):
-            return [self._retokened(item) for item in value]
+            return [self._retokened(item) for item in cast("list[object]", value)]
         return value
 
     def _rechained(self, event: dict[str, Any]) -> dict[str, Any]:
