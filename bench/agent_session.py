@@ -25,7 +25,7 @@ from typing import Any
 
 from fastmcp import Client
 
-from bench.facts import bench_store, say, scratch_tenant
+from bench.harness import bench_store, say, scratch_tenant
 from bench.locomo import DATA_ENV, data_files, ingest
 from graphmem.app.server import create_server
 from graphmem.core.settings import Settings

@@ -23,20 +23,15 @@ import asyncio
 import json
 import statistics
 import time
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
-from bench.facts import bench_store, quantile_ms, say, scratch_tenant
-from bench.locomo import DATA_ENV, data_files
+from bench.harness import bench_store, quantile_ms, say, scratch_tenant
+from bench.locomo import DATA_ENV, data_files, session_date
 from graphmem.archive import service as archive
 from graphmem.archive.models import ArchiveTurnsRequest, SearchRawRequest, TurnIn
 from graphmem.store import Store
-
-
-def session_date(text: str) -> datetime:
-    """``1:56 pm on 8 May, 2023`` as a UTC instant."""
-    return datetime.strptime(text, "%I:%M %p on %d %B, %Y").replace(tzinfo=UTC)
 
 
 def conversation_requests(path: Path) -> list[ArchiveTurnsRequest]:

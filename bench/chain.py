@@ -17,7 +17,7 @@ import time
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from bench.facts import BENCH_CATALOG, bench_store, scratch_tenant
+from bench.harness import BENCH_CATALOG, bench_store, say, scratch_tenant
 from graphmem.core.keys import SCHEME, ChainKey
 from graphmem.core.models import canonical_json
 from graphmem.history.chain import GENESIS_HASH, event_hash, payload_digest
@@ -25,10 +25,6 @@ from graphmem.history.verification import verify_chain
 from graphmem.store import QueryCatalog, Store
 
 BATCH = 10_000
-
-
-def say(line: str) -> None:
-    print(line, flush=True)
 
 
 def sealed_event(

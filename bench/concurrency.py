@@ -57,10 +57,11 @@ from bench.concurrency_load import (
     run_load,
 )
 from bench.cpu import Meter, Spent
-from bench.facts import BENCH_CATALOG, say, scratch_tenant
+from bench.harness import BENCH_CATALOG, say, scratch_tenant
 from bench.jvm_threads import busiest, cpu_by_thread_name
 from bench.locomo import DATA_ENV, data_files
-from bench.peers import PEERS, chosen, load, neo4j_jvm, peer_server
+from bench.peers_servers import PEERS, neo4j_jvm, peer_server
+from bench.peers_sides import chosen, load
 from bench.profile import sampling, summary
 from bench.speed import echo_server
 from graphmem.core.settings import Settings

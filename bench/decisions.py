@@ -31,7 +31,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from bench.facts import Latency, in_memory_client, measure, say, scratch_tenant
+from bench.harness import Latency, in_memory_client, measure, say, scratch_tenant
 from graphmem.core.ids import new_id
 from graphmem.decisions import service as decisions
 from graphmem.decisions.models import RecordDecisionRequest

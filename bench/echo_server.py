@@ -29,7 +29,7 @@ from collections.abc import Coroutine
 from typing import Any
 
 from bench.bare_echo import echo, serve_bare
-from bench.facts import BENCH_CATALOG
+from bench.harness import BENCH_CATALOG
 from graphmem.app import serve
 from graphmem.app.server import create_server
 from graphmem.core.settings import Settings

@@ -27,7 +27,7 @@ import onnxruntime as ort
 from onnxruntime.quantization import QuantType, quantize_dynamic
 from tokenizers import Tokenizer
 
-from bench.facts import say
+from bench.harness import say
 from bench.locomo import DATA_ENV, data_files, sessions, turn_text
 from graphmem.core.settings import Settings
 from graphmem.embeddings.embedder import EmbeddingsUnavailable, load_embedder

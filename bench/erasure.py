@@ -22,7 +22,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from bench.chain import sealed_event
-from bench.facts import BENCH_CATALOG, bench_store, scratch_tenant
+from bench.harness import BENCH_CATALOG, bench_store, say, scratch_tenant
 from graphmem.core.ids import new_id
 from graphmem.core.keys import SCHEME, ChainKey
 from graphmem.core.models import canonical_json
@@ -36,10 +36,6 @@ from graphmem.retrieval.lexical import lexical_text
 from graphmem.store import QueryCatalog, Store
 
 LOAD_BATCH = 10_000
-
-
-def say(line: str) -> None:
-    print(line, flush=True)
 
 
 def _memories(tenant: str, project: str, first: int, count: int) -> list[dict[str, Any]]:

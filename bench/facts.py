@@ -29,39 +29,32 @@ import argparse
 import asyncio
 import contextlib
 import dataclasses
-import itertools
 import os
 import random
-import statistics
 import sys
 import tempfile
 import time
-import uuid
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
-import fastmcp
 import mcp
-import mcp.types as mt
-from fastmcp.server.middleware import CallNext, Middleware, MiddlewareContext
-from fastmcp.tools import ToolResult
 
-from graphmem.app.server import create_server
-from graphmem.core.settings import Settings
-from graphmem.facts import service as facts
-from graphmem.facts.models import RecordFactRequest
+from bench.facts_calls import (
+    WRITERS,
+    InFlight,
+    concurrently,
+    cycling,
+    domain_record,
+    sdk_calls,
+    tool_calls,
+)
+from bench.harness import Latency, in_memory_client, measure, quantile_ms, say, scratch_tenant
 from graphmem.store import Store
 from tests.app.helpers import clean_env, serving_http
-from tests.neo4j_endpoint import Endpoint, find_endpoint, in_worker_thread
+from tests.neo4j_endpoint import Endpoint, find_endpoint
 
-PROJECT = "bench"
-# The benches' own statements (bulk setup, probes): bench/cypher, a catalog apart from cypher/.
-BENCH_CATALOG = Path(__file__).resolve().parent / "cypher"
-WRITERS = 8
 CALIBRATION_WRITES = 2_000
-Call = Callable[[int], Awaitable[object]]
 
 
 @dataclass(frozen=True)
@@ -82,31 +75,7 @@ FULL = Plan(300, 200, 20, 800, (10**3, 10**4, 10**5), 360.0)
 QUICK = Plan(100, 60, 10, 200, (10**3, 10**4), 0.0)
 
 
-# --- figures and the report -----------------------------------------------------------------------
-def quantile_ms(seconds: list[float], percent: int) -> float:
-    return statistics.quantiles(seconds, n=100, method="inclusive")[percent - 1] * 1000
-
-
-@dataclass(frozen=True)
-class Latency:
-    name: str
-    seconds: list[float]
-    bolt: list[float] = field(default_factory=list)  # Bolt pings interleaved with the samples
-
-    @property
-    def p50(self) -> float:
-        return quantile_ms(self.seconds, 50)
-
-    @property
-    def p95(self) -> float:
-        return quantile_ms(self.seconds, 95)
-
-    @property
-    def local_ratio(self) -> str:
-        """p50 over the p50 of the interleaved pings: robust to the machine's load changing."""
-        return f"{self.p50 / quantile_ms(self.bolt, 50):.1f}" if self.bolt else "-"
-
-
+# --- the report -------------------------------------------------------------------------------
 @dataclass
 class Report:
     latencies: list[Latency] = field(default_factory=list)
@@ -138,162 +107,6 @@ class Report:
             say(f"{f.name:<{width}}{f.p50:>9.2f}{f.p95:>9.2f}{ratio:>8.1f}{f.local_ratio:>10}")
         for name, per_second in self.rates:
             say(f"{name:<{width}}{per_second:>9.0f} writes/s")
-
-
-def say(line: str) -> None:
-    print(line, flush=True)
-
-
-# --- timing ----------------------------------------------------------------------------------
-async def clock(call: Call, i: int) -> float:
-    began = time.perf_counter()
-    await call(i)
-    return time.perf_counter() - began
-
-
-async def measure(
-    name: str, call: Call, count: int, warmup: int, store: Store | None = None
-) -> Latency:
-    """Run ``call(i)`` ``warmup`` times untimed, then ``count`` times timed, one at a time.
-
-    With a store, a timed Bolt ping follows each call: the figure's interleaved reference.
-    """
-    for i in range(warmup):
-        await call(i)
-    seconds: list[float] = []
-    bolt: list[float] = []
-    for i in range(warmup, warmup + count):
-        seconds.append(await clock(call, i))
-        if store is not None:
-            bolt.append(await clock(lambda _: store.ping(), i))
-    return Latency(name, seconds, bolt)
-
-
-async def concurrently(call: Call, total: int, workers: int = WRITERS) -> float:
-    """Run ``call(0..total-1)`` on ``workers`` tasks; return the elapsed seconds."""
-    numbers = itertools.count()
-
-    async def worker() -> None:
-        while (i := next(numbers)) < total:
-            await call(i)
-
-    began = time.perf_counter()
-    await asyncio.gather(*(worker() for _ in range(workers)))
-    return time.perf_counter() - began
-
-
-# --- tenants, servers and calls ------------------------------------------------------------
-@contextlib.asynccontextmanager
-async def bench_store() -> AsyncIterator[Store]:
-    """A store with the schema applied, on NEO4J_URI if set, else on a managed local Neo4j
-    in a temporary folder (stopped afterwards)."""
-    async with contextlib.AsyncExitStack() as stack:
-        if os.environ.get("NEO4J_URI"):
-            uri = os.environ["NEO4J_URI"]
-            user = os.environ.get("NEO4J_USER", "neo4j")
-            password = os.environ.get("NEO4J_PASSWORD", "")
-        else:
-            scratch = stack.enter_context(tempfile.TemporaryDirectory())
-            endpoint = await stack.enter_async_context(
-                in_worker_thread(find_endpoint(Path(scratch)))
-            )
-            uri, user, password = endpoint.uri, endpoint.user, endpoint.password
-        store = await Store.connect(uri, user, password)
-        try:
-            await store.apply_schema()
-            yield store
-        finally:
-            await store.close()
-
-
-@contextlib.asynccontextmanager
-async def scratch_tenant(store: Store, label: str) -> AsyncIterator[str]:
-    tenant = f"bench-{label}-{uuid.uuid4().hex[:8]}"
-    try:
-        yield tenant
-    finally:
-        await store.purge_tenant(tenant)
-
-
-class InFlight(Middleware):
-    """Counts tool calls running at once inside the server (shows whether a client serialises)."""
-
-    def __init__(self) -> None:
-        self.running = 0
-        self.peak = 0
-
-    async def on_call_tool(
-        self,
-        context: MiddlewareContext[mt.CallToolRequestParams],
-        call_next: CallNext[mt.CallToolRequestParams, ToolResult],
-    ) -> ToolResult:
-        self.running += 1
-        self.peak = max(self.peak, self.running)
-        try:
-            return await call_next(context)
-        finally:
-            self.running -= 1
-
-
-@contextlib.asynccontextmanager
-async def in_memory_client(
-    store: Store, tenant: str, *middleware: Middleware
-) -> AsyncIterator[fastmcp.Client[Any]]:
-    settings = Settings().model_copy(update={"tenant": tenant, "toolset": "full"})
-    server = create_server(store, settings)
-    for layer in middleware:
-        server.add_middleware(layer)
-    async with fastmcp.Client(server) as client:
-        yield client
-
-
-def record_args(key: str, value: int) -> dict[str, Any]:
-    return {"project": PROJECT, "key": key, "value": value}
-
-
-def state_args(key: str) -> dict[str, Any]:
-    return {"state_key": key, "project": PROJECT}
-
-
-def tool_calls(client: fastmcp.Client[Any], key: Callable[[int], str]) -> tuple[Call, Call]:
-    """record_fact and current_state on the in-memory client (it raises on tool errors)."""
-
-    async def record(i: int) -> None:
-        await client.call_tool("record_fact", record_args(key(i), i))
-
-    async def state(i: int) -> None:
-        await client.call_tool("current_state", state_args(key(i)))
-
-    return record, state
-
-
-def sdk_calls(client: mcp.Client, key: Callable[[int], str]) -> tuple[Call, Call]:
-    """record_fact and current_state on the official SDK client, failing on tool errors."""
-
-    async def call(tool: str, arguments: dict[str, Any]) -> None:
-        result = await client.call_tool(tool, arguments)
-        if result.is_error:
-            raise RuntimeError(f"{tool} failed: {result.content}")
-
-    async def record(i: int) -> None:
-        await call("record_fact", record_args(key(i), i))
-
-    async def state(i: int) -> None:
-        await call("current_state", state_args(key(i)))
-
-    return record, state
-
-
-def domain_record(store: Store, tenant: str, key: Callable[[int], str]) -> Call:
-    async def record(i: int) -> None:
-        request = RecordFactRequest(project=PROJECT, key=key(i), value=i)
-        await facts.record_fact(store.of(tenant), request)
-
-    return record
-
-
-def cycling(keys: int) -> Callable[[int], str]:
-    return lambda i: f"k{i % keys}"
 
 
 # --- warm-up -----------------------------------------------------------------------------------

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from bench.facts import (
+from bench.harness import (
     BENCH_CATALOG,
     Latency,
     in_memory_client,

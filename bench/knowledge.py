@@ -49,7 +49,7 @@ from typing import Any
 
 import neo4j
 
-from bench.facts import (
+from bench.harness import (
     BENCH_CATALOG,
     Latency,
     in_memory_client,

@@ -40,7 +40,7 @@ from typing import Any
 
 from fastmcp import Client
 
-from bench.facts import bench_store, quantile_ms, say, scratch_tenant
+from bench.harness import bench_store, quantile_ms, say, scratch_tenant
 from graphmem.app.server import create_server
 from graphmem.core.settings import Settings
 from graphmem.store import Store
@@ -87,6 +87,7 @@ def data_files(folder: str | None) -> list[Path]:
 
 
 def session_date(text: str) -> datetime:
+    """``1:56 pm on 8 May, 2023`` as a UTC instant."""
     return datetime.strptime(text, "%I:%M %p on %d %B, %Y").replace(tzinfo=UTC)
 
 

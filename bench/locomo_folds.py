@@ -61,7 +61,7 @@ from typing import Any
 
 from fastmcp import Client
 
-from bench.facts import bench_store, say, scratch_tenant
+from bench.harness import bench_store, say, scratch_tenant
 from bench.locomo import (
     CATEGORIES,
     DRAGON,

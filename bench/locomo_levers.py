@@ -38,7 +38,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from bench.facts import say
+from bench.harness import say
 from bench.locomo import data_files, evidence_ids, sessions, turn_text
 from bench.locomo_folds import (
     KS,

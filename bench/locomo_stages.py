@@ -32,7 +32,7 @@ from collections import defaultdict
 from collections.abc import Awaitable, Callable, Iterator
 from typing import Any
 
-from bench.facts import quantile_ms, say
+from bench.harness import quantile_ms, say
 from graphmem.retrieval.indexing import Indexer
 from graphmem.search import service
 from graphmem.search.channels import fulltext, fusion, graph, vector

@@ -24,7 +24,7 @@ import mcp.types as mt
 from fastmcp.server.middleware import CallNext, Middleware, MiddlewareContext
 from fastmcp.tools import ToolResult
 
-from bench.facts import bench_store, scratch_tenant
+from bench.harness import bench_store, scratch_tenant
 from graphmem.app.metrics import CallObserver, ToolMetrics
 from graphmem.app.server import create_server
 from graphmem.core.settings import Settings

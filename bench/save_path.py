@@ -3,7 +3,7 @@
     python -m bench.save_path --data DIR     # the LoCoMo folder (or GRAPHMEM_LOCOMO_DIR)
     python -m bench.save_path --conversations conv-26     # 419 turns: a colder JVM
 
-On NEO4J_URI if set, else a fresh managed local Neo4j (bench.facts.bench_store), in two
+On NEO4J_URI if set, else a fresh managed local Neo4j (bench.harness.bench_store), in two
 scratch tenants. Every LoCoMo turn (bench.peers' corpus) is written twice, one after the
 other: once as bench.peers' write floor does it (one auto-commit CREATE of the turn on no
 index, bench/cypher/peers/create_bench_turn, through graphmem's store), once through
@@ -25,9 +25,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
 
-from bench.facts import BENCH_CATALOG, bench_store, quantile_ms, say, scratch_tenant
+from bench.harness import BENCH_CATALOG, bench_store, quantile_ms, say, scratch_tenant
 from bench.locomo import DATA_ENV, data_files
-from bench.peers import chosen, load, quarters
+from bench.peers import quarters
+from bench.peers_sides import chosen, load
 from graphmem.memories.models.memories import SaveMemoryRequest
 from graphmem.memories.service import save_memory
 from graphmem.store import Store

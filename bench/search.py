@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from bench.archive import conversation_requests
-from bench.facts import BENCH_CATALOG, bench_store, quantile_ms, say, scratch_tenant
+from bench.harness import BENCH_CATALOG, bench_store, quantile_ms, say, scratch_tenant
 from bench.locomo import DATA_ENV
 from graphmem.archive import service as archive
 from graphmem.core.ids import new_id

@@ -27,7 +27,7 @@ import time
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from bench.facts import BENCH_CATALOG, bench_store, quantile_ms, say, scratch_tenant
+from bench.harness import BENCH_CATALOG, bench_store, quantile_ms, say, scratch_tenant
 from bench.locomo import DATA_ENV, data_files, sessions, turn_text
 from bench.locomo_stages import StageClock, latency_report, stage_timers
 from graphmem.archive.turns import turn_lexical

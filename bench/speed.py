@@ -45,7 +45,7 @@ import fastmcp
 import neo4j
 
 import graphmem
-from bench.facts import quantile_ms, say, scratch_tenant
+from bench.harness import quantile_ms, say, scratch_tenant
 from graphmem.core.settings import Settings
 from graphmem.store import Store
 from tests.app.helpers import clean_env, listening_process, serving_http

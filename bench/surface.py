@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import asyncio
 
-from bench.facts import say
+from bench.harness import say
 from tests.app.surface import BUDGETS, CORE_WHOLE_BUDGET, measure
 
 

@@ -22,8 +22,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from bench.facts import say, scratch_tenant
-from bench.scale import Loader
+from bench.harness import say, scratch_tenant
+from bench.scale_loader import Loader
 from graphmem.core.keys import ChainKey
 from graphmem.store import Store
 from tests.neo4j_endpoint import Endpoint, find_endpoint

@@ -2,7 +2,7 @@
 
     python -m bench.visibility            # the default model (e5-small-v2)
 
-On NEO4J_URI if set, else a managed local Neo4j (bench.facts.bench_store), in a scratch
+On NEO4J_URI if set, else a managed local Neo4j (bench.harness.bench_store), in a scratch
 tenant. Two stores on the same database stand for two processes: the writer saves a memory
 (its acknowledgement is the clock's start); the reader, which has already looked for the
 tenant's leftovers (so it never indexes the memory itself), searches with the vector channel
@@ -17,7 +17,7 @@ import asyncio
 import copy
 import time
 
-from bench.facts import bench_store, quantile_ms, say, scratch_tenant
+from bench.harness import bench_store, quantile_ms, say, scratch_tenant
 from graphmem.core.settings import Settings
 from graphmem.memories.models.memories import SaveMemoryRequest
 from graphmem.memories.service import save_memory

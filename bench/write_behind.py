@@ -3,7 +3,7 @@
     python -m bench.write_behind                            # embeddings as configured
     GRAPHMEM_EMBEDDINGS=e5-small python -m bench.write_behind
 
-On NEO4J_URI if set, else a managed local Neo4j (bench.facts.bench_store), in a scratch tenant.
+On NEO4J_URI if set, else a managed local Neo4j (bench.harness.bench_store), in a scratch tenant.
 Each round saves memories back to back for ``--burst`` seconds through the domain (no MCP
 layer), then runs one search of the tenant, which first settles what the burst left queued
 (graphmem/retrieval/indexing.py); then the indexer is left a second to go idle. Printed per
@@ -17,7 +17,7 @@ import asyncio
 import statistics
 import time
 
-from bench.facts import bench_store, say, scratch_tenant
+from bench.harness import bench_store, say, scratch_tenant
 from graphmem.core.settings import Settings
 from graphmem.embeddings.embedder import load_embedder
 from graphmem.memories.models.memories import SaveMemoryRequest
