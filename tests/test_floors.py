@@ -27,7 +27,7 @@ FLOORS: list[tuple[str, ...]] = [
     ("core",),  # errors, ids, clock, models, settings, keys, gate, text, progress, terminal
     ("store",),  # the only user of the driver
     ("embeddings",),  # local embedding models (no database)
-    ("toolkit",),  # one declaration per tool, services, the error boundary, schemas
+    ("toolkit",),  # one declaration per tool, services, the store gate (no transport)
     ("history",),  # the hash chain and the one write path
     ("retrieval",),  # lexical text, embedding batches, the vector space, the indexer
     ("archive",),  # raw turns: memories show them (get_observations source raw)
@@ -43,6 +43,8 @@ FLOOR_OF = {package: level for level, floor in enumerate(FLOORS) for package in 
 PROCESS = {"browser", "localdb", "transfer", "app"}
 # Optional model runtimes load only when configured (numpy / onnxruntime stay uninstalled).
 DEFERRED_OK = PROCESS | {"embeddings"}
+# The MCP transport and its web stack: the process layer's (app), never an area's.
+TRANSPORT = {"fastmcp", "mcp", "mcp_types", "starlette", "uvicorn"}
 
 
 def modules() -> list[Path]:
@@ -112,13 +114,17 @@ def test_areas_load_without_the_process_layer() -> None:
         "import importlib, sys\n"
         f"for name in {names!r}: importlib.import_module(name)\n"
         "loaded = sorted({m.split('.')[1] for m in sys.modules if m.startswith('graphmem.')})\n"
+        f"transport = sorted({{m.split('.')[0] for m in sys.modules}} & {TRANSPORT!r})\n"
         "print(' '.join(loaded))\n"
+        "print(' '.join(transport))\n"
     )
     result = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=120
     )
-    loaded = set(result.stdout.split())
+    packages, transport = (line.split() for line in result.stdout.splitlines())
+    loaded = set(packages)
     assert loaded & PROCESS == set(), f"areas loaded the process layer: {loaded & PROCESS}"
+    assert transport == [], f"areas loaded the MCP transport: {transport}"
 
 
 def test_cypher_statements_are_run_from_their_floor_or_above() -> None:

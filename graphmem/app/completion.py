@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import mcp_types
 
+from graphmem.app.tools import current_services
 from graphmem.core.errors import GraphmemError
-from graphmem.toolkit.services import current_services
 
 MAX_PREFIX = 200  # as long as a Name: a longer prefix cannot match anything
 MAX_VALUES = 50

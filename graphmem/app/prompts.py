@@ -12,12 +12,12 @@ from fastmcp import FastMCP
 from fastmcp.exceptions import PromptError
 from pydantic import Field, ValidationError
 
+from graphmem.app.boundary import tool_error
 from graphmem.core.errors import GraphmemError
 from graphmem.history.chain import list_events
 from graphmem.history.models import EventRecord, ReplayRequest
 from graphmem.recall.models.recall import MAX_STATE_KEYS, RecallRequest
 from graphmem.recall.recall import recall_user_context
-from graphmem.toolkit.boundary import tool_error
 from graphmem.toolkit.services import Services
 
 MAX_RULE_KEYS = 20  # current fact keys offered as reopen-rule candidates

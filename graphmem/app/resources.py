@@ -11,6 +11,7 @@ from fastmcp import FastMCP
 from fastmcp.exceptions import ResourceError
 from pydantic import BaseModel, ValidationError
 
+from graphmem.app.boundary import tool_error
 from graphmem.core.errors import GraphmemError
 from graphmem.decisions.service import read_decision
 from graphmem.facts.models import CurrentStateRequest
@@ -18,7 +19,6 @@ from graphmem.facts.state import current_state
 from graphmem.memories.service import read_memory
 from graphmem.store.graph_model import GRAPH_MODEL
 from graphmem.store.stats import tenant_stats
-from graphmem.toolkit.boundary import tool_error
 from graphmem.toolkit.services import Services
 
 STATIC_RESOURCES = frozenset({"graphmem://schema"})  # answered without the database

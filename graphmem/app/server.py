@@ -11,22 +11,24 @@ from pydantic import AnyHttpUrl
 from graphmem import __version__
 from graphmem.app.access import ScopeMiddleware
 from graphmem.app.auth import GraphmemTokenVerifier, JWTSettings
+from graphmem.app.boundary import ArgumentErrorMiddleware
 from graphmem.app.catalogue import tools_for
 from graphmem.app.completion import complete
 from graphmem.app.metrics import CallObserver, ToolMetrics, register_metrics_route
 from graphmem.app.prompts import register_prompts
 from graphmem.app.protocol_guard import ProtocolParamsGuard
+from graphmem.app.readiness import ReadinessMiddleware
 from graphmem.app.resources import STATIC_RESOURCES, register_resources
+from graphmem.app.tools import attach, credentials_tenant, mcp_tool
 from graphmem.browser.routes import register_browser_files
 from graphmem.core.attestation import TrustedVerifiers
 from graphmem.core.errors import ConfigurationError
 from graphmem.core.settings import Settings
 from graphmem.localdb.log_push import log_pusher
 from graphmem.store import Store
-from graphmem.toolkit.boundary import ArgumentErrorMiddleware
 from graphmem.toolkit.retrieval import load_retrieval
-from graphmem.toolkit.services import Services, attach
-from graphmem.toolkit.startup import ReadinessMiddleware, StoreGate
+from graphmem.toolkit.services import Services
+from graphmem.toolkit.startup import StoreGate
 
 INSTRUCTIONS = """\
 graphmem is a governed, temporal knowledge graph. Record observations that can change with
@@ -119,6 +121,7 @@ def create_server(store: Store | StoreGate, settings: Settings) -> FastMCP:
         settings=settings,
         trusted_verifiers=load_trusted_verifiers(settings),
         configured_retrieval=functools.cache(lambda: load_retrieval(settings)),
+        credentials_tenant=credentials_tenant,
         after_erasure=log_pusher(settings),
     )
     metrics = ToolMetrics()
@@ -146,7 +149,7 @@ def create_server(store: Store | StoreGate, settings: Settings) -> FastMCP:
     attach(server, services)
     for spec in specs:
         if spec.available(services):
-            server.add_tool(spec.mcp_tool().model_copy())
+            server.add_tool(mcp_tool(spec).model_copy())
     register_resources(server, services)
     register_prompts(server, services)
     server.add_completion_handler(complete)

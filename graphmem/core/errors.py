@@ -35,7 +35,7 @@ graph no longer holds: an idempotency key reused with other arguments, an expect
 revision that moved, a concurrent write that collided on a unique key.
 
 Domain code raises these; the store translates driver exceptions into them with
-``raise ... from e``; the MCP boundary (``graphmem.toolkit.boundary``) turns them into tool errors,
+``raise ... from e``; the MCP boundary (``graphmem.app.boundary``) turns them into tool errors,
 and the CLI into a one-line message. Anything else is a bug and is masked from clients.
 Every message says what went wrong and, where it can, what to do about it.
 

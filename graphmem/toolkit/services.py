@@ -3,10 +3,6 @@ tenant."""
 
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from weakref import WeakKeyDictionary
-
-from fastmcp import FastMCP
-from fastmcp.server.dependencies import get_access_token, get_server
 
 from graphmem.core.attestation import TrustedVerifiers
 from graphmem.core.settings import Settings
@@ -26,6 +22,8 @@ class Services:
     # after an erasure erased something: what the process can do about copies outside the
     # graph (the managed Neo4j's transaction log: localdb/log_push.py); None: nothing
     after_erasure: Callable[[TenantStore], Awaitable[object]] | None = None
+    # the tenant the caller's credentials name, if any (the transport's: graphmem/app/tools.py)
+    credentials_tenant: Callable[[], str | None] = lambda: None
 
     @property
     def retrieval(self) -> Retrieval:
@@ -45,23 +43,4 @@ class Services:
 
         Never from a tool argument.
         """
-        token = get_access_token()
-        if token is not None:
-            claimed = token.claims.get("tenant")
-            if isinstance(claimed, str) and claimed:
-                return claimed
-        return self.settings.tenant
-
-
-# A server's services, found by the server that handles the call: tool functions are derived
-# once per handler and shared by every server in the process (see toolspec.mcp_tool).
-_SERVICES: WeakKeyDictionary[FastMCP, Services] = WeakKeyDictionary()
-
-
-def attach(server: FastMCP, services: Services) -> None:
-    _SERVICES[server] = services
-
-
-def current_services() -> Services:
-    """The services of the server handling the current call."""
-    return _SERVICES[get_server()]
+        return self.credentials_tenant() or self.settings.tenant
