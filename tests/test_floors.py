@@ -1,8 +1,8 @@
-"""The house's floors: every import in graphmem/ points down, never up or across.
+"""The house's shape: every import in graphmem/ points down, never up or across.
 
-A package imports only packages on lower floors (and itself). Packages that share a floor do
-not import each other, so no two areas can form a circle. docs/architecture.md draws these
-floors; change both together.
+A package imports only what it stands on (``STANDS_ON``, and what stands under that) and
+itself; the same for the Cypher statements it runs. The shape has no circle, so no two areas
+can form one. docs/architecture.md draws it; change both together.
 """
 
 from __future__ import annotations
@@ -22,24 +22,53 @@ pytestmark = pytest.mark.pure
 PACKAGE = Path(__file__).resolve().parents[1] / "graphmem"
 STATEMENT = re.compile(r"[a-z]+/[a-z0-9_]+")  # a catalog name: area/verb_noun
 
-# Lowest first. Within a floor: packages that never import one another.
-FLOORS: list[tuple[str, ...]] = [
-    ("core",),  # errors, ids, clock, models, settings, keys, gate, text, progress, terminal
-    ("store",),  # the only user of the driver
-    ("embeddings",),  # local embedding models (no database)
-    ("toolkit",),  # one declaration per tool, services, the store gate (no transport)
-    ("history",),  # the hash chain and the one write path
-    ("retrieval",),  # lexical text, embedding batches, the vector space, the indexer
-    ("archive",),  # raw turns: memories show them (get_observations source raw)
-    ("workstreams", "commits", "impact", "decisions", "memories", "erasure"),
-    ("facts", "search"),
-    ("knowledge", "recall"),
-    ("browser",),  # what Neo4j Browser shows
-    ("localdb",),  # the managed Neo4j and the connection of a process
-    ("transfer",),  # export and import
-    ("app",),  # the process: server assembly, CLI, HTTP, doctor
-]
-FLOOR_OF = {package: level for level, floor in enumerate(FLOORS) for package in floor}
+# The house's real shape: what each package stands on. A package may import (and run the
+# Cypher of) what it stands on and all that stands under that, nothing else: no import points
+# up, and none across to a neighbour it does not stand on. Three parts, joined at the app:
+# the kernel; the domain stack of the areas; the operations wing (Neo4j Browser, the managed
+# Neo4j, export and import), which stands on the kernel and history only.
+STANDS_ON: dict[str, tuple[str, ...]] = {
+    # the kernel
+    "core": (),  # errors, ids, clock, models, settings, keys, gate, text, progress, terminal
+    "store": ("core",),  # the only user of the driver
+    "embeddings": ("core",),  # local embedding models (no database)
+    # the domain stack
+    "toolkit": ("store", "embeddings"),  # declaring a tool: specs, services, the gate
+    "history": ("toolkit",),  # the hash chain and the one write path
+    "retrieval": ("history",),  # lexical text, vectors, the indexer, the catch-up
+    "archive": ("retrieval",),  # raw turns
+    "workstreams": ("history",),
+    "commits": ("history",),
+    "impact": ("history",),
+    "decisions": ("history",),
+    "erasure": ("retrieval",),
+    "memories": ("archive",),  # shows raw turns (get_observations source raw)
+    "facts": ("decisions", "erasure", "memories"),
+    "search": ("memories",),
+    "knowledge": ("facts", "impact", "workstreams"),
+    "recall": ("facts", "search", "workstreams"),
+    # the operations wing
+    "browser": ("store",),  # what Neo4j Browser shows
+    "localdb": ("browser",),  # the managed Neo4j and the connection of a process
+    "transfer": ("localdb", "history"),  # export and import
+    # the process, where the two meet
+    "app": ("knowledge", "recall", "commits", "transfer"),
+}
+
+
+def under(package: str) -> set[str]:
+    """Everything ``package`` stands on, directly or not."""
+    found: set[str] = set()
+    pending = list(STANDS_ON[package])
+    while pending:
+        below = pending.pop()
+        if below not in found:
+            found.add(below)
+            pending.extend(STANDS_ON[below])
+    return found
+
+
+UNDER = {package: under(package) for package in STANDS_ON}
 PROCESS = {"browser", "localdb", "transfer", "app"}
 # Optional model runtimes load only when configured (numpy / onnxruntime stay uninstalled).
 DEFERRED_OK = PROCESS | {"embeddings"}
@@ -81,9 +110,10 @@ def graphmem_imports(tree: ast.AST) -> list[tuple[int, str, bool]]:
     return found
 
 
-def test_every_package_has_a_floor() -> None:
+def test_every_package_has_a_place_and_the_shape_has_no_circle() -> None:
     packages = {package_of(path) for path in modules()} - {None}
-    assert packages == set(FLOOR_OF), "a new package needs a floor in FLOORS (and the drawing)"
+    assert packages == set(STANDS_ON), "a new package needs its place in STANDS_ON (and drawing)"
+    assert all(package not in UNDER[package] for package in STANDS_ON)
 
 
 def test_imports_point_down() -> None:
@@ -94,10 +124,10 @@ def test_imports_point_down() -> None:
             continue
         for line, target, in_function in graphmem_imports(ast.parse(path.read_text())):
             where = f"{path.relative_to(PACKAGE.parent)}:{line} imports graphmem.{target}"
-            if target not in FLOOR_OF:
+            if target not in STANDS_ON:
                 continue  # a top-level module (graphmem.__version__)
-            if target != source and FLOOR_OF[target] >= FLOOR_OF[source]:
-                direction = "across" if FLOOR_OF[target] == FLOOR_OF[source] else "up"
+            if target != source and target not in UNDER[source]:
+                direction = "up" if source in UNDER[target] else "across"
                 wrong.append(f"{where} ({direction})")
             if in_function and source not in DEFERRED_OK:
                 wrong.append(f"{where} inside a function (imports belong at the top)")
@@ -147,7 +177,7 @@ def test_cypher_statements_are_run_from_their_floor_or_above() -> None:
                 continue
             if area == source or area == "schema":
                 continue
-            if area not in FLOOR_OF or FLOOR_OF[area] >= FLOOR_OF[source]:
+            if area not in UNDER[source]:
                 where = f"{path.relative_to(PACKAGE.parent)}:{node.lineno}"
                 wrong.append(f"{where} ({source}) runs {node.value}")
     assert wrong == []
