@@ -29,7 +29,7 @@ STATEMENT = re.compile(r"[a-z]+/[a-z0-9_]+")  # a catalog name: area/verb_noun
 # Neo4j, export and import), which stands on the kernel and history only.
 STANDS_ON: dict[str, tuple[str, ...]] = {
     # the kernel
-    "core": (),  # errors, ids, clock, models, settings, keys, gate, text, progress, terminal
+    "core": (),  # errors, ids, clock, models, settings, keys, gate, text, progress, tls
     "store": ("core",),  # the only user of the driver
     "embeddings": ("core",),  # local embedding models (no database)
     # the domain stack
@@ -48,8 +48,9 @@ STANDS_ON: dict[str, tuple[str, ...]] = {
     "knowledge": ("facts", "impact", "workstreams"),
     "recall": ("facts", "search", "workstreams"),
     # the operations wing
+    "console": ("core",),  # the operator's one-line messages and progress bars
     "browser": ("store",),  # what Neo4j Browser shows
-    "localdb": ("browser",),  # the managed Neo4j and the connection of a process
+    "localdb": ("browser", "console"),  # the managed Neo4j and the connection of a process
     "transfer": ("localdb", "history"),  # export and import
     # the process, where the two meet
     "app": ("knowledge", "recall", "commits", "transfer"),
@@ -69,7 +70,7 @@ def under(package: str) -> set[str]:
 
 
 UNDER = {package: under(package) for package in STANDS_ON}
-PROCESS = {"browser", "localdb", "transfer", "app"}
+PROCESS = {"console", "browser", "localdb", "transfer", "app"}
 # Optional model runtimes load only when configured (numpy / onnxruntime stay uninstalled).
 DEFERRED_OK = PROCESS | {"embeddings"}
 # The MCP transport and its web stack: the process layer's (app), never an area's.

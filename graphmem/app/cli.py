@@ -22,11 +22,11 @@ from pydantic import ValidationError
 
 from graphmem import __version__
 from graphmem.app import embeddings_commands, erase_command
+from graphmem.console.terminal import progress_bar
+from graphmem.console.terminal import say as _say
 from graphmem.core.errors import ConfigurationError, GraphmemError
 from graphmem.core.keys import load
 from graphmem.core.settings import Settings
-from graphmem.core.terminal import progress_bar
-from graphmem.core.terminal import say as _say
 from graphmem.localdb.connect import resolve_connection, start_early
 from graphmem.transfer import commands as transfer_commands
 

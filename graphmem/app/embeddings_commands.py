@@ -8,9 +8,9 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from graphmem.console.terminal import progress_bar, say
 from graphmem.core.errors import ConfigurationError
 from graphmem.core.settings import Settings
-from graphmem.core.terminal import progress_bar, say
 from graphmem.localdb.connect import connect_store
 
 if TYPE_CHECKING:  # the driver and the model are loaded by the command only

@@ -11,10 +11,10 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
 
+from graphmem.console.terminal import progress_bar, say
 from graphmem.core.errors import ConfigurationError
 from graphmem.core.keys import load_or_create
 from graphmem.core.settings import Settings
-from graphmem.core.terminal import progress_bar, say
 from graphmem.erasure.models import EraseRequest
 from graphmem.localdb.connect import connect_store
 from graphmem.localdb.log_push import log_pusher

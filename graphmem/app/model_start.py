@@ -16,8 +16,8 @@ import asyncio
 import threading
 import time
 
+from graphmem.console.terminal import say
 from graphmem.core.settings import Settings
-from graphmem.core.terminal import say
 from graphmem.toolkit.retrieval import Retrieval, load_retrieval
 
 # What a client is told then (the model is not broken: doctor would say it is fine by now).

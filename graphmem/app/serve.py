@@ -19,10 +19,10 @@ from graphmem.app.model_start import retrieval_at_open, start_model_fetch
 from graphmem.app.server import create_server
 from graphmem.app.start_phases import record_server_start, server_stopwatch
 from graphmem.app.tracing_setup import start_tracing, stop_tracing
+from graphmem.console.terminal import say
 from graphmem.core.errors import ConfigurationError, StoreUnavailable, VectorSpaceMismatch
 from graphmem.core.keys import ChainKey, load_or_create
 from graphmem.core.settings import Settings
-from graphmem.core.terminal import say
 from graphmem.localdb.connect import call_off_early_start, resolve_connection
 from graphmem.localdb.start_report import Stopwatch
 from graphmem.retrieval.catch_up import start_catch_up

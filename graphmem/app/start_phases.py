@@ -8,8 +8,8 @@ import os
 import time
 from pathlib import Path
 
+from graphmem.console.terminal import say
 from graphmem.core.settings import Settings
-from graphmem.core.terminal import say
 from graphmem.localdb.start_report import StartReport, Stopwatch
 
 

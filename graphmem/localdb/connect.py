@@ -9,10 +9,10 @@ from collections.abc import Callable
 from concurrent.futures import Future
 from dataclasses import dataclass, field
 
+from graphmem.console.terminal import say
 from graphmem.core.errors import ConfigurationError
 from graphmem.core.keys import load_or_create
 from graphmem.core.settings import Settings
-from graphmem.core.terminal import say
 from graphmem.localdb.server import LocalNeo4j
 from graphmem.store import Store, ping_sync
 

@@ -8,10 +8,10 @@ import time
 from pathlib import Path
 from typing import Any, Protocol
 
+from graphmem.console.terminal import progress_bar, say
 from graphmem.core.errors import ConfigurationError
 from graphmem.core.keys import load_or_create
 from graphmem.core.settings import Settings
-from graphmem.core.terminal import progress_bar, say
 from graphmem.localdb.connect import connect_store
 
 

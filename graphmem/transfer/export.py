@@ -19,8 +19,8 @@ from pathlib import Path
 from typing import IO, Any
 
 from graphmem import __version__
+from graphmem.console.terminal import Bar
 from graphmem.core.errors import Conflict
-from graphmem.core.terminal import Bar
 from graphmem.store import Store
 from graphmem.transfer.format import Head, Header, Trailer, properties_of
 

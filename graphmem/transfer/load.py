@@ -24,8 +24,8 @@ from typing import IO, Any, TypeVar, cast
 
 from pydantic import ValidationError
 
+from graphmem.console.terminal import Bar
 from graphmem.core.errors import Conflict, GraphmemError
-from graphmem.core.terminal import Bar
 from graphmem.core.text import tenant_prefix
 from graphmem.history.chain import GENESIS_HASH, SCHEME, erasure_seal, event_hash
 from graphmem.store import Store

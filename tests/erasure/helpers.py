@@ -12,7 +12,7 @@ from typing import Any, LiteralString, cast
 import neo4j
 from fastmcp import Client
 
-from graphmem.core.terminal import progress_bar
+from graphmem.console.terminal import progress_bar
 from graphmem.store import Store
 from graphmem.transfer.export import export_tenant
 from tests.app.helpers import clean_env

@@ -11,7 +11,7 @@ import neo4j
 import pytest
 from fastmcp import Client
 
-from graphmem.core.terminal import progress_bar
+from graphmem.console.terminal import progress_bar
 from graphmem.erasure import service
 from graphmem.history.verification import verify_chain
 from graphmem.store import Store

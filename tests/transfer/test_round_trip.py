@@ -17,9 +17,9 @@ import pytest
 from fastmcp import Client
 
 from graphmem.app.server import create_server
+from graphmem.console.terminal import progress_bar
 from graphmem.core.errors import Conflict
 from graphmem.core.settings import Settings
-from graphmem.core.terminal import progress_bar
 from graphmem.store import Store
 from graphmem.transfer.export import export_tenant
 from graphmem.transfer.load import BadExportFile, check_file, import_file

@@ -8,7 +8,7 @@ import subprocess
 import sys
 
 SCRIPT = (
-    "from graphmem.core.terminal import progress_bar\n"
+    "from graphmem.console.terminal import progress_bar\n"
     "with progress_bar('exporting', 3) as bar:\n"
     "    bar.advance(3)\n"
 )
