@@ -76,6 +76,8 @@ def test_every_source_path_named_anywhere_exists() -> None:
     listed = subprocess.run(
         ["git", "ls-files"], cwd=ROOT, capture_output=True, text=True, check=True
     ).stdout.split()
+    tracked = {ROOT / name for name in listed}
+    tracked |= {folder for path in tracked for folder in path.parents}  # and their folders
     stale = []
     for name in listed:
         if not name.endswith(TEXT_FILES) or "node_modules" in name:
@@ -85,6 +87,6 @@ def test_every_source_path_named_anywhere_exists() -> None:
         here = (ROOT / name).parent
         for named in SOURCE_PATH.findall((ROOT / name).read_text(errors="replace")):
             places = [ROOT / base / named for base in BASES] + [here / named]
-            if not any(place.exists() for place in places):
+            if not any(place.resolve() in tracked for place in places):  # as a clone has it
                 stale.append(f"{name} names {named}")
     assert stale == []

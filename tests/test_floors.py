@@ -26,7 +26,8 @@ STATEMENT = re.compile(r"[a-z]+/[a-z0-9_]+")  # a catalog name: area/verb_noun
 # Cypher of) what it stands on and all that stands under that, nothing else: no import points
 # up, and none across to a neighbour it does not stand on. Three parts, joined at the app:
 # the kernel; the domain stack of the areas; the operations wing (Neo4j Browser, the managed
-# Neo4j, export and import), which stands on the kernel and history only.
+# Neo4j, export and import), which stands on the kernel and on history (and what history stands
+# on), never on an area.
 STANDS_ON: dict[str, tuple[str, ...]] = {
     # the kernel
     "core": (),  # errors, ids, clock, models, settings, keys, gate, text, progress, tls

@@ -15,6 +15,9 @@ from graphmem.toolkit.startup import StoreGate
 class Services:
     gate: StoreGate  # the store, once open (calls wait for it: graphmem/toolkit/startup.py)
     settings: Settings
+    # the tenant the caller's credentials name, if any (the transport's: graphmem/app/tools.py);
+    # required, so no constructor can forget it and serve a token's caller as the default tenant
+    credentials_tenant: Callable[[], str | None]
     trusted_verifiers: TrustedVerifiers | None = None
     # the embedder and a second stage (toolkit/retrieval.py), loaded at first use unless the
     # store's opening decided on them (the gate's): see ``retrieval``
@@ -22,8 +25,6 @@ class Services:
     # after an erasure erased something: what the process can do about copies outside the
     # graph (the managed Neo4j's transaction log: localdb/log_push.py); None: nothing
     after_erasure: Callable[[TenantStore], Awaitable[object]] | None = None
-    # the tenant the caller's credentials name, if any (the transport's: graphmem/app/tools.py)
-    credentials_tenant: Callable[[], str | None] = lambda: None
 
     @property
     def retrieval(self) -> Retrieval:
