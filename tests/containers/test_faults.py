@@ -5,9 +5,13 @@ mirror that refuses. The ones that need an engine or root run from docker/contai
 
 from __future__ import annotations
 
+import contextlib
+import http.server
 import os
 import socket
 import subprocess
+import threading
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -87,20 +91,42 @@ def _build(tmp_path: Path, **env: str) -> subprocess.CompletedProcess[str]:
     )
 
 
+@contextlib.contextmanager
+def _answering(body: bytes) -> Iterator[str]:
+    """A repository on loopback that answers every jar with ``body`` (as a proxy's page does)."""
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            self.send_response(200)
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, format: str, *args: object) -> None:
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        yield f"http://127.0.0.1:{server.server_port}/"
+    finally:
+        server.shutdown()
+
+
 @with_engine
 @pytest.mark.timeout(900)  # builds the images: up to 600 s
 def test_a_jar_whose_hash_does_not_match_names_the_step(tmp_path: Path) -> None:
-    first = load_lock().artifacts[0]
+    first = load_lock().artifacts[0]  # a local Maven copy of other bytes: not trusted, fetched
     m2 = tmp_path / "m2"
     folder = m2 / first.group.replace(".", "/") / first.artifact / first.version
     folder.mkdir(parents=True)
     (folder / first.file_name).write_bytes(b"not the pinned jar")
-    built = _build(
-        tmp_path,
-        M2_REPO=str(m2),
-        GRAPHMEM_CACHE_DIR=str(tmp_path / "cache"),
-        GRAPHMEM_MAVEN_REPOSITORY=f"http://127.0.0.1:{_closed_port()}/",
-    )
+    with _answering(b"<html>not the pinned jar</html>") as repository:
+        built = _build(
+            tmp_path,
+            M2_REPO=str(m2),
+            GRAPHMEM_CACHE_DIR=str(tmp_path / "cache"),
+            GRAPHMEM_MAVEN_REPOSITORY=repository,
+        )
     assert built.returncode != 0
     failure = built.stderr.strip().splitlines()
     assert len(failure) == 1, built.stderr
