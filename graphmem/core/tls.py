@@ -12,9 +12,12 @@ besides it (set in the MCP client's ``env`` block, which the SDKs pass on).
 
 from __future__ import annotations
 
+import base64
 import os
 import ssl
 import threading
+import urllib.parse
+import urllib.request
 from pathlib import Path
 
 import certifi
@@ -66,3 +69,28 @@ def untrusted_advice(what: str) -> str:
         f"TLS, it is the proxy's): install the proxy's CA in the system's trust store, or set "
         f"{CA_SETTING} to its PEM file"
     )
+
+
+def without_credentials(url: str) -> tuple[str, str | None]:
+    """``url`` without the ``user:password@`` a repository address may carry (the address to
+    show and to fetch), and that login as a basic ``Authorization`` value (None without one)."""
+    parts = urllib.parse.urlsplit(url)
+    host = parts.hostname or ""
+    if ":" in host:  # an IPv6 address keeps its brackets
+        host = f"[{host}]"
+    bare = urllib.parse.urlunsplit(
+        parts._replace(netloc=host + (f":{parts.port}" if parts.port else ""))
+    )
+    if not parts.username:
+        return bare, None
+    login = f"{urllib.parse.unquote(parts.username)}:{urllib.parse.unquote(parts.password or '')}"
+    return bare, "Basic " + base64.b64encode(login.encode()).decode()
+
+
+def signed_request(url: str, authorization: str | None) -> urllib.request.Request:
+    """A GET of ``url`` whose login is never sent on to where a redirect points (urllib copies
+    ordinary headers onto the redirected request, whatever its host or scheme)."""
+    request = urllib.request.Request(url)  # noqa: S310 - the caller's repository address
+    if authorization is not None:
+        request.add_unredirected_header("Authorization", authorization)
+    return request

