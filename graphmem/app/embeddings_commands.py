@@ -71,14 +71,19 @@ async def _backfill(settings: Settings, embedder: Embedder, only: str | None) ->
         total = sum(sum(counts.values()) for counts in waiting.values())
         say(f"{embedder.model_id}: {total:,} items of {len(tenants)} tenants to embed")
         began = time.perf_counter()
+        written = 0
         with progress_bar("embedding", total) as bar:
             for tenant in tenants:
                 if sum(waiting[tenant].values()):
-                    await backfill_tenant(store, tenant, embedder, bar.advance)
+                    done = await backfill_tenant(store, tenant, embedder, bar.advance)
+                    written += sum(done.values())
         seconds = time.perf_counter() - began
-        rate = total / seconds if seconds else 0.0
-        say(f"embedded {total:,} items in {seconds:.1f} s ({rate:,.0f}/s)")
-        if only is None:  # every vector is now the configured model's
+        rate = written / seconds if seconds else 0.0
+        say(f"embedded {written:,} items in {seconds:.1f} s ({rate:,.0f}/s)")
+        left = [t for t in tenants if sum((await items_to_embed(store, t, embedder)).values())]
+        if left:  # written meanwhile by a server of another model, behind the listing's cursor
+            say(f"{len(left)} tenants still hold other vectors: run the command again")
+        elif only is None:  # every vector is now the configured model's
             await store.record_vector_space(embedder.model_id, embedder.dimensions)
             say(f"the database's vectors are {embedder.model_id}")
         elif recorded is None or recorded["model"] != embedder.model_id:

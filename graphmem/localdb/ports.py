@@ -11,6 +11,7 @@ refuse with the line naming the setting.
 from __future__ import annotations
 
 import json
+import os
 import socket
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -83,10 +84,22 @@ def ports_for_start(settings: Settings, data_dir: Path, say: Callable[[str], Non
         other = chosen["http" if name == "bolt" else "bolt"]
         chosen[name] = free_port(avoid=other)
     now = Ports(chosen["bolt"], chosen["http"], chosen=True)
-    (data_dir / PORTS_FILE).write_text(json.dumps(chosen) + "\n")
+    _keep(data_dir, chosen, say)
     busy = ", ".join(f"{port} ({name})" for name, port in taken)
     say(f"port {busy} in use by another program: this data folder now uses {now.note()}")
     return now
+
+
+def _keep(data_dir: Path, chosen: dict[str, int], say: Callable[[str], None]) -> None:
+    """The chosen ports in ports.json, whole or not at all (a start killed mid-write leaves the
+    previous file); a folder that cannot be written keeps none and starts anyway."""
+    partial = data_dir / f"{PORTS_FILE}.{os.getpid()}.tmp"
+    try:
+        partial.write_text(json.dumps(chosen) + "\n")
+        os.replace(partial, data_dir / PORTS_FILE)
+    except OSError as error:
+        partial.unlink(missing_ok=True)
+        say(f"the chosen ports could not be kept ({error.strerror}): the next start chooses again")
 
 
 def is_free(port: int) -> bool:

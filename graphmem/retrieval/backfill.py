@@ -87,8 +87,9 @@ async def backfill_tenant(
     pace: Pace | None = None,
 ) -> dict[str, int]:
     """Embed what ``tenant`` lacks, a batch at a time; ``advance`` hears each batch's size.
-    The counts done. ``pace`` (default: the command's) sets the batch, whether another
-    model's vectors are replaced, and a rest after each batch."""
+    The counts written (an item erased meanwhile gets none). ``pace`` (default: the
+    command's) sets the batch, whether another model's vectors are replaced, and a rest after
+    each batch."""
     done: dict[str, int] = {}
     for kind in KINDS:
         done[kind.name] = await _backfill_kind(
@@ -124,8 +125,10 @@ async def _backfill_kind(
             {"id": item["id"], "embedding": v, "previous": item.get("previous_id")}
             for item, v in zip(items, vectors, strict=True)
         ]
-        await bookkeeping(store.of(tenant), kind.update, items=vectored, model=embedder.model_id)
-        done += len(vectored)
+        written = await bookkeeping(
+            store.of(tenant), kind.update, items=vectored, model=embedder.model_id
+        )
+        done += written[0]["embedded"] if written else 0  # an erased item gets no vector
         after = items[-1]["id"]
-        advance(len(vectored))
+        advance(len(items))  # looked at: the progress through the listing
         await pace.rest(time.monotonic() - began)

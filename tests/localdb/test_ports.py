@@ -115,3 +115,13 @@ def free_port_now() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         return int(probe.getsockname()[1])
+
+
+@pytest.mark.pure
+def test_a_folder_that_cannot_keep_the_ports_still_starts(tmp_path: Path) -> None:
+    in_the_way = tmp_path / "not-a-folder"
+    in_the_way.write_text("")  # a file where the folder would be (root ignores modes)
+    said: list[str] = []
+    with taken(*DEFAULTS):
+        chosen = ports_for_start(Settings(data_dir=in_the_way), in_the_way, said.append)
+    assert chosen.chosen and said[-1].startswith("the chosen ports could not be kept (")

@@ -19,8 +19,11 @@ from graphmem.archive.service import archive_turns
 from graphmem.core.errors import VectorSpaceMismatch
 from graphmem.core.settings import Settings
 from graphmem.embeddings.minilm import MiniLM
+from graphmem.erasure.models import EraseRequest
+from graphmem.erasure.service import erase
 from graphmem.memories.models.memories import SaveMemoryRequest
 from graphmem.memories.service import save_memory
+from graphmem.retrieval import backfill
 from graphmem.retrieval.backfill import backfill_tenant, items_to_embed
 from graphmem.retrieval.indexing import indexer_of
 from graphmem.retrieval.vector_space import check_vector_space
@@ -212,3 +215,29 @@ async def test_serve_starts_the_catch_up_of_what_was_written_without_the_model(
     opened = await serve.open_store(Settings(), StoreGate(), store.chain_key)
     await opened.close()
     assert started == [minilm.model_id]
+
+
+async def test_backfill_counts_what_it_wrote_not_what_an_erasure_took_meanwhile(
+    store: Store, tenant: str, minilm: MiniLM, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    memory_id = await _write_one_of_each(store, tenant, None)
+    real = backfill.embed_texts
+
+    async def erased_meanwhile(embedder: Any, texts: Sequence[str]) -> Any:
+        vectors = await real(embedder, texts)
+        if any("lamp" in text for text in texts):  # the memory's batch: erased before its write
+            listed = await erase(store.of(tenant), EraseRequest(ids=[memory_id], reason="asked"))
+            confirmed = EraseRequest(
+                ids=[memory_id],
+                reason="asked",
+                dry_run=False,
+                confirm_destructive=True,
+                expected_fingerprint=listed.fingerprint,
+            )
+            await erase(store.of(tenant), confirmed)
+        return vectors
+
+    monkeypatch.setattr(backfill, "embed_texts", erased_meanwhile)
+    advanced: list[int] = []
+    done = await backfill_tenant(store, tenant, minilm, advanced.append)
+    assert done == {"memories": 0, "turns": 1} and sum(advanced) == 2
