@@ -10,6 +10,7 @@ refuse with the line naming the setting.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import socket
@@ -98,7 +99,8 @@ def _keep(data_dir: Path, chosen: dict[str, int], say: Callable[[str], None]) ->
         partial.write_text(json.dumps(chosen) + "\n")
         os.replace(partial, data_dir / PORTS_FILE)
     except OSError as error:
-        partial.unlink(missing_ok=True)
+        with contextlib.suppress(OSError):
+            partial.unlink()
         say(f"the chosen ports could not be kept ({error.strerror}): the next start chooses again")
 
 
