@@ -85,9 +85,9 @@ def ports_for_start(settings: Settings, data_dir: Path, say: Callable[[str], Non
         other = chosen["http" if name == "bolt" else "bolt"]
         chosen[name] = free_port(avoid=other)
     now = Ports(chosen["bolt"], chosen["http"], chosen=True)
-    _keep(data_dir, chosen, say)
     busy = ", ".join(f"{port} ({name})" for name, port in taken)
     say(f"port {busy} in use by another program: this data folder now uses {now.note()}")
+    _keep(data_dir, chosen, say)  # a failure to keep them is said after, as its correction
     return now
 
 
