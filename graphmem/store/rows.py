@@ -7,23 +7,27 @@ plain Python (``plain``). store.py says how rows are typed across the seam.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, TypeAlias, TypedDict, TypeVar, cast
+from typing import TypeAlias, TypedDict, TypeVar, cast
 
 import neo4j
 from neo4j.graph import Node, Relationship
 from neo4j.time import Date, DateTime, Duration, Time
 
-Row: TypeAlias = dict[str, Any]
+Row: TypeAlias = dict[str, object]
 """One record of any statement: column name to plain value (str, int, float, bool, None,
 datetime, date, time, ISO duration text, and lists and dicts of these; a node or relationship
-as the dict of its properties). What the columns are, only the statement's file says."""
+as the dict of its properties). What the columns are, only the statement's file says: a row is
+read through the TypedDict of its statement's RETURN columns (``shaped``), never by guessing."""
+
+Params: TypeAlias = dict[str, object]
+"""A statement's parameters by name: any value the driver takes (its file says which)."""
 
 Shape = TypeVar("Shape", bound=Mapping[str, object])
 
 _PLAIN = frozenset({str, int, float, bool, type(None)})
 
 
-def plain(value: object) -> Any:
+def plain(value: object) -> object:
     """Driver values to plain Python: temporal types to datetime/date, nodes to dicts."""
     kind = type(value)
     if kind in _PLAIN:  # most values; exact type checks are far cheaper than isinstance

@@ -20,7 +20,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
-from typing import Any, LiteralString, TypeVar, cast
+from typing import LiteralString, TypedDict, TypeVar, cast
 
 import neo4j
 import neo4j.exceptions as neo4j_errors
@@ -63,6 +63,13 @@ SCHEMA_ATTEMPTS = 4
 async def _apply_all(tx: Tx, queries: list[NamedQuery]) -> None:
     for query in queries:
         await tx.run(query.name)
+
+
+class PlanStep(TypedDict, total=False):
+    """One operator of a plan as the driver gives it (the keys explain reads)."""
+
+    operatorType: str
+    children: list[PlanStep]
 
 
 def _require_tenant(tenant: object) -> None:  # callers may be untyped (a CLI, a test)
@@ -379,11 +386,11 @@ class Store:
             result = await session.run(text)
             summary = await result.consume()
         operators: list[str] = []
-        plan = cast("dict[str, Any] | None", summary.plan)  # pyright: ignore[reportUnknownMemberType]  # an untyped dict in the driver
+        plan = cast("PlanStep | None", summary.plan)  # pyright: ignore[reportUnknownMemberType]  # an untyped dict in the driver
         pending = [plan] if plan else []
         while pending:
             step = pending.pop()
-            operators.append(str(step.get("operatorType", "")).split("@")[0])
+            operators.append(step.get("operatorType", "").split("@")[0])
             pending.extend(step.get("children", []))
         return operators
 
