@@ -21,9 +21,9 @@ from graphmem.app.readiness import ReadinessMiddleware
 from graphmem.app.resources import STATIC_RESOURCES, register_resources
 from graphmem.app.tools import attach, credentials_tenant, mcp_tool
 from graphmem.browser.routes import register_browser_files
-from graphmem.core.attestation import TrustedVerifiers
 from graphmem.core.errors import ConfigurationError
 from graphmem.core.settings import Settings
+from graphmem.facts.attestation import configured_verifiers
 from graphmem.localdb.log_push import log_pusher
 from graphmem.store import Store
 from graphmem.toolkit.retrieval import load_retrieval
@@ -36,18 +36,6 @@ record_fact (project + key) and read what is true now with current_state. Nothin
 lost: a new fact supersedes the old one and keeps it as history. Errors come back as JSON
 with an `error` code (invalid_argument, not_found, conflict, ...) and a message.
 """
-
-
-def load_trusted_verifiers(settings: Settings) -> TrustedVerifiers | None:
-    """The verifier public keys, or None when verification is not configured."""
-    if settings.verifier_keys_file is None:
-        return None
-    try:
-        return TrustedVerifiers.from_file(settings.verifier_keys_file)
-    except (OSError, ValueError) as error:
-        raise ConfigurationError(
-            f"GRAPHMEM_VERIFIER_KEYS_FILE {settings.verifier_keys_file}: {error}"
-        ) from error
 
 
 def load_jwt_settings(settings: Settings) -> JWTSettings | None:
@@ -116,10 +104,10 @@ def create_server(store: Store | StoreGate, settings: Settings) -> FastMCP:
     gate = store if isinstance(store, StoreGate) else StoreGate(store)
     auth = _auth(settings)
     specs = tools_for(settings.toolset)
+    configured_verifiers(settings)  # a verifier keys file that cannot be read stops the start
     services = Services(
         gate=gate,
         settings=settings,
-        trusted_verifiers=load_trusted_verifiers(settings),
         configured_retrieval=functools.cache(lambda: load_retrieval(settings)),
         credentials_tenant=credentials_tenant,
         after_erasure=log_pusher(settings),

@@ -21,7 +21,7 @@
 
 Subclasses that live beside their use (each keeps its parent's code unless it names one):
 ``Starting`` (code: starting) and ``DatabaseNotStarted`` (a StoreError) in toolkit/startup.py,
-``VerificationRefused`` (code: verification_refused) in core/attestation.py,
+``VerificationRefused`` (code: verification_refused) in facts/attestation.py,
 ``ExtractRefused`` (an InvalidState) in knowledge/, ``BackupRefused`` and
 ``BackupFailed`` (LocalDatabaseErrors) in localdb/backup.py, ``FetchFailed`` and
 ``EmbeddingsUnavailable`` (ConfigurationErrors) in embeddings/, and ``BadExportFile`` (code:
@@ -48,7 +48,9 @@ server's own environment (store, timeouts) it is one plain sentence with no inte
 from __future__ import annotations
 
 from collections.abc import Collection
-from typing import Any
+from typing import TypeVar
+
+R = TypeVar("R")  # a row, typed as its statement's TypedDict
 
 
 class GraphmemError(Exception):
@@ -95,7 +97,7 @@ class NotFound(GraphmemError):
         self.kind = kind
 
 
-def first_row(rows: list[dict[str, Any]], kind: str, ref: str) -> dict[str, Any]:
+def first_row(rows: list[R], kind: str, ref: str) -> R:
     """The first row of a lookup, or NotFound naming what was looked up."""
     if not rows:
         raise NotFound(kind, ref)

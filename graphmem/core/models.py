@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from typing import Annotated, Any, Literal, TypeVar, get_origin
+from typing import Annotated, Any, ClassVar, Literal, TypedDict, TypeVar, get_origin
 
 from pydantic import (
     AfterValidator,
@@ -15,8 +15,6 @@ from pydantic import (
     JsonValue,
     TypeAdapter,
 )
-
-from graphmem.core.answers import CompactAnswer
 
 MAX_JSON_BYTES = 64 * 1024
 MAX_JSON_DEPTH = 32
@@ -40,25 +38,28 @@ Continuation = Annotated[
 
 class OutputModel(BaseModel):
     """A result. A write's result may name its compact answer as a class attribute:
-    ``compact_answer = compact("revision", id="decision.id")`` (see core/answers.py)."""
+    ``compact_answer = compact("revision", id="decision.id")`` (see toolkit/answers.py)."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True, ignored_types=(CompactAnswer,))
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    # Declared here so a result's own assignment is a class attribute, not a field; its type is
+    # the toolkit's (a kernel model knows nothing of tools).
+    compact_answer: ClassVar[object] = None
 
 
 Out = TypeVar("Out", bound=OutputModel)
 
 
-def pick(source: Any, names: str) -> dict[str, Any]:
+def pick(source: object, names: str) -> dict[str, object]:
     """The named attributes of ``source`` (names space-separated) as keyword arguments: for
     passing a request's fields on to a statement or a result without listing each twice."""
     return {name: getattr(source, name) for name in names.split()}
 
 
-def from_node(model: type[Out], node: Mapping[str, Any], **given: Any) -> Out:
+def from_node(model: type[Out], node: Mapping[str, object], **given: object) -> Out:
     """An output model from a node's properties: each field reads the property of its name.
     Neo4j stores no nulls, so an absent property takes the field's default, else None, or []
     for a list. ``given`` supplies what differs (renamed, decoded or derived fields)."""
-    values = dict(given)
+    values: dict[str, object] = dict(given)
     for name, field in model.model_fields.items():
         if name in values:
             continue
@@ -115,7 +116,7 @@ class AuditedRequest(StrictModel):
     actor: Audit = None
     client: Audit = None
 
-    def fingerprint(self) -> dict[str, Any]:
+    def fingerprint(self) -> dict[str, object]:
         """What a retry must repeat to be the same logical write: the arguments, without the
         idempotency key and the audit fields."""
         return self.model_dump(
@@ -147,7 +148,17 @@ BlankableInstant = Annotated[AwareDatetime | Literal[""] | None, BlankAsNone]
 T = TypeVar("T")
 
 
-def paged(rows: list[T], limit: int, offset: int) -> tuple[list[T], dict[str, Any]]:
+class Paging(TypedDict):
+    """The paging fields every paged result carries."""
+
+    count: int
+    limit: int
+    offset: int
+    has_more: bool
+    next_offset: int | None
+
+
+def paged(rows: list[T], limit: int, offset: int) -> tuple[list[T], Paging]:
     """A page of rows read with ``limit + 1`` (the extra row says there is more), and the
     paging fields every paged result carries."""
     page = rows[:limit]

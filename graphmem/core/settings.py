@@ -16,7 +16,7 @@ from typing import Annotated, Literal
 from pydantic import AliasChoices, Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
-from graphmem.core.retention import Retention, RetentionPolicy
+from graphmem.core.days import DaysByProject
 
 MAVEN_CENTRAL = "https://repo.maven.apache.org/maven2"
 
@@ -167,7 +167,7 @@ class Settings(BaseSettings):
         "into erasing by text it recalled. Off: tokens with write and admin, and the CLI.",
     )
 
-    # --- Retention (maintain erases past it, graphmem/core/retention.py) -------------------
+    # --- Retention (maintain erases past it, graphmem/erasure/policy.py) ---------------------
     retention_raw: str | None = Field(
         default=None,
         description="Days raw-archive sessions are kept after their last turn: DAYS, "
@@ -286,12 +286,6 @@ class Settings(BaseSettings):
             return [part.strip() for part in value.split(",") if part.strip()]
         return value
 
-    @property
-    def retention(self) -> RetentionPolicy:
-        return RetentionPolicy(
-            raw=Retention.parse(self.retention_raw), retired=Retention.parse(self.retention_retired)
-        )
-
     @field_validator("local_tx_log_rotation")
     @classmethod
     def _rotation_in_bounds(cls, value: str) -> str:
@@ -325,7 +319,7 @@ class Settings(BaseSettings):
     @field_validator("retention_raw", "retention_retired")
     @classmethod
     def _retention(cls, value: str | None) -> str | None:
-        Retention.parse(value)  # refused at start, not at the first maintain
+        DaysByProject.parse(value)  # refused at start, not at the first maintain
         return value
 
     @field_validator("http_token_sha256")

@@ -1,8 +1,10 @@
 """MCP tools over facts. Thin: validate, call the domain, let the boundary map errors."""
 
 from graphmem.core.errors import ConfigurationError
+from graphmem.erasure.policy import retention_policy
 from graphmem.facts import govern, models, service, state
 from graphmem.facts import maintain as maintain_pass
+from graphmem.facts.attestation import configured_verifiers
 from graphmem.toolkit.services import Services
 from graphmem.toolkit.toolspec import Effect, ToolList
 
@@ -66,14 +68,14 @@ async def maintain(services: Services, request: models.MaintainRequest) -> model
     """
     settings = services.settings
     return await maintain_pass.maintain(
-        services.db(), request, settings.retention, settings.memory_backup_dir
+        services.db(), request, retention_policy(settings), settings.memory_backup_dir
     )
 
 
 @SPECS.tool(
     "Mark a fact verified from a signed attestation",
     Effect.ADDS,
-    available=lambda services: services.trusted_verifiers is not None,
+    available=lambda services: services.settings.verifier_keys_file is not None,
 )
 async def verify_fact(
     services: Services, request: models.VerifyFactRequest
@@ -83,7 +85,7 @@ async def verify_fact(
     nothing. Answers with
     id, verification_status and revision; detail=full adds the whole record.
     """
-    trusted = services.trusted_verifiers
+    trusted = configured_verifiers(services.settings)
     if trusted is None:  # registered only when configured
         raise ConfigurationError("no verifier keys are configured")
     return await service.verify_fact(services.db(), request.fact_id, request.attestation, trusted)

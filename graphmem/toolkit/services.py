@@ -4,7 +4,6 @@ tenant."""
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
-from graphmem.core.attestation import TrustedVerifiers
 from graphmem.core.settings import Settings
 from graphmem.store import Store, TenantStore
 from graphmem.toolkit.retrieval import WITHOUT_MODELS, Retrieval
@@ -18,7 +17,6 @@ class Services:
     # the tenant the caller's credentials name, if any (the transport's: graphmem/app/tools.py);
     # required, so no constructor can forget it and serve a token's caller as the default tenant
     credentials_tenant: Callable[[], str | None]
-    trusted_verifiers: TrustedVerifiers | None = None
     # the embedder and a second stage (toolkit/retrieval.py), loaded at first use unless the
     # store's opening decided on them (the gate's): see ``retrieval``
     configured_retrieval: Callable[[], Retrieval] = lambda: WITHOUT_MODELS

@@ -15,7 +15,7 @@ from typing import Any, Literal, TypeVar, get_type_hints
 
 from pydantic import BaseModel
 
-from graphmem.core.answers import CompactAnswer
+from graphmem.toolkit.answers import CompactAnswer
 from graphmem.toolkit.services import Services
 
 Toolset = Literal["core", "full"]
@@ -59,7 +59,8 @@ class ToolSpec:
     @property
     def answer(self) -> CompactAnswer | None:
         """A write's default answer: the compact_answer its result model declares."""
-        return getattr(get_type_hints(self.handler)["return"], "compact_answer", None)
+        declared: object = getattr(get_type_hints(self.handler)["return"], "compact_answer", None)
+        return declared if isinstance(declared, CompactAnswer) else None
 
     @property
     def name(self) -> str:

@@ -13,7 +13,7 @@ import pytest
 from fastmcp import Client
 
 from graphmem.app.server import create_server
-from graphmem.core.retention import Retention
+from graphmem.core.days import DaysByProject
 from graphmem.core.settings import Settings
 from graphmem.erasure import retention
 from graphmem.history.verification import verify_chain
@@ -112,8 +112,8 @@ async def test_a_long_session_goes_in_bounded_batches(
 
 
 def test_retention_settings_are_checked() -> None:
-    assert Retention.parse("30,alpha=7") == Retention(days=30, projects={"alpha": 7})
-    assert Retention.parse("alpha=7") == Retention(days=None, projects={"alpha": 7})
+    assert DaysByProject.parse("30,alpha=7") == DaysByProject(days=30, projects={"alpha": 7})
+    assert DaysByProject.parse("alpha=7") == DaysByProject(days=None, projects={"alpha": 7})
     for bad in ("0", "thirty", "=7", "alpha=", "99999999"):
         with pytest.raises(ValueError, match="DAYS"):
-            Retention.parse(bad)
+            DaysByProject.parse(bad)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import functools
 import hashlib
 import json
 from collections.abc import Mapping
@@ -17,7 +18,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, Literal, cast
+from typing import Literal, cast
 
 from cryptography.exceptions import InvalidSignature, UnsupportedAlgorithm
 from cryptography.hazmat.primitives import serialization
@@ -25,8 +26,9 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey,
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field
 
 from graphmem.core.clock import canonical_utc, parse_iso, utc_now
-from graphmem.core.errors import GraphmemError
+from graphmem.core.errors import ConfigurationError, GraphmemError
 from graphmem.core.models import canonical_json
+from graphmem.core.settings import Settings
 
 CLAIM_FIELDS = (
     "fact_id",
@@ -75,12 +77,15 @@ def _instant(value: object) -> str:  # a fact field: whatever the caller holds
     return canonical_utc(moment)
 
 
-def fact_claim(fact: Mapping[str, Any]) -> dict[str, Any]:
-    """The signed fields of a fact (graphmem output shape), flattened and normalised."""
-    temporal: Mapping[str, Any] = fact.get("temporal") or {}
+def fact_claim(fact: Mapping[str, object]) -> dict[str, object]:
+    """The signed fields of a fact (graphmem output shape, as JSON), flattened and normalised."""
+    nested = fact.get("temporal")
+    # JSON: an object's keys are text
+    empty: Mapping[str, object] = {}
+    temporal = cast("Mapping[str, object]", nested) if isinstance(nested, Mapping) else empty
     flat = {**fact, "fact_id": fact.get("id")}
     flat.update({name: temporal.get(name) for name in _TEMPORAL_FIELDS})
-    claim: dict[str, Any] = {}
+    claim: dict[str, object] = {}
     for name in CLAIM_FIELDS:
         value = flat.get(name)
         if value is not None and (name in _INSTANT_FIELDS or isinstance(value, datetime)):
@@ -91,7 +96,7 @@ def fact_claim(fact: Mapping[str, Any]) -> dict[str, Any]:
     return claim
 
 
-def fact_digest(fact: Mapping[str, Any]) -> str:
+def fact_digest(fact: Mapping[str, object]) -> str:
     return "sha256:" + hashlib.sha256(canonical_json(fact_claim(fact)).encode()).hexdigest()
 
 
@@ -116,7 +121,7 @@ def signed_payload(attestation: Attestation) -> bytes:
 
 
 def sign_attestation(
-    fact: Mapping[str, Any],
+    fact: Mapping[str, object],
     private_key: Ed25519PrivateKey,
     verifier_identity: str,
     evidence_reference: str,
@@ -124,7 +129,7 @@ def sign_attestation(
 ) -> Attestation:
     draft = Attestation(
         schema_version=1,
-        fact_id=fact.get("id") or "",
+        fact_id=str(fact.get("id") or ""),
         fact_digest=fact_digest(fact),
         verifier_identity=verifier_identity,
         evidence_reference=evidence_reference,
@@ -144,8 +149,8 @@ def _decode(text: str, size: int) -> bytes | None:
     return raw if len(raw) == size else None
 
 
-def _unique_pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    result: dict[str, Any] = {}
+def _unique_pairs(pairs: list[tuple[str, object]]) -> dict[str, object]:
+    result: dict[str, object] = {}
     for name, value in pairs:
         if name in result:
             raise ValueError(f"trusted verifier {name!r} is listed twice")
@@ -188,8 +193,24 @@ class TrustedVerifiers:
         return cls.from_json(path.read_text(encoding="utf-8"))
 
 
+def configured_verifiers(settings: Settings) -> TrustedVerifiers | None:
+    """The verifier public keys GRAPHMEM_VERIFIER_KEYS_FILE names, or None when verification is
+    not configured. Read once per file (the start reads it first, so a bad file stops it)."""
+    if settings.verifier_keys_file is None:
+        return None
+    return _verifiers_in(settings.verifier_keys_file)
+
+
+@functools.cache
+def _verifiers_in(path: Path) -> TrustedVerifiers:
+    try:
+        return TrustedVerifiers.from_file(path)
+    except (OSError, ValueError) as error:
+        raise ConfigurationError(f"GRAPHMEM_VERIFIER_KEYS_FILE {path}: {error}") from error
+
+
 def check_attestation(
-    fact: Mapping[str, Any], attestation: Attestation, trusted: TrustedVerifiers
+    fact: Mapping[str, object], attestation: Attestation, trusted: TrustedVerifiers
 ) -> None:
     """Return if the attestation verifies this fact as it is now; else raise."""
     if attestation.fact_id != fact.get("id"):

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from graphmem.core.gate import instruction_reasons, normalise, screen
+from graphmem.screening.gate import instruction_reasons, normalise, screen
 
 pytestmark = pytest.mark.pure
 

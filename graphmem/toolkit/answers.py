@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass
-from typing import Annotated, Any, Literal, Union, get_args, get_origin
+from typing import Annotated, Any, Literal, Union, cast, get_args, get_origin
 
 from pydantic import BaseModel, ConfigDict, Field, create_model
 
@@ -41,16 +41,17 @@ def compact(*names: str, **paths: str) -> CompactAnswer:
 
 @functools.cache
 def answer_model(result: type[BaseModel], answer: CompactAnswer) -> type[BaseModel]:
-    fields: dict[str, Any] = {
+    fields: dict[str, tuple[object, object]] = {
         name: (_annotation_at(result, path), ...) for name, path in answer.paths
     }
     # Absent unless detail is full: not null, so a compact answer carries no empty key.
-    fields["record"] = (dict[str, Any], Field(default=None, exclude_if=_absent))
+    fields["record"] = (dict[str, object], Field(default=None, exclude_if=_absent))
     return create_model(
         f"{result.__name__}Compact",
         __config__=ConfigDict(extra="forbid"),
         __doc__=f"The compact answer of {result.__name__}.",
-        **fields,
+        # pydantic types field definitions as Any (its signature mixes them with its options)
+        **cast("Any", fields),
     )
 
 
