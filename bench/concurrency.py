@@ -41,7 +41,7 @@ import tempfile
 import time
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict
 
 import psutil
 from fastmcp import Client
@@ -65,7 +65,7 @@ from bench.peers_sides import chosen, load
 from bench.profile import sampling, summary
 from bench.speed import echo_server
 from graphmem.core.settings import Settings
-from graphmem.store import QueryCatalog, Store
+from graphmem.store import QueryCatalog, Store, shaped
 from tests.app.helpers import clean_env, serving_http
 from tests.neo4j_endpoint import Endpoint, managed_local
 
@@ -265,10 +265,22 @@ def verify(env: dict[str, str], tenant: str) -> None:
     say(f"graphmem history verify (full chain): {verdict} in {time.perf_counter() - began:.1f} s")
 
 
+class RevisionCounts(TypedDict):
+    """concurrency/count_revisions: the tenant's events and their revisions' range."""
+
+    events: int
+    first: int | None
+    last: int | None
+    distinct: int
+
+
 async def revision_gaps(store: Store, tenant: str) -> None:
     rows = await store.of(tenant).read("concurrency/count_revisions")
-    events, first, last, distinct = (rows[0][k] for k in ("events", "first", "last", "distinct"))
-    whole = events == distinct == (last - first + 1 if events else 0) and first in (1, None)
+    counts = shaped(RevisionCounts, rows)[0]
+    events, first, last = counts["events"], counts["first"], counts["last"]
+    distinct = counts["distinct"]
+    span = last - first + 1 if first is not None and last is not None else 0
+    whole = events == distinct == span and first in (1, None)
     say(
         f"revisions: {events} events, {first}..{last}, {distinct} distinct: "
         + ("gap-free" if whole else "GAPS OR DUPLICATES")

@@ -64,7 +64,7 @@ async def serve_write(port: int) -> None:
         rows = await db.write_statement("write", "peers/create_bench_turn", turn=name, text=text)
         if not rows:  # a deadlock or lock timeout (none expected: nothing else writes here)
             raise RuntimeError("Neo4j refused the write for now")
-        return rows[0]["name"]
+        return str(rows[0]["name"])
 
     try:
         await serve_bare(port, "auto", write)

@@ -24,8 +24,10 @@ from graphmem.core.keys import ChainKey
 from graphmem.decisions.models import RecordDecisionRequest
 from graphmem.decisions.service import _alternatives_and_rules
 from graphmem.history.chain import GENESIS_HASH
+from graphmem.history.rows import HeadRow
 from graphmem.retrieval.indexing import memory_lexical
-from graphmem.store import QueryCatalog, Store
+from graphmem.retrieval.rows import MemorySearchFields
+from graphmem.store import QueryCatalog, Store, shaped
 
 PROJECT = "scale"
 BATCH = 5_000
@@ -85,7 +87,7 @@ class Loader:
         """Bulk events up to ``target`` of them, chained after the head (the measured calls
         append real events in between)."""
         if target > self.events:
-            [head] = await self.store.read("history/get_head", self.tenant)
+            [head] = shaped(HeadRow, await self.store.read("history/get_head", self.tenant))
             first = (head["revision"] or 0) + 1
             prev = head["last_hash"] or GENESIS_HASH
             count = target - self.events
@@ -215,7 +217,9 @@ class Loader:
             )
 
     def _memory(self, i: int) -> dict[str, Any]:
-        fields: dict[str, Any] = {
+        memory_id = new_id()
+        fields: MemorySearchFields = {
+            "id": memory_id,
             "type": MEMORY_TYPES[i % len(MEMORY_TYPES)],
             "title": memory_title(i),
             "content": memory_text(i),
@@ -223,11 +227,9 @@ class Loader:
             "tags": [],
         }
         in_session = i % SESSION_EVERY == 0 and i // TURNS_PER_SESSION < len(self.session_ids)
-        memory_id = new_id()
         self.memory_ids.append(memory_id)
         return {
             **fields,
-            "id": memory_id,
             "lexical": memory_lexical(self.tenant, fields),
             "embedding": None,
             "session_id": self.session_ids[i // TURNS_PER_SESSION] if in_session else None,

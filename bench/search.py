@@ -39,6 +39,7 @@ from graphmem.core.ids import new_id
 from graphmem.core.settings import Settings
 from graphmem.embeddings.embedder import Embedder, load_embedder
 from graphmem.retrieval.indexing import memory_embedding_text, memory_lexical
+from graphmem.retrieval.rows import MemorySearchFields
 from graphmem.search import service as search
 from graphmem.search.models import SearchRequest
 from graphmem.store import QueryCatalog, Store
@@ -69,17 +70,22 @@ def memory_rows(
     rows = []
     for n in range(start, stop):
         text = texts[n % len(texts)]
-        memory = {
+        fields: MemorySearchFields = {
             "id": new_id(),
             "type": TYPES[n % len(TYPES)],
             "title": " ".join(text.split()[:6]) or "memory",
             "content": text,
+            "topic_key": None,
             "tags": [],
-            "at": (base + timedelta(seconds=n)).isoformat(),
         }
-        memory["lexical"] = memory_lexical(tenant, memory)
-        memory["embedding"] = vectors[n % len(vectors)] if vectors else None
-        rows.append(memory)
+        rows.append(
+            {
+                **fields,
+                "at": (base + timedelta(seconds=n)).isoformat(),
+                "lexical": memory_lexical(tenant, fields),
+                "embedding": vectors[n % len(vectors)] if vectors else None,
+            }
+        )
     return rows
 
 

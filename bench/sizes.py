@@ -56,7 +56,8 @@ from bench.scale_loader import Loader
 from bench.sizes_axes import FactPicks, MemoryPicks, Timer, grow_facts, grow_memories
 from graphmem.core.keys import ChainKey
 from graphmem.core.settings import Settings
-from graphmem.store import QueryCatalog, Store
+from graphmem.store import QueryCatalog, Store, shaped
+from graphmem.store.rows import LabelCountRow
 from tests.neo4j_endpoint import Endpoint, find_endpoint
 
 WARMUP = 20
@@ -157,7 +158,7 @@ async def purged_tenant(store: Store, label: str) -> AsyncIterator[str]:
             yield tenant
         finally:
             began = time.perf_counter()
-    rows = await store.read("store/count_tenant_labels", tenant)
+    rows = shaped(LabelCountRow, await store.read("store/count_tenant_labels", tenant))
     left = sum(row["count"] for row in rows)
     say(f"purged the {label} tenant in {time.perf_counter() - began:.0f} s: {left} nodes left")
 

@@ -54,7 +54,6 @@ import uuid
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from bench.harness import BENCH_CATALOG, quantile_ms, say
 from bench.locomo import DATA_ENV
@@ -74,6 +73,7 @@ from graphmem.embeddings.embedder import Embedder
 from graphmem.search import service as search
 from graphmem.search.channels import fusion
 from graphmem.search.channels import vector as vectors
+from graphmem.search.channels.context import MemoryScope
 from graphmem.search.models import SearchRequest
 from graphmem.store import QueryCatalog, Store
 from graphmem.toolkit.retrieval import Retrieval
@@ -86,7 +86,7 @@ QUERY_TIMEOUT = 300.0
 # the vector channel's fetch (vector_rows), and the scope of a request without filters.
 POOL = min(max(3 * (LIMIT + 1), fusion.MIN_POOL), fusion.MAX_POOL)
 FETCH = min(max(POOL * 4, 200), vectors.FETCH_CAP)  # the first index query's
-SCOPE: dict[str, Any] = {
+SCOPE: MemoryScope = {
     "statuses": ["active"],
     "project": PROJECT,
     "type": None,
@@ -197,6 +197,8 @@ async def configuration(
 ) -> int:
     [server] = await bench.read("scale/get_server_version", LABEL)
     [before] = await bench.read("tenants/count_embedded_memories", LABEL)
+    embedded = before["memories"]
+    assert isinstance(embedded, int)
     total = sum(t.size for t in tenants)
     say(
         f"python {sys.version.split()[0]}, {os.cpu_count()} cores; {server['name']} "
@@ -213,7 +215,7 @@ async def configuration(
         f"queries: {len(pool.queries) - WARMUP} timed rounds (after {WARMUP} untimed), one "
         f"query per round for every tenant; limit {LIMIT}: pool {POOL}, index fetch {FETCH}"
     )
-    return before["memories"]
+    return embedded
 
 
 async def main(endpoint: Endpoint, sizes: list[int], pool: Corpus, keep: bool) -> None:

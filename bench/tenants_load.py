@@ -22,7 +22,9 @@ from graphmem.core.ids import new_id
 from graphmem.core.settings import Settings
 from graphmem.embeddings.embedder import Embedder, EmbeddingsUnavailable, load_embedder
 from graphmem.retrieval.indexing import memory_embedding_text, memory_lexical
-from graphmem.store import Store
+from graphmem.retrieval.rows import MemorySearchFields
+from graphmem.store import Store, shaped
+from graphmem.store.rows import LabelCountRow
 
 LABEL = "bench-tenants"  # the tenant argument of the bench's database-wide statements
 PROJECT = "tenants"
@@ -169,17 +171,22 @@ def memory_rows(tenant: Tenant, start: int, stop: int, pool: Corpus) -> list[dic
         p = rng.randrange(len(pool.texts))
         text = pool.texts[p]
         own = " ".join(words_of(tenant.index * 10**7 + n, OWN_WORDS))
-        memory: dict[str, Any] = {
+        fields: MemorySearchFields = {
             "id": new_id(),
             "type": MEMORY_TYPES[n % len(MEMORY_TYPES)],
             "title": title_of(text),
             "content": f"{text} ({own})",
+            "topic_key": None,
             "tags": [],
-            "at": (START + timedelta(seconds=n)).isoformat(),
         }
-        memory["lexical"] = memory_lexical(tenant.name, memory)
-        memory["embedding"] = perturbed(pool.vectors[p], rng)
-        rows.append(memory)
+        rows.append(
+            {
+                **fields,
+                "at": (START + timedelta(seconds=n)).isoformat(),
+                "lexical": memory_lexical(tenant.name, fields),
+                "embedding": perturbed(pool.vectors[p], rng),
+            }
+        )
     return rows
 
 
@@ -230,6 +237,6 @@ async def delete(store: Store, bench: Store, tenants: list[Tenant]) -> None:
     seconds = time.perf_counter() - began
     left = 0
     for tenant in tenants:
-        rows = await store.read("store/count_tenant_labels", tenant.name)
+        rows = shaped(LabelCountRow, await store.read("store/count_tenant_labels", tenant.name))
         left += sum(row["count"] for row in rows)
     say(f"deleted the {len(tenants)} bench tenants in {seconds:.0f} s: {left} nodes left")

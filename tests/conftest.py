@@ -19,9 +19,9 @@ import pytest
 from fastmcp import Client
 
 from graphmem.app.server import create_server
-from graphmem.core.attestation import generate_keypair, load_private_key
 from graphmem.core.keys import load_or_create
 from graphmem.core.settings import Settings
+from graphmem.facts.attestation import generate_keypair, load_private_key
 from graphmem.store import QueryCatalog, Store
 from tests.neo4j_endpoint import BackendUnavailable, Endpoint, find_endpoint
 from tests.support import TEST_CATALOG, Harness, Verifier, WholeRecordClient

@@ -30,16 +30,18 @@ STATEMENT = re.compile(r"[a-z]+/[a-z0-9_]+")  # a catalog name: area/verb_noun
 # on), never on an area.
 STANDS_ON: dict[str, tuple[str, ...]] = {
     # the kernel
-    "core": (),  # errors, ids, clock, models, settings, keys, gate, text, progress, tls
+    "core": (),  # errors, ids, clock, text, days, models, settings, keys, progress, tls, tracing
     "store": ("core",),  # the only user of the driver
     "embeddings": ("core",),  # local embedding models (no database)
     # the domain stack
-    "toolkit": ("store", "embeddings"),  # declaring a tool: specs, services, the gate
+    "screening": ("core",),  # the poisoning gate every text passes before it is stored
+    "toolkit": ("store", "embeddings"),  # declaring a tool: specs, answers, services
     "history": ("toolkit",),  # the hash chain and the one write path
     "retrieval": ("history",),  # lexical text, vectors, the indexer, the catch-up
-    "archive": ("retrieval",),  # raw turns
+    "subjects": ("history",),  # what the memory is about: names, mentions, resolution
+    "archive": ("retrieval", "screening"),  # raw turns
     "workstreams": ("history",),
-    "commits": ("history",),
+    "commits": ("history", "screening"),
     "impact": ("history",),
     "decisions": ("history",),
     "erasure": ("retrieval",),

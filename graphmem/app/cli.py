@@ -209,7 +209,7 @@ def token_command(settings: Settings, args: argparse.Namespace) -> int:
 # --- verifier ---------------------------------------------------------------------------------
 def verifier_command(args: argparse.Namespace) -> int:
     """keygen: a new Ed25519 key pair; attest: sign an attestation for a fact."""
-    from graphmem.core import attestation as verification
+    from graphmem.facts import attestation as verification
 
     try:
         if args.action == "keygen":

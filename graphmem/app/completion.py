@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import mcp_types
 
+from graphmem.app.rows import ValueRow
 from graphmem.app.tools import current_services
 from graphmem.core.errors import GraphmemError
+from graphmem.store import shaped
 
 MAX_PREFIX = 200  # as long as a Name: a longer prefix cannot match anything
 MAX_VALUES = 50
@@ -39,6 +41,6 @@ async def complete(
         )
     except GraphmemError:  # starting, or the database is away: nothing to offer yet
         return mcp_types.Completion(values=[])
-    values = [row["value"] for row in rows]
+    values = [row["value"] for row in shaped(ValueRow, rows)]
     more = len(values) > MAX_VALUES
     return mcp_types.Completion(values=values[:MAX_VALUES], has_more=more)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from pydantic import ValidationError
 
@@ -15,7 +15,7 @@ from graphmem.console.terminal import progress_bar, say
 from graphmem.core.errors import ConfigurationError
 from graphmem.core.keys import load_or_create
 from graphmem.core.settings import Settings
-from graphmem.erasure.models import EraseRequest
+from graphmem.erasure.models import EraseRequest, EraseResult
 from graphmem.localdb.connect import connect_store
 from graphmem.localdb.log_push import log_pusher
 
@@ -65,8 +65,9 @@ def run(settings: Settings, args: argparse.Namespace) -> int:
     return 0
 
 
-def _arguments(args: argparse.Namespace) -> dict[str, Any]:
-    arguments: dict[str, Any] = {}
+def _arguments(args: argparse.Namespace) -> dict[str, object]:
+    """The request's fields as the flags gave them (EraseRequest validates them)."""
+    arguments: dict[str, object] = {}
     for field in SELECTOR_FLAGS:
         value = getattr(args, field if field != "raw_session_id" else "raw_session")
         if value is not None:
@@ -83,7 +84,7 @@ def _arguments(args: argparse.Namespace) -> dict[str, Any]:
     return arguments
 
 
-async def _erase(settings: Settings, tenant: str, request: EraseRequest) -> Any:
+async def _erase(settings: Settings, tenant: str, request: EraseRequest) -> EraseResult:
     from graphmem.erasure.service import erase
 
     store = await connect_store(settings)

@@ -19,7 +19,7 @@ import json
 import logging
 import re
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from contextlib import AbstractContextManager
 from typing import Any, cast
 
@@ -214,7 +214,7 @@ class CallObserver(Middleware):
             log.log(level, json.dumps(line, separators=(",", ":")))
 
 
-def _request_meta() -> dict[str, Any] | None:
+def _request_meta() -> Mapping[str, object] | None:
     """The call's whole ``_meta`` (the message the middleware sees keeps only its name and
     arguments): where FastMCP's own trace extraction reads it."""
     request = fastmcp_request_ctx.get()

@@ -13,11 +13,13 @@ from fastmcp.exceptions import PromptError
 from pydantic import Field, ValidationError
 
 from graphmem.app.boundary import tool_error
+from graphmem.app.rows import ValueRow
 from graphmem.core.errors import GraphmemError
 from graphmem.history.chain import list_events
 from graphmem.history.models import EventRecord, ReplayRequest
 from graphmem.recall.models.recall import MAX_STATE_KEYS, RecallRequest
 from graphmem.recall.recall import recall_user_context
+from graphmem.store import shaped
 from graphmem.toolkit.services import Services
 
 MAX_RULE_KEYS = 20  # current fact keys offered as reopen-rule candidates
@@ -117,7 +119,7 @@ async def _project_keys(services: Services, project: str, limit: int) -> list[st
     rows = await services.store.read(
         "facts/list_state_keys", services.tenant(), prefix="", project=project, limit=limit
     )
-    return [row["value"] for row in rows]
+    return [row["value"] for row in shaped(ValueRow, rows)]
 
 
 def _change_line(event: EventRecord) -> str:

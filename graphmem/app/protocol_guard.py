@@ -11,7 +11,6 @@ before the call is counted or run.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 import mcp.types as mt
 from fastmcp.server.dependencies import fastmcp_request_ctx
@@ -38,7 +37,7 @@ class ProtocolParamsGuard(Middleware):
         return await call_next(context)
 
 
-def malformed(params: Mapping[str, Any] | None) -> str | None:
+def malformed(params: Mapping[str, object] | None) -> str | None:
     """What is wrong with the request's own fields (None: nothing)."""
     for field, (kind, name) in SHAPES.items():
         if params is not None and field in params and not isinstance(params[field], kind):
@@ -46,7 +45,7 @@ def malformed(params: Mapping[str, Any] | None) -> str | None:
     return None
 
 
-def _raw_params() -> Mapping[str, Any] | None:
+def _raw_params() -> Mapping[str, object] | None:
     """The request's params as sent (the middleware's message is rebuilt from the tool's
     name and arguments only)."""
     request = fastmcp_request_ctx.get()

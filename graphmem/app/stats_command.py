@@ -7,8 +7,6 @@ runs is scoped to one tenant, and a tenant's numbers are its own business.
 
 from __future__ import annotations
 
-from typing import Any
-
 from pydantic import Field
 
 from graphmem.core.models import OutputModel
@@ -69,7 +67,7 @@ def render(report: StatsReport) -> str:
     return "\n".join(lines)
 
 
-def _columns(counts: dict[str, Any]) -> list[str]:
+def _columns(counts: dict[str, int]) -> list[str]:
     width = max((len(label) for label in counts), default=0)
     return [f"  {label:<{width}}  {n:>9,}" for label, n in counts.items()]
 

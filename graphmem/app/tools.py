@@ -23,8 +23,8 @@ from pydantic.fields import FieldInfo
 
 from graphmem.app import schemas
 from graphmem.app.boundary import map_domain_errors
-from graphmem.core.answers import DETAIL_ARGUMENT, CompactAnswer, Detail, answer_model
 from graphmem.core.progress import Reporter, reporting_to
+from graphmem.toolkit.answers import DETAIL_ARGUMENT, CompactAnswer, Detail, answer_model
 from graphmem.toolkit.services import Services
 from graphmem.toolkit.toolspec import Handler, ToolFunction, ToolSpec, request_model
 

@@ -8,8 +8,8 @@ from typing import Annotated, Literal
 
 from pydantic import AwareDatetime, Field
 
-from graphmem.core.answers import compact
 from graphmem.core.models import AuditedRequest, Name, OutputModel, StrictModel
+from graphmem.toolkit.answers import compact
 
 Role = Literal["user", "assistant", "system", "tool"]
 

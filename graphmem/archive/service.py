@@ -9,7 +9,7 @@ archived_revision})``, and
 Rules of archive_turns:
 - A session is identified by (project, source_root, host, session_ref) within the tenant; it is
   made on first use with a server-generated id. govern_memory never touches the archive.
-- Every turn passes the poisoning gate (graphmem/core/gate.py) first: secrets are replaced by
+- Every turn passes the poisoning gate (graphmem/screening/gate.py) first: secrets are replaced by
   ``[REDACTED:<kind>]`` (reported per turn index) and instruction-like content is stored with
   ``quarantined`` true and its reasons (reported per turn index).
 - ``ts`` must carry a UTC offset and is stored normalised to UTC, so the same instant written
@@ -59,7 +59,6 @@ Rules of list_raw_sessions:
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from typing import Any
 
 from graphmem.archive.models import (
     ArchiveTurnsRequest,
@@ -71,9 +70,19 @@ from graphmem.archive.models import (
     SearchRawRequest,
     SearchRawResult,
 )
+from graphmem.archive.rows import (
+    ArchivedTurnRow,
+    MergedSessionRow,
+    RawHitRow,
+    RawSearchRow,
+    RawSessionSummaryRow,
+    SessionRow,
+    ThreadedRow,
+)
 from graphmem.archive.turns import (
     EMPTY_HASH,
     TurnBatch,
+    TurnCandidate,
     check_call_size,
     check_window,
     fold_hash,
@@ -91,8 +100,7 @@ from graphmem.history.chain import Audit, Change
 from graphmem.history.write_path import Write, write
 from graphmem.retrieval.indexing import indexer_of
 from graphmem.retrieval.lexical import FETCH_GROWTH, MAX_QUERY_TERMS, lucene_query, widening
-from graphmem.store import TenantStore
-from graphmem.store.store import Row
+from graphmem.store import Params, TenantStore, shaped
 from graphmem.toolkit.retrieval import WITHOUT_MODELS, Retrieval
 
 EARLIEST = datetime(1, 1, 1, tzinfo=UTC)
@@ -115,17 +123,20 @@ async def archive_turns(
         stored[:] = [c["id"] for c in new]
         duplicates = len(request.turns) - len(new)
         if not new:
-            [row] = await w.run("archive/get_raw_session", session_id=sid)
+            [row] = shaped(SessionRow, await w.run("archive/get_raw_session", session_id=sid))
             return batch.result(row, created=False, stored=0, duplicates=duplicates, revision=None)
         base = merged["next_seq"]
         # with the model asked for but not loaded, turns still wait: a start with it embeds them
         expected = embedder is not None or retrieval.vectors_off is not None
         await _create_turns(w, sid, base, new, vectors_follow=expected)
-        [threaded] = await w.run(
-            "archive/link_raw_turn_sequence",
-            session_id=sid,
-            from_ts=new[0]["ts"],
-            new_ids=[c["id"] for c in new],
+        [threaded] = shaped(
+            ThreadedRow,
+            await w.run(
+                "archive/link_raw_turn_sequence",
+                session_id=sid,
+                from_ts=new[0]["ts"],
+                new_ids=[c["id"] for c in new],
+            ),
         )
         stored.extend(threaded["stale"])  # a late turn: the one after it is embedded again
         content_hash = fold_hash(
@@ -151,25 +162,41 @@ async def archive_turns(
     return archived
 
 
-async def _merge_session(w: Write, request: ArchiveTurnsRequest, session_id: str) -> Row:
+async def _merge_session(
+    w: Write, request: ArchiveTurnsRequest, session_id: str
+) -> MergedSessionRow:
     """The call's session, made on first use (with ``session_id``) and returned as found."""
-    [merged] = await w.run(
-        "archive/merge_raw_session",
-        id=session_id,
-        empty_hash=EMPTY_HASH,
-        **pick(request, "project source_root host session_ref"),
+    [merged] = shaped(
+        MergedSessionRow,
+        await w.run(
+            "archive/merge_raw_session",
+            id=session_id,
+            empty_hash=EMPTY_HASH,
+            **pick(request, "project source_root host session_ref"),
+        ),
     )
     return merged
 
 
 async def _new_turns(
-    w: Write, merged: Row, candidates: list[dict[str, Any]]
-) -> list[dict[str, Any]]:
+    w: Write, merged: MergedSessionRow, candidates: list[TurnCandidate]
+) -> list[TurnCandidate]:
     """The candidates the session does not hold yet, in (ts, order given) order."""
     existing: set[int] = set()
     if not merged["created"]:
-        keys = [{k: c[k] for k in ("index", "role", "ts", "content_hash")} for c in candidates]
-        rows = await w.run("archive/find_archived_turns", session_id=merged["id"], keys=keys)
+        keys: list[Params] = [
+            {
+                "index": c["index"],
+                "role": c["role"],
+                "ts": c["ts"],
+                "content_hash": c["content_hash"],
+            }
+            for c in candidates
+        ]
+        rows = shaped(
+            ArchivedTurnRow,
+            await w.run("archive/find_archived_turns", session_id=merged["id"], keys=keys),
+        )
         existing = {row["index"] for row in rows}
     return sorted(
         (c for c in candidates if c["index"] not in existing), key=lambda c: (c["at"], c["index"])
@@ -177,7 +204,7 @@ async def _new_turns(
 
 
 async def _create_turns(
-    w: Write, sid: str, base: int, new: list[dict[str, Any]], *, vectors_follow: bool
+    w: Write, sid: str, base: int, new: list[TurnCandidate], *, vectors_follow: bool
 ) -> None:
     """Every new turn in one statement, numbered on from the session's ``base`` count."""
     await w.run(
@@ -203,16 +230,19 @@ async def _create_turns(
 
 
 async def _update_session(
-    w: Write, sid: str, new: list[dict[str, Any]], content_hash: str, *, next_seq: int
-) -> Row:
-    [row] = await w.run(
-        "archive/update_raw_session",
-        session_id=sid,
-        next_seq=next_seq,
-        first_ts=new[0]["ts"],
-        last_ts=max(new, key=lambda c: c["at"])["ts"],
-        stored=len(new),
-        content_hash=content_hash,
+    w: Write, sid: str, new: list[TurnCandidate], content_hash: str, *, next_seq: int
+) -> SessionRow:
+    [row] = shaped(
+        SessionRow,
+        await w.run(
+            "archive/update_raw_session",
+            session_id=sid,
+            next_seq=next_seq,
+            first_ts=new[0]["ts"],
+            last_ts=max(new, key=lambda c: c["at"])["ts"],
+            stored=len(new),
+            content_hash=content_hash,
+        ),
     )
     return row
 
@@ -221,7 +251,7 @@ def _archive_change(
     request: ArchiveTurnsRequest,
     batch: TurnBatch,
     sid: str,
-    new: list[dict[str, Any]],
+    new: list[TurnCandidate],
     duplicates: int,
     first_seq: int,
     content_hash: str,
@@ -248,20 +278,23 @@ def _archive_change(
 
 
 # --- search_raw ------------------------------------------------------------------------------
-async def _ranked_turns(
-    db: TenantStore, request: SearchRawRequest, lucene: str
-) -> list[dict[str, Any]]:
+async def _ranked_turns(db: TenantStore, request: SearchRawRequest, lucene: str) -> list[RawHitRow]:
     """The page (and one more row) of the turns Lucene ranks, filtered; Lucene's top-k grows
     only while the filters keep too few and it had more (``widening``)."""
 
-    async def read(fetch: int) -> dict[str, Any]:
-        [row] = await db.read(
-            "archive/search_raw_turns",
-            lucene=lucene,
-            fetch=fetch,
-            since=utc_iso(request.since) if request.since else None,
-            until=utc_iso(request.until) if request.until else None,
-            **pick(request, "project role session_id session_ref include_quarantined offset limit"),
+    async def read(fetch: int) -> RawSearchRow:
+        [row] = shaped(
+            RawSearchRow,
+            await db.read(
+                "archive/search_raw_turns",
+                lucene=lucene,
+                fetch=fetch,
+                since=utc_iso(request.since) if request.since else None,
+                until=utc_iso(request.until) if request.until else None,
+                **pick(
+                    request, "project role session_id session_ref include_quarantined offset limit"
+                ),
+            ),
         )
         return row
 
@@ -296,11 +329,14 @@ async def list_raw_sessions(
     db: TenantStore, request: ListRawSessionsRequest
 ) -> ListRawSessionsResult:
     check_window(request.since, request.until)
-    rows = await db.read(
-        "archive/list_raw_sessions",
-        since=utc_iso(request.since or EARLIEST),
-        until=utc_iso(request.until) if request.until else None,
-        **pick(request, "project latest samples sample_chars"),
+    rows = shaped(
+        RawSessionSummaryRow,
+        await db.read(
+            "archive/list_raw_sessions",
+            since=utc_iso(request.since or EARLIEST),
+            until=utc_iso(request.until) if request.until else None,
+            **pick(request, "project latest samples sample_chars"),
+        ),
     )
     sessions = [
         from_node(
@@ -314,7 +350,10 @@ async def list_raw_sessions(
         for row in rows[: request.latest]
     ]
     return ListRawSessionsResult(
-        **pick(request, "since until project latest"),
+        since=request.since,
+        until=request.until,
+        project=request.project,
+        latest=request.latest,
         count=len(sessions),
         has_more=len(rows) > request.latest,
         sessions=sessions,

@@ -8,23 +8,24 @@ import hashlib
 import re
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any
+from typing import TypedDict
 
 from graphmem.archive.models import (
     MAX_CALL_CHARS,
     SNIPPET_CHARS,
     ArchiveTurnsRequest,
     ArchiveTurnsResult,
+    Role,
     TurnQuarantine,
     TurnRedaction,
 )
-from graphmem.archive.rows import session_from_node
+from graphmem.archive.rows import SessionRow, session_from_node
 from graphmem.core.clock import utc_iso
 from graphmem.core.errors import InvalidArgument
-from graphmem.core.gate import screen
 from graphmem.core.ids import new_id
 from graphmem.retrieval.lexical import MAX_QUERY_TERMS, lexical_text
 from graphmem.retrieval.turn_texts import date_words
+from graphmem.screening.gate import screen
 
 EMPTY_HASH = "0" * 64
 
@@ -53,6 +54,21 @@ def check_call_size(request: ArchiveTurnsRequest) -> None:
         )
 
 
+class TurnCandidate(TypedDict):
+    """A distinct turn of the call after the gate: stored unless the session holds it."""
+
+    index: int  # its position in the call's turns
+    id: str
+    role: Role
+    ts: str  # UTC, ISO text
+    at: datetime  # the same instant, to order by
+    content: str
+    lexical: str
+    content_hash: str
+    quarantined: bool
+    quarantine_reasons: list[str]
+
+
 @dataclass
 class TurnBatch:
     """A call's turns after the gate: what to report per turn index, and each distinct turn
@@ -60,11 +76,11 @@ class TurnBatch:
 
     redactions: list[TurnRedaction] = field(default_factory=list[TurnRedaction])
     quarantined: list[TurnQuarantine] = field(default_factory=list[TurnQuarantine])
-    candidates: list[dict[str, Any]] = field(default_factory=list[dict[str, Any]])
+    candidates: list[TurnCandidate] = field(default_factory=list[TurnCandidate])
 
     def result(
         self,
-        session_row: dict[str, Any],
+        session_row: SessionRow,
         *,
         created: bool,
         stored: int,

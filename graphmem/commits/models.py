@@ -7,8 +7,8 @@ from typing import Annotated, Literal
 
 from pydantic import AwareDatetime, Field
 
-from graphmem.core.answers import compact
 from graphmem.core.models import Audit, Name, OutputModel, StrictModel
+from graphmem.toolkit.answers import compact
 
 FullSha = Annotated[
     str,

@@ -4,7 +4,7 @@ Rules:
 - A commit is identified by (project, full sha): 40 hex digits (SHA-1) or 64 (SHA-256),
   stored lower-case. Abbreviations are for lookup only, never for recording.
 - ``record_commit`` stores git metadata (message, author, committed_at, branch, files). The
-  message passes the poisoning gate (graphmem.core.gate.screen): secrets are redacted before
+  message passes the poisoning gate (graphmem.screening.gate.screen): secrets are redacted before
   storage (the result lists their kinds); instruction-like content marks the message
   quarantined: kept, but every read tool returns ``message: null`` with the reasons.
 - Recording the same (project, sha) again with the same metadata returns the stored commit and
@@ -28,8 +28,8 @@ Rules:
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
 
 from graphmem.commits.models import (
     MAX_LOOKUP_MATCHES,
@@ -42,25 +42,32 @@ from graphmem.commits.models import (
     SessionCommit,
     SessionLink,
 )
-from graphmem.commits.rows import commit_from_row, git_from_node
+from graphmem.commits.rows import (
+    CommitNode,
+    CommitRow,
+    CreatedCommitRow,
+    SessionCommitRow,
+    commit_from_row,
+    git_from_node,
+)
 from graphmem.core.clock import iso
 from graphmem.core.errors import Conflict, NotFound
-from graphmem.core.gate import Screened, screen
 from graphmem.core.models import paged, pick
 from graphmem.history.chain import Audit, Change
 from graphmem.history.write_path import Write, write
-from graphmem.store import TenantStore
+from graphmem.screening.gate import Screened, screen
+from graphmem.store import TenantStore, shaped
 
 SHORT_SHA = 7
 _COMPARED = ("message", "author", "committed_at", "branch", "files")
 
 
-def _differences(stored: dict[str, Any], given: dict[str, Any]) -> list[str]:
+def _differences(stored: CommitNode, given: Mapping[str, object]) -> list[str]:
     differ: list[str] = []
     for name in _COMPARED:
         old, new = stored.get(name), given[name]
         if name == "files":
-            old = list(old or [])
+            old = list(stored.get("files") or [])
         if old != new:
             differ.append(name)
     return differ
@@ -70,7 +77,7 @@ async def record_commit(db: TenantStore, request: RecordCommitRequest) -> Record
     commit = _Recording.of(request)
 
     async def work(w: Write) -> RecordCommitResult:
-        found = await w.run("commits/find_commit", **commit.key)
+        found = shaped(CommitRow, await w.run("commits/find_commit", **commit.key))
         created = not found
         if found:
             commit.check_same(found[0]["commit"])
@@ -108,9 +115,9 @@ class _Recording:
     def key(self) -> dict[str, str]:
         return {"project": self.request.project, "sha": self.sha}
 
-    def check_same(self, stored: dict[str, Any]) -> None:
+    def check_same(self, stored: CommitNode) -> None:
         """A known commit must be recorded again with the same metadata (after the gate)."""
-        given = {
+        given: dict[str, object] = {
             "message": self.screened.text,
             "author": self.request.author,
             "committed_at": self.request.committed_at,
@@ -125,7 +132,7 @@ class _Recording:
             )
 
     def result(
-        self, row: dict[str, Any], *, created: bool, linked: bool, revision: int | None
+        self, row: CommitRow, *, created: bool, linked: bool, revision: int | None
     ) -> RecordCommitResult:
         return RecordCommitResult(
             commit=commit_from_row(row),
@@ -136,10 +143,10 @@ class _Recording:
         )
 
 
-async def _create_commit(w: Write, commit: _Recording) -> dict[str, Any]:
+async def _create_commit(w: Write, commit: _Recording) -> CommitRow:
     """The commit's node, as a row without session links."""
     request = commit.request
-    [row] = await w.run(
+    rows = await w.run(
         "commits/create_commit",
         **commit.key,
         short_sha=commit.sha[:SHORT_SHA],
@@ -152,17 +159,19 @@ async def _create_commit(w: Write, commit: _Recording) -> dict[str, Any]:
         branch=request.branch,
         files=request.files,
     )
+    [row] = shaped(CreatedCommitRow, rows)
     return {"commit": row["commit"], "sessions": []}
 
 
-async def _link_session(w: Write, commit: _Recording) -> dict[str, Any]:
+async def _link_session(w: Write, commit: _Recording) -> CommitRow:
     """Link the call's session to the commit; the commit's row with its links."""
-    [row] = await w.run(
+    rows = await w.run(
         "commits/link_commit_session",
         **commit.key,
         session_id=commit.request.session_id,
         revision=w.next_revision,  # the event appended next
     )
+    [row] = shaped(CommitRow, rows)
     return row
 
 
@@ -192,9 +201,10 @@ async def lookup_commit(db: TenantStore, request: LookupCommitRequest) -> Lookup
         project=request.project,
         limit=MAX_LOOKUP_MATCHES,
     )
+    found = shaped(CommitRow, rows)
     if not rows:
         raise NotFound("commit", request.sha)
-    commits = [commit_from_row(row) for row in rows[:MAX_LOOKUP_MATCHES]]
+    commits = [commit_from_row(row) for row in found[:MAX_LOOKUP_MATCHES]]
     exact = any(commit.git.sha == prefix for commit in commits)
     return LookupCommitResult(
         query=request.sha,
@@ -212,7 +222,7 @@ async def commits_for_session(
     rows = await db.read(
         "commits/list_session_commits", **pick(request, "session_id project offset limit")
     )
-    page, paging = paged(rows, request.limit, request.offset)
+    page, paging = paged(shaped(SessionCommitRow, rows), request.limit, request.offset)
     return CommitsForSessionResult(
         session_id=request.session_id,
         commits=[

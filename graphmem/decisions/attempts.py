@@ -13,16 +13,16 @@ from graphmem.decisions.models import (
     RecordOutcomeRequest,
     RecordOutcomeResult,
 )
-from graphmem.decisions.rows import attempt_from_node
+from graphmem.decisions.rows import AttemptRow, OutcomeRow, StatusRow, attempt_from_node
 from graphmem.history.chain import Audit
 from graphmem.history.write_path import Write, write
-from graphmem.store import TenantStore
+from graphmem.store import TenantStore, shaped
 
 
 async def require_open(w: Write, statement: str, kind: str, ref: str, why: str) -> None:
     """Refuse with invalid_state unless the record ``statement`` reads by id is open (an
     attempt without an outcome, a review signal not yet acknowledged)."""
-    rows = await w.run(statement, id=ref)
+    rows = shaped(StatusRow, await w.run(statement, id=ref))
     require_state(kind, ref, first_row(rows, kind, ref)["status"], ("open",), why)
 
 
@@ -30,10 +30,13 @@ async def record_attempt(db: TenantStore, request: RecordAttemptRequest) -> Reco
     attempt_id = new_id()
 
     async def work(w: Write) -> RecordAttemptResult:
-        rows = await w.run(
-            "decisions/create_attempt",
-            id=attempt_id,
-            **pick(request, "decision_id workstream_id title description evidence"),
+        rows = shaped(
+            AttemptRow,
+            await w.run(
+                "decisions/create_attempt",
+                id=attempt_id,
+                **pick(request, "decision_id workstream_id title description evidence"),
+            ),
         )
         if not rows:
             if request.decision_id is not None:
@@ -57,10 +60,13 @@ async def record_outcome(db: TenantStore, request: RecordOutcomeRequest) -> Reco
     async def work(w: Write) -> RecordOutcomeResult:
         why = "it already has an outcome; record a new attempt for a new try"
         await require_open(w, "decisions/get_attempt", "attempt", request.attempt_id, why)
-        created = await w.run(
-            "decisions/create_outcome",
-            id=outcome_id,
-            **pick(request, "attempt_id result summary lesson evidence"),
+        created = shaped(
+            OutcomeRow,
+            await w.run(
+                "decisions/create_outcome",
+                id=outcome_id,
+                **pick(request, "attempt_id result summary lesson evidence"),
+            ),
         )
         revision = await w.record(
             "attempt",

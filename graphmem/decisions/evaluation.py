@@ -20,20 +20,29 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
 
 from graphmem.core.clock import parse_iso
 from graphmem.core.ids import new_id
 from graphmem.core.models import from_node
 from graphmem.decisions.models import (
     MAX_DIAGNOSTICS,
+    DecisionStatus,
     Diagnostic,
     ReviewOutcome,
     ReviewSignal,
     VerdictCounts,
 )
-from graphmem.decisions.rows import verdict_of
+from graphmem.decisions.rows import (
+    EvaluatedDecision,
+    EvaluatedRule,
+    EvaluationRow,
+    IdRow,
+    ListedDecision,
+    SyncedRow,
+    verdict_of,
+)
 from graphmem.history.write_path import Write
+from graphmem.store import Params, shaped
 
 STALE_BATCH = 1000
 TERMINAL = ("superseded", "reverted")
@@ -44,16 +53,16 @@ class _DecisionVerdicts:
     decision_id: str
     project: str
     title: str
-    status: str
+    status: DecisionStatus
     review_after: str | None  # ISO 8601, as the evaluation query returns it
-    rows: list[dict[str, Any]] = field(default_factory=list[dict[str, Any]])
+    rows: list[EvaluatedRule] = field(default_factory=list[EvaluatedRule])
     has_signal: bool = False  # an open or acknowledged signal exists
     stored_unknown: int | None = None  # unknown rules kept by the last write; None: never kept
 
     def review_after_passed(self, now: datetime) -> bool:
         return self.review_after is not None and parse_iso(self.review_after) <= now
 
-    def breached(self) -> list[dict[str, Any]]:
+    def breached(self) -> list[EvaluatedRule]:
         return [row for row in self.rows if row["reason"] is None and row["verdict"] is True]
 
     def coverage(self) -> list[str]:
@@ -69,7 +78,7 @@ class Evaluation:
     opened: list[ReviewSignal]
     cleared: int
 
-    def rows(self) -> list[dict[str, Any]]:
+    def rows(self) -> list[EvaluatedRule]:
         return [row for verdicts in self.decisions.values() for row in verdicts.rows]
 
     def outcome(self) -> ReviewOutcome:
@@ -102,9 +111,9 @@ async def evaluate(w: Write, decision_ids: list[str], *, details: bool = False) 
         rows = await w.run(
             "decisions/evaluate_reopen_rules", decision_ids=decision_ids, details=details
         )
-        decisions = verdicts_of(rows[0]["decisions"])
+        decisions = verdicts_of(shaped(EvaluationRow, rows)[0]["decisions"])
     coverages = {decision_id: _coverage(v) for decision_id, v in decisions.items()}
-    entries = [
+    entries: list[Params] = [
         {
             "decision_id": decision_id,
             "coverage": " ".join(coverage),
@@ -118,7 +127,7 @@ async def evaluate(w: Write, decision_ids: list[str], *, details: bool = False) 
     return await _sync_signals(w, entries, decisions)
 
 
-def _state_change(verdicts: _DecisionVerdicts) -> dict[str, Any] | None:
+def _state_change(verdicts: _DecisionVerdicts) -> Params | None:
     """The decision's unknown rules to keep, when they differ from what is kept: each rule's
     reason (none once the decision is no longer live: its rules cannot reopen anything)."""
     live = verdicts.status not in TERMINAL
@@ -139,9 +148,8 @@ async def _keep_rule_states(w: Write, decisions: dict[str, _DecisionVerdicts]) -
         await w.run("decisions/set_rule_states", entries=entries)
 
 
-def verdicts_of(found: list[dict[str, Any]]) -> dict[str, _DecisionVerdicts]:
-    """Per decision, the rows of decisions/evaluate_reopen_rules (or a decision's own fields,
-    for one without rules)."""
+def verdicts_of(found: list[EvaluatedDecision]) -> dict[str, _DecisionVerdicts]:
+    """Per decision, the rows of decisions/evaluate_reopen_rules."""
     return {
         row["decision_id"]: _DecisionVerdicts(
             row["decision_id"],
@@ -149,11 +157,22 @@ def verdicts_of(found: list[dict[str, Any]]) -> dict[str, _DecisionVerdicts]:
             row["title"],
             row["status"],
             row["review_after"],
-            row.get("rules", []),
-            row.get("has_signal", False),
-            row.get("stored_unknown"),
+            row["rules"],
+            row["has_signal"],
+            row["stored_unknown"],
         )
         for row in found
+    }
+
+
+def listed_verdicts(listed: list[ListedDecision]) -> dict[str, _DecisionVerdicts]:
+    """Per listed decision, its own fields (no rules, no signal known): a decision without
+    rules is not in the evaluation's rows."""
+    return {
+        row["id"]: _DecisionVerdicts(
+            row["id"], row["project"], row["title"], row["status"], row["review_after"]
+        )
+        for row in listed
     }
 
 
@@ -165,42 +184,41 @@ def _coverage(verdicts: _DecisionVerdicts) -> list[str]:
 
 
 async def _sync_signals(
-    w: Write, entries: list[dict[str, Any]], decisions: dict[str, _DecisionVerdicts]
+    w: Write, entries: list[Params], decisions: dict[str, _DecisionVerdicts]
 ) -> Evaluation:
     signals: dict[str, ReviewSignal] = {}
     opened: list[ReviewSignal] = []
     cleared = 0
     if entries:
-        rows = await w.run("decisions/sync_review_signals", entries=entries)
+        rows = shaped(SyncedRow, await w.run("decisions/sync_review_signals", entries=entries))
         for row in rows:
             cleared += row["cleared"]
-            if row["signal"] is None:
+            found = row["signal"]
+            if found is None:
                 continue
-            signal = ReviewSignal(**row["signal"])
+            signal = ReviewSignal(**found)
             signals[row["decision_id"]] = signal
             if row["opening"]:
                 opened.append(signal)
     return Evaluation(decisions, signals, opened, cleared)
 
 
-async def evaluate_listed(w: Write, listed: list[dict[str, Any]]) -> Evaluation:
+async def evaluate_listed(w: Write, listed: list[ListedDecision]) -> Evaluation:
     """Evaluate listed decisions (from decisions/list_live_decisions); those without
     rules are counted too (they can still be due by review_after)."""
     evaluation = await evaluate(w, [row["id"] for row in listed])
-    for decision_id, verdicts in verdicts_of(
-        [{**r, "decision_id": r["id"]} for r in listed]
-    ).items():
+    for decision_id, verdicts in listed_verdicts(listed).items():
         evaluation.decisions.setdefault(decision_id, verdicts)
     return evaluation
 
 
 async def push_signals(w: Write, fact_ids: list[str]) -> Evaluation:
     """Re-evaluate the decisions watching the keys of these facts (called by fact writes)."""
-    rows = await w.run("decisions/list_decisions_watching_facts", fact_ids=fact_ids)
+    rows = shaped(IdRow, await w.run("decisions/list_decisions_watching_facts", fact_ids=fact_ids))
     return await evaluate(w, [row["id"] for row in rows])
 
 
-def signal_change(evaluation: Evaluation) -> dict[str, Any]:
+def signal_change(evaluation: Evaluation) -> dict[str, object]:
     """What an evaluation changed, for the history event of the write that ran it."""
     return {
         "signals_opened": [signal.signal_id for signal in evaluation.opened],
@@ -211,13 +229,14 @@ def signal_change(evaluation: Evaluation) -> dict[str, Any]:
 # --- maintain ------------------------------------------------------------------------------------
 async def mark_stale_decisions(w: Write) -> list[str]:
     """maintain: active decisions past review_after become stale (one batch)."""
-    rows = await w.run("decisions/mark_stale_decisions", limit=STALE_BATCH)
+    rows = shaped(IdRow, await w.run("decisions/mark_stale_decisions", limit=STALE_BATCH))
     return [row["id"] for row in rows]
 
 
 async def evaluate_live_batch(w: Write, after: str, limit: int) -> tuple[Evaluation, str | None]:
     """maintain: the rules of the next ``limit`` live decisions after ``after`` (by id)
     evaluated and their signals synced; the last id read, None when none remain."""
-    listed = await w.run("decisions/list_live_decisions", after=after, limit=limit)
+    rows = await w.run("decisions/list_live_decisions", after=after, limit=limit)
+    listed = shaped(ListedDecision, rows)
     evaluation = await evaluate_listed(w, listed)
     return evaluation, listed[-1]["id"] if len(listed) == limit else None

@@ -8,7 +8,6 @@ from typing import Annotated, Literal
 
 from pydantic import AwareDatetime, Field, JsonValue, model_validator
 
-from graphmem.core.answers import compact
 from graphmem.core.errors import InvalidArgument
 from graphmem.core.models import (
     Audit,
@@ -20,6 +19,7 @@ from graphmem.core.models import (
     StrictModel,
 )
 from graphmem.decisions.reopen_rules import Operator, Rule, Unit
+from graphmem.toolkit.answers import compact
 
 DecisionStatus = Literal["active", "review_required", "stale", "superseded", "reverted"]
 LIVE_STATUSES: tuple[DecisionStatus, ...] = ("active", "review_required", "stale")

@@ -29,11 +29,14 @@ import math
 import re
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Literal, TypeGuard
+from typing import Literal, TypeGuard
+
+from pydantic import JsonValue
 
 from graphmem.core.clock import parse_iso, start_of_day
 from graphmem.core.errors import InvalidArgument
 from graphmem.core.models import canonical_json
+from graphmem.store import Params
 
 Operator = Literal[
     "equals",
@@ -65,16 +68,16 @@ _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 _INSTANT = re.compile(r"^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$")
 
 
-def _is_list(value: object) -> TypeGuard[list[Any]]:
+def _is_list(value: object) -> TypeGuard[list[object]]:
     return isinstance(value, list)
 
 
-def _is_object(value: object) -> TypeGuard[dict[str, Any]]:
+def _is_object(value: object) -> TypeGuard[dict[str, object]]:
     """A JSON object: its keys are strings."""
     return isinstance(value, dict)
 
 
-def normal_json(value: Any) -> Any:
+def normal_json(value: object) -> object:
     """JSON with integral floats written as integers, so 1.0 and 1 compare equal."""
     if isinstance(value, bool) or value is None or isinstance(value, str):
         return value
@@ -87,11 +90,11 @@ def normal_json(value: Any) -> Any:
     return value
 
 
-def canon(value: Any) -> str:
+def canon(value: object) -> str:
     return canonical_json(normal_json(value))
 
 
-def parse_instant(value: Any) -> datetime | None:
+def parse_instant(value: object) -> datetime | None:
     """An ISO-8601 date (midnight UTC) or instant with an offset; anything else is None."""
     if not isinstance(value, str):
         return None
@@ -106,16 +109,17 @@ def parse_instant(value: Any) -> datetime | None:
     return None
 
 
-def _number(value: Any) -> float | None:
+def _number(value: object) -> float | None:
     if isinstance(value, bool) or not isinstance(value, int | float):
         return None
     number = float(value)
     return number if math.isfinite(number) else None
 
 
-def value_projection(value: Any) -> dict[str, Any]:
-    """The typed projections of a fact's value the evaluation query compares."""
-    projection: dict[str, Any] = {
+def value_projection(value: object) -> Params:
+    """The typed projections of a fact's value the evaluation query compares (parameters of
+    facts/record_fact)."""
+    projection: Params = {
         "value_kind": "null",
         "value_canon": canon(value),
         "value_number": None,
@@ -151,7 +155,7 @@ class Rule:
 
     key: str
     operator: Operator
-    value: Any
+    value: JsonValue
     unit: Unit | None
 
     def rule_id(self, alternative_id: str) -> str:
@@ -160,11 +164,17 @@ class Rule:
         content = canon([alternative_id, self.key, self.operator, self.value, self.unit])
         return "rule_" + hashlib.sha256(content.encode()).hexdigest()[:20]
 
+    def operands(self) -> list[object]:
+        """An ordered operator's operands: between's [low, high], else the value alone."""
+        if self.operator == "between" and _is_list(self.value):
+            return self.value
+        return [self.value]
+
     def validate(self, field: str) -> None:
         if self.operator in ORDERED:
-            operands = self.value if self.operator == "between" else [self.value]
             if self.operator == "between" and not (_is_list(self.value) and len(self.value) == 2):
                 raise InvalidArgument(f"{field}.value", "between needs a list [low, high]")
+            operands = self.operands()
             kinds = {_ordered_kind(operand) for operand in operands}
             if None in kinds or len(kinds) != 1:
                 raise InvalidArgument(
@@ -182,17 +192,17 @@ class Rule:
         if self.operator in LISTED and not _is_list(self.value):
             raise InvalidArgument(f"{field}.value", f"{self.operator} needs a list")
 
-    def projection(self) -> dict[str, Any]:
-        """The REOPEN_WHEN relationship's properties."""
+    def projection(self) -> Params:
+        """The REOPEN_WHEN relationship's properties (decisions/link_reopen_rules)."""
         dimension, factor = UNITS[self.unit] if self.unit else (None, None)
         numbers: list[float] | None = None
         instants: list[str] | None = None
         kind = None
         if self.operator in ORDERED:
-            operands = self.value if self.operator == "between" else [self.value]
+            operands = self.operands()
             kind = _ordered_kind(operands[0])
             if kind == "number":
-                numbers = [float(op) * (factor or 1.0) for op in operands]
+                numbers = [_finite(op) * (factor or 1.0) for op in operands]
             else:
                 instants = [_instant(op).isoformat() for op in operands]
         text = self.value if isinstance(self.value, str) else canon(self.value)
@@ -205,14 +215,18 @@ class Rule:
             "operand_kind": kind,
             "operand_numbers": numbers,
             "operand_instants": instants,
-            "operand_items": [canon(v) for v in self.value] if self.operator in LISTED else None,
+            "operand_items": (
+                [canon(v) for v in self.value]
+                if self.operator in LISTED and _is_list(self.value)
+                else None
+            ),
             "unit": self.unit,
             "unit_dim": dimension,
             "unit_factor": factor,
         }
 
 
-def _ordered_kind(operand: Any) -> str | None:
+def _ordered_kind(operand: object) -> str | None:
     if _number(operand) is not None:
         return "number"
     if parse_instant(operand) is not None:
@@ -220,12 +234,19 @@ def _ordered_kind(operand: Any) -> str | None:
     return None
 
 
-def _instant(operand: Any) -> datetime:
+def _instant(operand: object) -> datetime:
     instant = parse_instant(operand)
     assert instant is not None
     return instant
 
 
-def _ordered_value(operand: Any) -> float:
+def _finite(operand: object) -> float:
+    """A number operand (validate let only finite numbers through as numbers)."""
+    number = _number(operand)
+    assert number is not None
+    return number
+
+
+def _ordered_value(operand: object) -> float:
     number = _number(operand)
     return number if number is not None else _instant(operand).timestamp()

@@ -20,13 +20,13 @@ from __future__ import annotations
 
 import asyncio
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from datetime import datetime
-from typing import Any
+from typing import TypedDict
 
 from graphmem.core.clock import parse_iso, utc_now_iso
 from graphmem.core.models import from_node
-from graphmem.decisions.evaluation import TERMINAL, Evaluation, verdicts_of
+from graphmem.decisions.evaluation import TERMINAL, Evaluation, listed_verdicts, verdicts_of
 from graphmem.decisions.models import (
     MAX_DIAGNOSTICS,
     MAX_DUE,
@@ -37,10 +37,26 @@ from graphmem.decisions.models import (
     ReviewSignal,
     UnknownByReason,
 )
-from graphmem.decisions.rows import rule_verdict
-from graphmem.store import TenantStore
+from graphmem.decisions.rows import (
+    CurrentSignalRow,
+    DecisionRow,
+    EvaluationRow,
+    ListedDecision,
+    UnknownRulesRow,
+    rule_verdict,
+)
+from graphmem.store import TenantStore, shaped
 
 EVALUATION_CHUNK = 500  # decisions per evaluation statement, run concurrently
+
+
+class DiagnosticsPage(TypedDict):
+    """The diagnostics fields of review_decisions' result: one page and the totals."""
+
+    diagnostics: list[Diagnostic]
+    diagnostics_total: int
+    diagnostics_next_offset: int | None
+    unknown_by_reason: UnknownByReason
 
 
 async def review_decisions(
@@ -58,7 +74,7 @@ async def review_decisions(
             ),
             _kept_diagnostics(db, request),
         )
-        evaluation = await _evaluate(db, candidates, now_iso)
+        evaluation = await _evaluate(db, shaped(ListedDecision, candidates), now_iso)
     due = _due_ids(evaluation, now)
     page = due[request.offset : request.offset + request.limit]
     following = request.offset + request.limit
@@ -78,29 +94,30 @@ async def review_decisions(
     )
 
 
-async def _kept_diagnostics(db: TenantStore, request: ReviewDecisionsRequest) -> dict[str, Any]:
+async def _kept_diagnostics(db: TenantStore, request: ReviewDecisionsRequest) -> DiagnosticsPage:
     """The rules in scope that cannot fire, one page, from the state writes keep."""
     start = request.diagnostics_offset
     rows = await db.read(
         "decisions/list_unknown_rules", project=request.project, offset=start, limit=MAX_DIAGNOSTICS
     )
-    counts = {entry["reason"]: entry["rules"] for entry in rows[0]["by_reason"]}
-    return _diagnostics_page(start, rows[0]["page"], rows[0]["total"], counts)
+    row = shaped(UnknownRulesRow, rows)[0]
+    counts = {entry["reason"]: entry["rules"] for entry in row["by_reason"]}
+    return _diagnostics_page(start, row["page"], row["total"], counts)
 
 
 def _evaluated_diagnostics(
     request: ReviewDecisionsRequest, evaluation: Evaluation
-) -> dict[str, Any]:
+) -> DiagnosticsPage:
     """A named decision's rules that cannot fire, one page, as evaluated now."""
     start = request.diagnostics_offset
     unknown = [row for row in evaluation.rows() if row["reason"] is not None]
-    counts = Counter(row["reason"] for row in unknown)
+    counts = Counter(reason for row in unknown if (reason := row["reason"]) is not None)
     return _diagnostics_page(start, unknown[start : start + MAX_DIAGNOSTICS], len(unknown), counts)
 
 
 def _diagnostics_page(
-    start: int, listed: list[dict[str, Any]], total: int, counts: Mapping[str, int]
-) -> dict[str, Any]:
+    start: int, listed: Sequence[Mapping[str, object]], total: int, counts: Mapping[str, int]
+) -> DiagnosticsPage:
     following = start + MAX_DIAGNOSTICS
     return {
         "diagnostics": [from_node(Diagnostic, row) for row in listed],
@@ -110,10 +127,10 @@ def _diagnostics_page(
     }
 
 
-async def _named(db: TenantStore, request: ReviewDecisionsRequest) -> list[dict[str, Any]]:
+async def _named(db: TenantStore, request: ReviewDecisionsRequest) -> list[ListedDecision]:
     """The named decision, when it is live and in scope: evaluated even when not due, so
     its unknown verdicts are reported."""
-    rows = await db.read("decisions/get_decisions", ids=[request.decision_id])
+    rows = shaped(DecisionRow, await db.read("decisions/get_decisions", ids=[request.decision_id]))
     return [
         {
             "id": node["id"],
@@ -128,11 +145,11 @@ async def _named(db: TenantStore, request: ReviewDecisionsRequest) -> list[dict[
     ]
 
 
-def _iso_or_none(value: Any) -> str | None:
+def _iso_or_none(value: datetime | None) -> str | None:
     return None if value is None else value.isoformat()
 
 
-async def _evaluate(db: TenantStore, listed: list[dict[str, Any]], now_iso: str) -> Evaluation:
+async def _evaluate(db: TenantStore, listed: list[ListedDecision], now_iso: str) -> Evaluation:
     """The candidates' rules evaluated now (signals are not synced)."""
     ids = [row["id"] for row in listed]
     chunks = [ids[i : i + EVALUATION_CHUNK] for i in range(0, len(ids), EVALUATION_CHUNK)]
@@ -144,8 +161,10 @@ async def _evaluate(db: TenantStore, listed: list[dict[str, Any]], now_iso: str)
             for chunk in chunks
         )
     )
-    decisions = verdicts_of([{**row, "decision_id": row["id"]} for row in listed])
-    decisions |= verdicts_of([found for rows in evaluated for found in rows[0]["decisions"]])
+    decisions = listed_verdicts(listed)
+    decisions |= verdicts_of(
+        [found for rows in evaluated for found in shaped(EvaluationRow, rows)[0]["decisions"]]
+    )
     return Evaluation(decisions, {}, opened=[], cleared=0)
 
 
@@ -157,11 +176,11 @@ async def _current_signals(
         return {}
     rows = await db.read("decisions/list_current_signals", decision_ids=page)
     signals: dict[str, ReviewSignal] = {}
-    for row in rows:
-        signal = dict(row["signal"])
+    for row in shaped(CurrentSignalRow, rows):
+        signal = row["signal"]
         coverage = " ".join(evaluation.decisions[signal["decision_id"]].coverage())
-        if signal.pop("coverage") == coverage:
-            signals[signal["decision_id"]] = ReviewSignal(**signal)
+        if signal["coverage"] == coverage:  # from_node takes the model's fields, not coverage
+            signals[signal["decision_id"]] = from_node(ReviewSignal, signal)
     return signals
 
 
@@ -182,7 +201,7 @@ def _due_decision(
         decision_id=decision_id,
         project=verdicts.project,
         title=verdicts.title,
-        status=verdicts.status,  # pyright: ignore[reportArgumentType]  # the stored status; the model checks it
+        status=verdicts.status,
         review_after_passed=verdicts.review_after_passed(now),
         signal=signals.get(decision_id),
         breached_rules=[rule_verdict(row) for row in verdicts.breached()],

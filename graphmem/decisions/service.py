@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import re
-from typing import Any
 
 from graphmem.core.clock import iso, utc_now_iso
 from graphmem.core.errors import InvalidState, NotFound, first_row, require_state
@@ -27,10 +26,18 @@ from graphmem.decisions.models import (
     UpdateDecisionRequest,
     UpdateDecisionResult,
 )
-from graphmem.decisions.rows import decision_from_row, rule_verdict
+from graphmem.decisions.rows import (
+    AcknowledgedRow,
+    DecisionNode,
+    DecisionRow,
+    EvaluationRow,
+    IdRow,
+    decision_from_row,
+    rule_verdict,
+)
 from graphmem.history.chain import Audit
 from graphmem.history.write_path import Idempotency, IdempotencyRecord, Write, write
-from graphmem.store import TenantStore
+from graphmem.store import Params, TenantStore, shaped
 
 _ID_SHAPE = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$")
 
@@ -38,7 +45,7 @@ _ID_SHAPE = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-
 # --- reading decisions ---------------------------------------------------------------------------
 async def load_decisions(w: Write, ids: list[str]) -> tuple[dict[str, Decision], Evaluation]:
     """Decisions with the current verdict of every rule (evaluated, signals synced)."""
-    rows = await w.run("decisions/get_decisions", ids=ids)
+    rows = shaped(DecisionRow, await w.run("decisions/get_decisions", ids=ids))
     evaluation = await evaluate(w, [row["decision"]["id"] for row in rows], details=True)
     verdicts = {row["rule_id"]: rule_verdict(row) for row in evaluation.rows()}
     return {row["decision"]["id"]: decision_from_row(row, verdicts) for row in rows}, evaluation
@@ -56,17 +63,17 @@ async def read_decision(db: TenantStore, decision_id: str) -> Decision:
             now=utc_now_iso(),
         ),
     )
-    row = first_row(rows, "decision", decision_id)
+    row = first_row(shaped(DecisionRow, rows), "decision", decision_id)
     verdicts = {
         rule["rule_id"]: rule_verdict(rule)
-        for found in evaluated[0]["decisions"]
+        for found in shaped(EvaluationRow, evaluated)[0]["decisions"]
         for rule in found["rules"]
     }
     return decision_from_row(row, verdicts)
 
 
-async def _require_decision(w: Write, decision_id: str) -> dict[str, Any]:
-    rows = await w.run("decisions/get_decisions", ids=[decision_id])
+async def _require_decision(w: Write, decision_id: str) -> DecisionNode:
+    rows = shaped(DecisionRow, await w.run("decisions/get_decisions", ids=[decision_id]))
     return first_row(rows, "decision", decision_id)["decision"]
 
 
@@ -152,11 +159,10 @@ async def _create(w: Write, decision_id: str, request: RecordDecisionRequest) ->
         await evaluate(w, [request.supersedes_decision_id])  # clears its signals
 
 
-def _alternatives_and_rules(
-    request: RecordDecisionRequest,
-) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-    alternatives: list[dict[str, Any]] = []
-    rules: dict[str, dict[str, Any]] = {}  # by rule id: a repeated rule is one rule
+def _alternatives_and_rules(request: RecordDecisionRequest) -> tuple[list[Params], list[Params]]:
+    """The parameters of decisions/create_alternatives and link_reopen_rules."""
+    alternatives: list[Params] = []
+    rules: dict[str, Params] = {}  # by rule id: a repeated rule is one rule
     for position, alternative in enumerate(request.alternatives):
         alternative_id = new_id()
         alternatives.append(
@@ -186,7 +192,7 @@ def _alternatives_and_rules(
 async def _dependencies(w: Write, refs: list[str]) -> tuple[list[str], list[str]]:
     """Split depends_on into fact ids of the tenant and keys. A reference shaped like a
     graphmem id must name a fact: a mistyped id is refused rather than read as a key."""
-    rows = await w.run("decisions/list_existing_facts", refs=refs)
+    rows = shaped(IdRow, await w.run("decisions/list_existing_facts", refs=refs))
     fact_ids = [row["id"] for row in rows]
     keys = [ref for ref in refs if ref not in fact_ids]
     for ref in keys:
@@ -214,7 +220,8 @@ async def ack_review(db: TenantStore, request: AckReviewRequest) -> AckReviewRes
         updated = await w.run(
             "decisions/acknowledge_review_signal", id=request.signal_id, note=request.note
         )
-        signal = ReviewSignal(**updated[0]["signal"])
+        acknowledged = shaped(AcknowledgedRow, updated)[0]
+        signal = ReviewSignal(**acknowledged["signal"])
         revision = await w.record(
             "decision",
             signal.decision_id,

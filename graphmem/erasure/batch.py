@@ -8,13 +8,21 @@ without it). The erasure tool and maintain's retention share it."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TypedDict
 
 from graphmem.erasure.selection import SelectedRow, counts_by_kind
 from graphmem.history.chain import ERASE_OP, Change
 from graphmem.history.erasure import erase_payloads_at, erase_payloads_naming
 from graphmem.history.write_path import Write
+from graphmem.store import shaped
+
+
+class TombstonedRow(TypedDict):
+    """erasure/tombstone_nodes: the nodes it made tombstones."""
+
+    refs: list[str]
 
 
 @dataclass(frozen=True)
@@ -27,7 +35,7 @@ async def erase_batch(
     current: Write,
     erasure_id: str,
     nodes: list[SelectedRow],
-    record: dict[str, Any],
+    record: Mapping[str, object],
     written: list[int] | None = None,
 ) -> Erased:
     """Erase ``nodes`` and the events at ``written``; ``record`` goes into the event."""
@@ -50,8 +58,9 @@ async def erase_batch(
             erasure_id=erasure_id,
             revision=revision,
         )
+        refs = shaped(TombstonedRow, rows)[0]["refs"]
         await current.run("erasure/delete_idempotency_records", ids=ids)
-        await current.run("erasure/refresh_derived_counters", refs=rows[0]["refs"])
+        await current.run("erasure/refresh_derived_counters", refs=refs)
         # the turn after an erased one encoded it in its vector: it is embedded again
-        await current.run("erasure/unembed_next_turns", refs=rows[0]["refs"])
+        await current.run("erasure/unembed_next_turns", refs=refs)
     return Erased(revision, events)

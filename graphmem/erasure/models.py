@@ -3,8 +3,6 @@ that must carry the dry run's fingerprint (see graphmem/erasure/service.py)."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from pydantic import Field, model_validator
 
 from graphmem.core.errors import InvalidArgument
@@ -75,7 +73,7 @@ class EraseRequest(AuditedRequest):
         """What an actor or agent session wrote (not a place in the graph) is selected."""
         return self.written_by is not None or self.written_in_session is not None
 
-    def selector_record(self) -> dict[str, Any]:
+    def selector_record(self) -> dict[str, str | int]:
         """What the erasure's events say was selected: the selector's kind and, for ids, how
         many (never a value: a project, topic or actor name is itself content)."""
         return {"selector": self.selector, **({"ids": len(self.ids)} if self.ids else {})}

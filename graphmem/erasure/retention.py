@@ -1,5 +1,5 @@
 """Retention, applied by maintain: what is past the configured retention
-(graphmem/core/retention.py) goes through the same erasure batch as the erase tool, with the
+(erasure/policy.py) goes through the same erasure batch as the erase tool, with the
 same events (reason "retention"): up to RETENTION_ROOTS past it and what derives from them,
 at most RETENTION_BATCH nodes a batch, what derives first (the roots stay for the next)."""
 
@@ -8,8 +8,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from graphmem.core.ids import new_id
-from graphmem.core.retention import RetentionPolicy
 from graphmem.erasure.batch import erase_batch
+from graphmem.erasure.policy import RetentionPolicy, cutoffs
 from graphmem.erasure.selection import SelectedRow, counts_by_kind, expanded
 from graphmem.history.write_path import Write
 from graphmem.store import shaped
@@ -30,8 +30,8 @@ async def erase_past_retention(current: Write, policy: RetentionPolicy) -> Reten
     now = current.now
     rows = await current.run(
         "erasure/list_past_retention",
-        raw=policy.raw.cutoffs(now) if policy.raw else None,
-        retired=policy.retired.cutoffs(now) if policy.retired else None,
+        raw=cutoffs(policy.raw, now) if policy.raw else None,
+        retired=cutoffs(policy.retired, now) if policy.retired else None,
         limit=RETENTION_ROOTS,
     )
     roots = shaped(SelectedRow, rows)

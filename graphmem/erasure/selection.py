@@ -9,12 +9,13 @@ import hashlib
 import json
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Any, TypedDict
+from typing import TypedDict
 
 from graphmem.core.errors import Conflict
 from graphmem.core.models import canonical_json
 from graphmem.erasure.models import EraseRequest
-from graphmem.store import Row, TenantStore, shaped
+from graphmem.history.erasure import EventToErase
+from graphmem.store import Params, Row, TenantStore, shaped
 
 Reader = Callable[..., Awaitable[list[Row]]]
 MAX_EXPANSIONS = 64  # steps of derivation (chunk > claim > fact > key > facts is four)
@@ -32,6 +33,8 @@ CREATED_BY_OP = {
 
 
 class WrittenRow(TypedDict):
+    """erasure/list_events_written_by: an event the actor or session wrote."""
+
     revision: int
     op: str
     aggregate_id: str | None
@@ -41,6 +44,10 @@ class WrittenRow(TypedDict):
 
 
 class SelectedRow(TypedDict):
+    """A node an erasure selected: erasure/select_by_ids, select_project, select_raw_session,
+    select_topic, select_archived_turns, expand_dependents, list_emptied_fact_keys and
+    list_past_retention."""
+
     ref: str  # the node's element id, for this call's statements only
     kind: str
     id: str
@@ -98,7 +105,7 @@ async def plan(db: TenantStore, request: EraseRequest) -> Plan:
     selected.nodes = await expanded(db.read, roots)
     if selected.nodes:
         rows = await db.read("history/list_events_naming", ids=selected.ids)
-        selected.naming_events = [int(row["revision"]) for row in rows]
+        selected.naming_events = [row["revision"] for row in shaped(EventToErase, rows)]
     return selected
 
 
@@ -112,8 +119,9 @@ def _created(row: WrittenRow) -> str | None:
     return subjects[position] if position is not None and position < len(subjects) else None
 
 
-def _payload(row: WrittenRow) -> dict[str, Any]:
-    """The write's own payload, as its event seals it ({} once erased)."""
+def _payload(row: WrittenRow) -> dict[str, object]:
+    """The write's own payload, as its event seals it ({} once erased): open JSON, its shape
+    the writing tool's."""
     if row["payload_json"] is None:
         return {}
     return json.loads(row["payload_json"])["payload"]
@@ -129,7 +137,7 @@ async def _archived(db: TenantStore, rows: list[WrittenRow]) -> list[SelectedRow
     ranges: list[dict[str, object]] = []
     for row in archived:
         if payload := _payload(row):
-            first, stored = int(payload["first_seq"]), int(payload["stored"])
+            first, stored = _count(payload, "first_seq"), _count(payload, "stored")
             ranges.append({"session": row["aggregate_id"], "from": first, "to": first + stored})
     found = await db.read(
         "erasure/select_archived_turns",
@@ -138,6 +146,14 @@ async def _archived(db: TenantStore, rows: list[WrittenRow]) -> list[SelectedRow
         ranges=ranges,
     )
     return shaped(SelectedRow, found)
+
+
+def _count(payload: dict[str, object], name: str) -> int:
+    """A number archive_turns' payload holds (graphmem/archive/service.py writes ints)."""
+    value = payload[name]
+    if not isinstance(value, int):
+        raise TypeError(f"archive_turns' {name} is not a number")
+    return value
 
 
 async def _roots(db: TenantStore, request: EraseRequest) -> list[SelectedRow]:
@@ -149,7 +165,7 @@ async def _roots(db: TenantStore, request: EraseRequest) -> list[SelectedRow]:
     return shaped(SelectedRow, await db.read(statement, **params))
 
 
-def _root_statement(request: EraseRequest) -> tuple[str, dict[str, Any]] | None:
+def _root_statement(request: EraseRequest) -> tuple[str, Params] | None:
     if request.ids is not None:
         return "erasure/select_by_ids", {"ids": request.ids}
     if request.project is not None:
@@ -161,7 +177,7 @@ def _root_statement(request: EraseRequest) -> tuple[str, dict[str, Any]] | None:
     return None
 
 
-def _authorship(request: EraseRequest) -> dict[str, Any]:
+def _authorship(request: EraseRequest) -> Params:
     return {"actor": request.written_by, "session_id": request.written_in_session}
 
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TypedDict
 
 from graphmem.core.errors import Conflict
 from graphmem.core.ids import new_id
@@ -32,11 +32,25 @@ from graphmem.erasure.selection import Plan, SelectedRow, counts_by_kind, expand
 from graphmem.history.erasure import forget_authors
 from graphmem.history.write_path import Write, write_batches
 from graphmem.retrieval.indexing import indexer_of
-from graphmem.store import TenantStore
+from graphmem.store import TenantStore, shaped
+from graphmem.store.continuations import Position
 
 BATCH = 1_000
 MAX_PER_CALL = 100_000
 SAMPLE = 5
+
+
+class DescribedRow(TypedDict):
+    """erasure/describe_nodes: the start of what a selected node holds."""
+
+    ref: str
+    preview: str
+
+
+class SharedSessionRow(TypedDict):
+    """erasure/list_shared_sessions: a session another writer's turn keeps."""
+
+    ref: str
 
 
 async def erase(
@@ -87,7 +101,7 @@ async def erase(
 async def _dry_run(db: TenantStore, selected: Plan) -> EraseResult:
     shown = selected.nodes[:SAMPLE]
     rows = await db.read("erasure/describe_nodes", refs=[node["ref"] for node in shown])
-    previews = {row["ref"]: str(row["preview"]) for row in rows}
+    previews = {row["ref"]: row["preview"] for row in shaped(DescribedRow, rows)}
     sample = [
         ErasureSample(kind=node["kind"], id=node["id"], preview=previews.get(node["ref"], ""))
         for node in shown
@@ -114,7 +128,7 @@ def _answer(
 class _Batch:
     revision: int
     events: int
-    following: dict[str, Any] | None
+    following: Position | None
     nodes: list[SelectedRow]
 
     @property
@@ -141,8 +155,10 @@ class _Erasure:
             self.written = self.selected.written_events
             self.authored = self.selected.authored_events
 
-    async def batch(self, current: Write, position: dict[str, Any], done: list[_Batch]) -> _Batch:
-        at = int(position["at"])
+    async def batch(self, current: Write, position: Position, done: list[_Batch]) -> _Batch:
+        at = position["at"]  # this call's own position (never a client's continuation)
+        if not isinstance(at, int):
+            raise TypeError("an erasure's position is the offset of its next batch")
         taken = self.nodes[at : at + BATCH]
         written = self.written[max(0, at - len(self.nodes)) :][: BATCH - len(taken)]
         planned = await self._still_theirs(current, taken)
@@ -156,7 +172,8 @@ class _Erasure:
         more = end < len(self.nodes) + len(self.written)
         if not more:
             await forget_authors(current, self.authored)
-        return _Batch(erased.revision, erased.events, {"at": end} if more else None, nodes)
+        following: Position | None = {"at": end} if more else None
+        return _Batch(erased.revision, erased.events, following, nodes)
 
     async def _still_theirs(self, current: Write, taken: list[SelectedRow]) -> list[SelectedRow]:
         """An erasure of what an actor wrote keeps, under the lock, a raw session another
@@ -169,5 +186,5 @@ class _Erasure:
         rows = await current.run(
             "erasure/list_shared_sessions", refs=sessions, selected=self.selected.ids
         )
-        shared = {row["ref"] for row in rows}
+        shared = {row["ref"] for row in shaped(SharedSessionRow, rows)}
         return [node for node in taken if node["ref"] not in shared]

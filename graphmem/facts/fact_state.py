@@ -7,7 +7,8 @@ from graphmem.core.clock import utc_now
 from graphmem.core.models import owner_of
 from graphmem.facts.models import CurrentState, CurrentStateRequest
 from graphmem.facts.resolution import resolve, slot_from_current, slot_from_states
-from graphmem.store import TenantStore
+from graphmem.facts.rows import CurrentSlotRow, StatesSlotRow
+from graphmem.store import TenantStore, shaped
 
 MAX_OWNERS_PER_KEY = 50  # bounds an ambiguous answer's candidate list
 
@@ -25,8 +26,9 @@ async def current_state(db: TenantStore, request: CurrentStateRequest) -> Curren
             owner_limit=MAX_OWNERS_PER_KEY,
             now=now.isoformat(),
         )
-        slots = [slot_from_current(row) for row in rows if row["has_facts"]]
-        if any(row["current_erased"] for row in rows):
+        current = shaped(CurrentSlotRow, rows)
+        slots = [slot_from_current(row) for row in current if row["has_facts"]]
+        if any(row["current_erased"] for row in current):
             state = resolve(request, slots, reference)
             return state.model_copy(update={"current_erased": state.answer is None})
     else:
@@ -37,7 +39,7 @@ async def current_state(db: TenantStore, request: CurrentStateRequest) -> Curren
             known_at=reference.isoformat(),
             owner_limit=MAX_OWNERS_PER_KEY,
         )
-        slots = [slot_from_states(row) for row in rows if row["facts"]]
+        slots = [slot_from_states(row) for row in shaped(StatesSlotRow, rows) if row["facts"]]
     return resolve(request, slots, reference)
 
 

@@ -10,18 +10,23 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import TypedDict, Unpack
 
 from graphmem.core.clock import iso
 from graphmem.core.errors import InvalidArgument, InvalidState, NotFound
-from graphmem.core.models import pick
 from graphmem.decisions import evaluation as decisions
-from graphmem.facts.models import Fact, GovernFactRequest, GovernFactResult
-from graphmem.facts.rows import fact_from_node
+from graphmem.facts.models import (
+    Fact,
+    FactStatus,
+    GovernFactRequest,
+    GovernFactResult,
+    VerificationStatus,
+)
+from graphmem.facts.rows import ContradictionsRow, DisplacedRow, FactByIdRow, fact_from_node
 from graphmem.facts.validity import boundary
 from graphmem.history.chain import Audit
 from graphmem.history.write_path import Write, write
-from graphmem.store import TenantStore
+from graphmem.store import TenantStore, shaped
 
 
 async def govern_fact(db: TenantStore, request: GovernFactRequest) -> GovernFactResult:
@@ -46,9 +51,11 @@ async def govern_fact(db: TenantStore, request: GovernFactRequest) -> GovernFact
                 **decisions.signal_change(pushed),
             },
         )
-        rows = await w.run("facts/get_facts", ids=[request.fact_id])
+        rows = shaped(FactByIdRow, await w.run("facts/get_facts", ids=[request.fact_id]))
         return GovernFactResult(
-            **pick(request, "fact_id action target_fact_id"),
+            fact_id=request.fact_id,
+            action=request.action,
+            target_fact_id=request.target_fact_id,
             effective_at=effective_at,
             changed=True,
             revision=revision,
@@ -61,7 +68,7 @@ async def govern_fact(db: TenantStore, request: GovernFactRequest) -> GovernFact
 
 async def _load_pair(w: Write, request: GovernFactRequest) -> tuple[Fact, Fact | None]:
     ids = [request.fact_id, *([request.target_fact_id] if request.target_fact_id else [])]
-    rows = await w.run("facts/get_facts", ids=ids)
+    rows = shaped(FactByIdRow, await w.run("facts/get_facts", ids=ids))
     found = {row["fact"]["id"]: fact_from_node(row["fact"]) for row in rows}
     if request.fact_id not in found:
         raise NotFound("fact", request.fact_id)
@@ -93,25 +100,32 @@ def _ending_window(fact: Fact, effective_at: datetime) -> datetime:
     return effective_at if current is None or effective_at < current else current
 
 
-async def _update(w: Write, fact: Fact, **fields: Any) -> None:
-    merged: dict[str, Any] = {
-        "status": fact.status,
-        "valid_to": fact.temporal.valid_to,
-        "expires_at": fact.expires_at,
-        "invalidated_at": fact.temporal.invalidated_at,
-        "superseded_at": None,
-        "verification_status": fact.verification_status,
-    }
-    merged.update(fields)
-    merged["set_superseded_at"] = "superseded_at" in fields
-    merged["effective_until"] = boundary(merged["valid_to"], merged["expires_at"])
+class _Changed(TypedDict, total=False):
+    """The lifecycle fields an action changes (facts/update_fact sets them, and effective_until,
+    which follows from them); the others stay as the fact has them."""
+
+    status: FactStatus
+    valid_to: datetime | None
+    expires_at: datetime | None
+    invalidated_at: datetime | None
+    superseded_at: datetime | None  # None, unless the action sets it
+    verification_status: VerificationStatus
+
+
+async def _update(w: Write, fact: Fact, **fields: Unpack[_Changed]) -> None:
+    valid_to = fields.get("valid_to", fact.temporal.valid_to)
+    expires_at = fields.get("expires_at", fact.expires_at)
     await w.run(
         "facts/update_fact",
         id=fact.id,
-        **{
-            name: iso(value) if isinstance(value, datetime) else value
-            for name, value in merged.items()
-        },
+        status=fields.get("status", fact.status),
+        valid_to=iso(valid_to),
+        expires_at=iso(expires_at),
+        invalidated_at=iso(fields.get("invalidated_at", fact.temporal.invalidated_at)),
+        superseded_at=iso(fields.get("superseded_at")),
+        set_superseded_at="superseded_at" in fields,
+        effective_until=iso(boundary(valid_to, expires_at)),
+        verification_status=fields.get("verification_status", fact.verification_status),
     )
 
 
@@ -132,7 +146,10 @@ async def _supersede(g: _Governance) -> list[str]:
 async def _contradict(g: _Governance) -> list[str]:
     w, fact, target = g.w, g.fact, g.target
     assert target is not None
-    rows = await w.run("facts/count_contradictions_between", fact_id=fact.id, target_id=target.id)
+    rows = shaped(
+        ContradictionsRow,
+        await w.run("facts/count_contradictions_between", fact_id=fact.id, target_id=target.id),
+    )
     if rows and rows[0]["existing"]:
         raise InvalidState(
             "fact", fact.id, "contradicting", f"already linked as contradicting fact {target.id!r}"
@@ -177,11 +194,11 @@ async def _revalidate(g: _Governance) -> list[str]:
         verification_status=verification,
     )
     await w.run("facts/clear_successor_links", id=fact.id)
-    rows = await w.run("facts/make_current", id=fact.id)
+    rows = shaped(DisplacedRow, await w.run("facts/make_current", id=fact.id))
     displaced_id = rows[0]["displaced_id"] if rows else None
     if displaced_id is None:
         return [fact.id]
-    displaced = (await w.run("facts/get_facts", ids=[displaced_id]))[0]["fact"]
+    displaced = shaped(FactByIdRow, await w.run("facts/get_facts", ids=[displaced_id]))[0]["fact"]
     await _update(w, fact_from_node(displaced), status="superseded", superseded_at=w.now)
     await _link(g, "facts/link_supersedes", newer_id=fact.id, older_id=displaced_id)
     return [fact.id, displaced_id]

@@ -15,32 +15,33 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from pathlib import Path
-from typing import Any
 
-from graphmem.core.retention import RetentionPolicy
 from graphmem.decisions import evaluation as decisions
 from graphmem.decisions.evaluation import STALE_BATCH
 from graphmem.decisions.models import ReviewOutcome, VerdictCounts
 from graphmem.erasure.backups import BackupRemoval
+from graphmem.erasure.policy import RetentionPolicy
 from graphmem.erasure.retention import erase_past_retention
 from graphmem.facts.models import MaintainRequest, MaintainResult
+from graphmem.facts.rows import ExpiredRow
 from graphmem.history.chain import Change
 from graphmem.history.write_path import Write, write_batches
 from graphmem.retrieval.indexing import indexer_of
-from graphmem.store import TenantStore
+from graphmem.store import TenantStore, shaped
+from graphmem.store.continuations import Position
 
 EXPIRY_BATCH = 1000
 DECISION_BATCH = 500
 CALL_BUDGET = 1.0  # seconds: a call starts no batch after this
 MAX_LISTED = 100
-START = {"phase": "expire", "after": ""}
+START: Position = {"phase": "expire", "after": ""}
 
 
 @dataclass(frozen=True)
 class _Batch:
     phase: str
     at: datetime  # its transaction time
-    following: dict[str, Any] | None  # where the next batch starts; None: the pass is done
+    following: Position | None  # where the next batch starts; None: the pass is done
     expired: list[str] = field(default_factory=list[str])
     stale: list[str] = field(default_factory=list[str])
     review: ReviewOutcome | None = None
@@ -58,7 +59,7 @@ async def maintain(
     position = db.resume("maintain", request.continuation) or START
     policy = retention or RetentionPolicy()
 
-    async def batch(w: Write, position: dict[str, Any], done: list[_Batch]) -> _Batch:
+    async def batch(w: Write, position: Position, done: list[_Batch]) -> _Batch:
         if position["phase"] == "retain":
             return await _retention_batch(w, policy)
         ran = await _batch(w, position, done)
@@ -85,7 +86,7 @@ async def maintain(
 
 async def _retention_batch(w: Write, policy: RetentionPolicy) -> _Batch:
     erased = await erase_past_retention(w, policy)
-    following = {"phase": "retain", "after": ""} if erased.more else None
+    following: Position | None = {"phase": "retain", "after": ""} if erased.more else None
     return _Batch(
         "retain",
         w.now,
@@ -96,18 +97,20 @@ async def _retention_batch(w: Write, policy: RetentionPolicy) -> _Batch:
     )
 
 
-async def _batch(w: Write, position: dict[str, Any], done: list[_Batch]) -> _Batch:
-    phase, after = position["phase"], position["after"]
+async def _batch(w: Write, position: Position, done: list[_Batch]) -> _Batch:
+    phase, after = _where(position)
     if phase == "expire":
-        rows = await w.run("facts/expire_facts", limit=EXPIRY_BATCH)
+        rows = shaped(ExpiredRow, await w.run("facts/expire_facts", limit=EXPIRY_BATCH))
         ids = [row["id"] for row in rows]
-        following = START if len(ids) == EXPIRY_BATCH else {"phase": "stale", "after": ""}
+        following: Position | None = (
+            START if len(ids) == EXPIRY_BATCH else {"phase": "stale", "after": ""}
+        )
         revision = await w.record("fact", ids[0], ids, {"expired": len(ids)}) if ids else None
         return _Batch(phase, w.now, following, expired=ids, revision=revision)
     if phase == "stale":
         ids = await decisions.mark_stale_decisions(w)
         following = position if len(ids) == STALE_BATCH else {"phase": "evaluate", "after": ""}
-        payload = {"stale_decisions": len(ids)}
+        payload: dict[str, object] = {"stale_decisions": len(ids)}
         revision = await w.record("decision", ids[0], ids, payload) if ids else None
         return _Batch(phase, w.now, following, stale=ids, revision=revision)
     evaluation, last = await decisions.evaluate_live_batch(w, after, DECISION_BATCH)
@@ -119,6 +122,15 @@ async def _batch(w: Write, position: dict[str, Any], done: list[_Batch]) -> _Bat
         revision = await w.event(Change("maintain", "decision", subject, subjects, change))
     following = None if last is None else {"phase": "evaluate", "after": last}
     return _Batch(phase, w.now, following, review=evaluation.outcome(), revision=revision)
+
+
+def _where(position: Position) -> tuple[str, str]:
+    """A batch's phase, and the id it goes on after: text, as this pass wrote them (a client's
+    continuation names a position only as the server signed it)."""
+    phase, after = position["phase"], position["after"]
+    if not isinstance(phase, str) or not isinstance(after, str):
+        raise TypeError("a maintain position names its phase and an id to go on after")
+    return phase, after
 
 
 def _result(batches: list[_Batch], continuation: str | None) -> MaintainResult:

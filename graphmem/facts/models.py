@@ -8,8 +8,6 @@ from typing import Annotated, Literal
 
 from pydantic import AwareDatetime, Field, JsonValue, model_validator
 
-from graphmem.core.answers import compact
-from graphmem.core.attestation import Attestation
 from graphmem.core.errors import InvalidArgument
 from graphmem.core.models import (
     Audit,
@@ -25,8 +23,10 @@ from graphmem.core.models import (
     owner_of,
 )
 from graphmem.decisions.models import ReviewOutcome, ReviewSignal
+from graphmem.facts.attestation import Attestation
 from graphmem.facts.validity import boundary
 from graphmem.memories.models.memories import MemoryTopicState
+from graphmem.toolkit.answers import compact
 
 SCHEMA_VERSION = 1
 Project = Annotated[Name | None, Field(description="Owning project (or origin_id).")]

@@ -18,9 +18,10 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Literal
 
-from graphmem.core.models import pick
+from pydantic import JsonValue
+
 from graphmem.facts.models import (
     CurrentState,
     CurrentStateRequest,
@@ -29,7 +30,16 @@ from graphmem.facts.models import (
     HistoryEntry,
     WhyEdge,
 )
-from graphmem.facts.rows import fact_from_node
+from graphmem.facts.rows import (
+    CurrentSlotRow,
+    EdgeType,
+    FactEdge,
+    FactNode,
+    FactStateNode,
+    FormerFact,
+    StatesSlotRow,
+    fact_from_node,
+)
 from graphmem.facts.validity import boundary, lapsed
 
 
@@ -40,18 +50,18 @@ class View:
 
     id: str
     status: FactStatus
-    value: Any
+    value: JsonValue
     valid_from: datetime
     valid_to: datetime | None
     expires_at: datetime | None
     recorded_at: datetime
-    edges: list[dict[str, Any]]
-    node: dict[str, Any]
-    state: dict[str, Any] | None = None
+    edges: list[FactEdge]
+    node: FactNode | FormerFact
+    state: FactStateNode | None = None
 
     @classmethod
     def of(
-        cls, node: dict[str, Any], edges: list[dict[str, Any]], state: dict[str, Any] | None = None
+        cls, node: FactNode | FormerFact, edges: list[FactEdge], state: FactStateNode | None = None
     ) -> View:
         lifecycle = state or node
         return cls(
@@ -73,6 +83,7 @@ class View:
         return "key" in self.node
 
     def fact(self) -> Fact:
+        assert "key" in self.node, "a former fact's projection is never an answer"
         return fact_from_node(self.node, self.state)
 
     def lapsed_at(self, at: datetime) -> bool:
@@ -94,19 +105,19 @@ class Slot:
     views: list[View]  # newest recorded first
 
 
-def slot_from_current(row: dict[str, Any]) -> Slot:
+def slot_from_current(row: CurrentSlotRow) -> Slot:
     views = [View.of(old, old["edges"]) for old in row["history"]]
     if row["answer"] is not None:
         views.append(View.of(row["answer"], row["answer_edges"]))
     return _slot(row, views)
 
 
-def slot_from_states(row: dict[str, Any]) -> Slot:
+def slot_from_states(row: StatesSlotRow) -> Slot:
     views = [View.of(item["fact"], item["edges"], item["state"]) for item in row["facts"]]
     return _slot(row, views)
 
 
-def _slot(row: dict[str, Any], views: list[View]) -> Slot:
+def _slot(row: CurrentSlotRow | StatesSlotRow, views: list[View]) -> Slot:
     views.sort(key=lambda v: (v.recorded_at, v.id), reverse=True)
     return Slot(row["project"], row["origin_id"], row["owner"], views)
 
@@ -149,19 +160,25 @@ def resolve(request: CurrentStateRequest, slots: list[Slot], reference: datetime
     return _state_of_slot(base, slot, answer, request.history_limit, reference)
 
 
+_WHY: dict[EdgeType, Literal["supersedes", "contradicts"]] = {
+    "SUPERSEDES": "supersedes",
+    "CONTRADICTS": "contradicts",
+}
+
+
 def _state_of_slot(
     base: CurrentState, slot: Slot, answer: View | None, limit: int, reference: datetime
 ) -> CurrentState:
     others = [view for view in slot.views if answer is None or view.id != answer.id]
     history = [_history_entry(view, reference) for view in others[:limit]]
-    edges = {
+    edges: dict[tuple[EdgeType, str, str], FactEdge] = {
         (edge["type"], edge["from_id"], edge["to_id"]): edge
         for view in ([answer] if answer else []) + others[:limit]
         for edge in view.edges
     }
     why = [
         WhyEdge(
-            type=kind.lower(),
+            type=_WHY[kind],
             from_id=source,
             to_id=target,
             at=edge.get("at"),
@@ -196,6 +213,10 @@ def _history_entry(view: View, reference: datetime) -> HistoryEntry:
     return HistoryEntry(
         id=view.id,
         status="expired" if lapsed_now else view.status,
-        **pick(view, "value valid_from valid_to expires_at recorded_at"),
+        value=view.value,
+        valid_from=view.valid_from,
+        valid_to=view.valid_to,
+        expires_at=view.expires_at,
+        recorded_at=view.recorded_at,
         superseded_by=superseded_by,
     )

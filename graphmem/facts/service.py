@@ -11,15 +11,16 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
 
-from graphmem.core.attestation import Attestation, TrustedVerifiers, check_attestation
+from pydantic import JsonValue
+
 from graphmem.core.clock import iso
-from graphmem.core.errors import first_row
+from graphmem.core.errors import NotFound
 from graphmem.core.ids import new_id
 from graphmem.core.models import canonical_json
 from graphmem.decisions import evaluation as decisions
 from graphmem.decisions.reopen_rules import value_projection
+from graphmem.facts.attestation import Attestation, TrustedVerifiers, check_attestation
 from graphmem.facts.models import (
     SCHEMA_VERSION,
     Fact,
@@ -27,11 +28,11 @@ from graphmem.facts.models import (
     RecordFactResult,
     VerifyFactResult,
 )
-from graphmem.facts.rows import fact_from_node
+from graphmem.facts.rows import FactByIdRow, FactRow, RecordedFactRow, fact_from_node
 from graphmem.facts.validity import boundary
 from graphmem.history.chain import Audit
 from graphmem.history.write_path import Idempotency, IdempotencyRecord, Write, write
-from graphmem.store import TenantStore
+from graphmem.store import Params, TenantStore, shaped
 
 
 # --- record_fact ---------------------------------------------------------------------------------
@@ -73,10 +74,11 @@ def _remembered_fact(result: RecordFactResult) -> IdempotencyRecord:
 
 async def _replayed_fact(w: Write, earlier: IdempotencyRecord) -> RecordFactResult:
     """The first write's result, with the fact as it is stored now."""
-    rows = await w.run("facts/get_facts", ids=[earlier.entity_id])
+    rows = shaped(FactByIdRow, await w.run("facts/get_facts", ids=[earlier.entity_id]))
+    superseded_id = earlier.details.get("superseded_id")  # as _remembered_fact kept it
     return RecordFactResult(
         **fact_from_node(rows[0]["fact"]).model_dump(),
-        superseded_id=earlier.details.get("superseded_id"),
+        superseded_id=superseded_id if isinstance(superseded_id, str) else None,
         revision=earlier.revision,
         idempotent_replay=True,
     )
@@ -93,13 +95,14 @@ async def record_in_transaction(w: Write, request: RecordFactRequest, fact_id: s
     """Write one fact (superseding its key's current fact) and push review signals, inside a
     caller's locked transaction; the caller appends the history event. Used by record_fact
     and by the areas that create facts from other things (promoted claims)."""
-    rows = await w.run("facts/record_fact", **_record_params(request, fact_id, w.now))
+    params = _record_params(request, fact_id, w.now)
+    rows = shaped(RecordedFactRow, await w.run("facts/record_fact", **params))
     superseded_id = rows[0]["superseded_id"]
     pushed = await decisions.evaluate(w, sorted(rows[0]["watching"]))  # push_signals' work
     return Recorded(fact_from_node(rows[0]["fact"]), superseded_id, pushed)
 
 
-def _record_params(request: RecordFactRequest, fact_id: str, now: datetime) -> dict[str, Any]:
+def _record_params(request: RecordFactRequest, fact_id: str, now: datetime) -> Params:
     """The statement's parameters; $now and the audit fields come from the write (Write.run)."""
     source_class, source_raw = request.provenance
     observed_at = request.observed_at or now
@@ -125,7 +128,7 @@ def _record_params(request: RecordFactRequest, fact_id: str, now: datetime) -> d
     }
 
 
-def _value_projection(value: Any) -> dict[str, Any]:
+def _value_projection(value: JsonValue) -> Params:
     """Typed views of the value that reopen rules compare (graphmem/decisions/reopen_rules.py)."""
     projection = value_projection(value)
     instant = projection.pop("value_instant")
@@ -140,14 +143,17 @@ async def verify_fact(
     store it; a refusal rolls the transaction back, so nothing is written."""
 
     async def work(w: Write) -> VerifyFactResult:
-        rows = await w.run("facts/get_facts", ids=[fact_id])
-        fact = fact_from_node(first_row(rows, "fact", fact_id)["fact"])
+        rows = shaped(FactByIdRow, await w.run("facts/get_facts", ids=[fact_id]))
+        if not rows:
+            raise NotFound("fact", fact_id)
+        fact = fact_from_node(rows[0]["fact"])
         check_attestation(fact.model_dump(mode="json"), attestation, trusted)
         record = attestation.model_dump(
             mode="json", exclude={"signature", "schema_version", "fact_id"}
         )
-        updated = await w.run(
-            "facts/mark_fact_verified", id=fact_id, verification_json=json.dumps(record)
+        verified = json.dumps(record)
+        updated = shaped(
+            FactRow, await w.run("facts/mark_fact_verified", id=fact_id, verification_json=verified)
         )
         revision = await w.record(
             "fact",

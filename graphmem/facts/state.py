@@ -19,13 +19,17 @@ from __future__ import annotations
 
 import asyncio
 from datetime import UTC, datetime
-from typing import Any
 
 from graphmem.facts import fact_state as facts
 from graphmem.facts.models import CurrentState, CurrentStateRequest
 from graphmem.memories.models.memories import MemoryTopicState
-from graphmem.memories.rows import memory_from_node, topic_version_from_node
-from graphmem.store import TenantStore
+from graphmem.memories.rows import (
+    MemoryNode,
+    TopicVersionsRow,
+    memory_from_node,
+    topic_version_from_node,
+)
+from graphmem.store import TenantStore, shaped
 
 MAX_VERSIONS = 50
 MAX_PROJECTS = 20
@@ -38,7 +42,7 @@ async def current_state(db: TenantStore, request: CurrentStateRequest) -> Curren
     fact_side, topic = await asyncio.gather(
         facts.current_state(db, request), resolve_topic(db, request)
     )
-    update: dict[str, Any] = {"memory": topic}
+    update: dict[str, object] = {"memory": topic}
     if fact_side.status == "not_found" and topic.status != "not_found":
         update.update(status=topic.status, project=topic.project, candidates=topic.candidates)
     return fact_side.model_copy(update=update)
@@ -53,7 +57,9 @@ async def resolve_topic(db: TenantStore, request: CurrentStateRequest) -> Memory
         project_limit=MAX_PROJECTS,
     )
     at = request.known_at or request.as_of
-    slots = [(row["project"], _known(row["versions"], at)) for row in rows]
+    slots = [
+        (row["project"], _known(row["versions"], at)) for row in shaped(TopicVersionsRow, rows)
+    ]
     slots = [(project, versions) for project, versions in slots if versions]
     if not slots:
         return MemoryTopicState(status="not_found", project=None, current=None, history=[])
@@ -80,14 +86,14 @@ async def resolve_topic(db: TenantStore, request: CurrentStateRequest) -> Memory
     )
 
 
-def _known(versions: list[dict[str, Any]], at: datetime | None) -> list[dict[str, Any]]:
+def _known(versions: list[MemoryNode], at: datetime | None) -> list[MemoryNode]:
     """The versions that existed at ``at`` (all when no instant is given)."""
     if at is None:
         return versions
     return [v for v in versions if v["created_at"] <= at]
 
 
-def _active(versions: list[dict[str, Any]], at: datetime | None) -> dict[str, Any] | None:
+def _active(versions: list[MemoryNode], at: datetime | None) -> MemoryNode | None:
     if at is None:
         return next((v for v in versions if v["status"] == "active"), None)
     moment = at.astimezone(UTC)

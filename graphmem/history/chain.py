@@ -13,15 +13,16 @@ from __future__ import annotations
 import hashlib
 import logging
 import secrets
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import Any
+from typing import TypedDict
 
 from graphmem.core.clock import parse_iso, utc_now
 from graphmem.core.errors import HistoryKeyMismatch
 from graphmem.core.ids import new_id
 from graphmem.core.keys import SCHEME, ChainKey
-from graphmem.core.models import canonical_json, pick
+from graphmem.core.models import canonical_json
 from graphmem.history.models import EventRecord, ReplayRequest
 from graphmem.history.rows import EventRow, LockedHead, event_from_node
 from graphmem.store import TenantStore, Tx, shaped
@@ -29,6 +30,29 @@ from graphmem.store import TenantStore, Tx, shaped
 GENESIS_HASH = "0" * 64
 ERASE_OP = "erase"  # an erasure's own event: it holds no content and is never erased
 log = logging.getLogger("graphmem")
+
+
+class EventParams(TypedDict):
+    """One event of history/append_events' ``$events`` (and the event parameters of a
+    one-statement write: write_path.write_at_head): what ``event_params`` makes of a change."""
+
+    event_id: str
+    revision: int
+    op: str
+    at: str  # the transaction time as ISO text: what the hash covers
+    aggregate_kind: str
+    aggregate_id: str
+    subject_ids: list[str]
+    payload_json: str
+    payload_salt: str
+    payload_digest: str
+    session_id: str | None
+    actor: str | None
+    client: str | None
+    prev_hash: str
+    hash: str
+    hash_scheme: str | None  # keyed events
+    key_id: str | None
 
 
 @dataclass
@@ -41,7 +65,7 @@ class Head:
     last_hash: str
     now: datetime  # the transaction time of this write, taken after the lock
     last_at: str | None = None  # the time of the tenant's last event, as the head stores it
-    pending: list[dict[str, Any]] = field(default_factory=list[dict[str, Any]])
+    pending: list[EventParams] = field(default_factory=list[EventParams])
 
     @classmethod
     def at(cls, revision: int, last_hash: str, last_at: str | None) -> Head:
@@ -138,10 +162,13 @@ def payload_digest(salt: str, payload_json: str) -> str:
     return hashlib.sha256(f"{salt}\0{payload_json}".encode()).hexdigest()
 
 
-def erasure_seal(tenant: str, event: dict[str, Any], erased_by: int, key: ChainKey | None) -> str:
+def erasure_seal(
+    tenant: str, event: Mapping[str, object], erased_by: int, key: ChainKey | None
+) -> str:
     """The mark that the erasure at revision ``erased_by`` removed this event's payload: it
     covers the event's place in the chain (revision, op, time, links), so nobody without the
-    key can erase a payload, or edit an erased event, and pass it off as an erasure."""
+    key can erase a payload, or edit an erased event, and pass it off as an erasure. ``event``
+    is the event as stored or exported: its revision, op, at_text, prev_hash and hash."""
     material = canonical_json(
         {
             "erased": event["revision"],
@@ -168,7 +195,7 @@ class Change:
     aggregate_kind: str  # fact, decision, chunk, ...
     aggregate_id: str
     subject_ids: list[str]
-    payload: dict[str, Any]
+    payload: dict[str, object]  # open JSON: its shape is the writing tool's
 
 
 def append_event(tx: Tx, head: Head, change: Change, audit: Audit) -> int:
@@ -188,7 +215,7 @@ async def flush_events(tx: Tx, head: Head) -> None:
 
 def event_params(
     tenant: str, key: ChainKey | None, head: Head, change: Change, audit: Audit
-) -> dict[str, Any]:
+) -> EventParams:
     """The parameters of the event that records ``change`` after ``head`` (which it advances):
     one event of ``history/append_events``, and those of a one-statement write's event."""
     revision = head.revision + 1
@@ -204,16 +231,20 @@ def event_params(
     salt = secrets.token_hex(16)
     sealed = payload_digest(salt, payload_json)
     digest = event_hash(tenant, revision, change.op, at, sealed, head.last_hash, key, sealed=True)
-    params = {
+    params: EventParams = {
         "event_id": new_id(),
         "revision": revision,
         "op": change.op,
         "at": at,
-        **pick(change, "aggregate_kind aggregate_id subject_ids"),
+        "aggregate_kind": change.aggregate_kind,
+        "aggregate_id": change.aggregate_id,
+        "subject_ids": change.subject_ids,
         "payload_json": payload_json,
         "payload_salt": salt,
         "payload_digest": sealed,
-        **pick(audit, "session_id actor client"),
+        "session_id": audit.session_id,
+        "actor": audit.actor,
+        "client": audit.client,
         "prev_hash": head.last_hash,
         "hash": digest,
         "hash_scheme": SCHEME if key else None,

@@ -17,11 +17,20 @@ from graphmem.store import shaped
 
 
 class EventToErase(TypedDict):
+    """history/list_events_naming and list_events_by_revision: an event to erase, with the
+    fields its erasure's seal covers."""
+
     revision: int
     op: str
     at_text: str
     prev_hash: str
     hash: str
+
+
+class ErasedRow(TypedDict):
+    """history/erase_event_payloads: how many payloads it erased."""
+
+    erased: int
 
 
 async def erase_payloads_naming(current: Write, ids: list[str], erased_by: int) -> int:
@@ -41,7 +50,7 @@ async def _erase(current: Write, events: list[EventToErase], erased_by: int) -> 
         return 0
     key = current.tx.chain_key
     sealed = [
-        {"revision": e["revision"], "seal": erasure_seal(current.tenant, dict(e), erased_by, key)}
+        {"revision": e["revision"], "seal": erasure_seal(current.tenant, e, erased_by, key)}
         for e in events
         if e["revision"] < erased_by
     ]
@@ -51,7 +60,7 @@ async def _erase(current: Write, events: list[EventToErase], erased_by: int) -> 
         erased_by=erased_by,
         seal_key_id=key.key_id if key else None,
     )
-    return int(rows[0]["erased"]) if rows else 0
+    return shaped(ErasedRow, rows)[0]["erased"] if rows else 0
 
 
 async def forget_authors(current: Write, revisions: list[int]) -> None:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any, Literal
+from typing import Literal
 
 from pydantic import AwareDatetime, Field
 
@@ -32,7 +32,7 @@ class EventRecord(OutputModel):
     actor: str | None
     session_id: str | None
     client: str | None
-    payload: dict[str, Any] = Field(
+    payload: dict[str, object] = Field(
         description="What changed, as the write recorded it; empty once erased."
     )
     erased_by: int | None = Field(

@@ -4,7 +4,8 @@ shapes of the rows the history floor itself reads (see graphmem/store/store.py).
 from __future__ import annotations
 
 import json
-from typing import Any, TypedDict
+from datetime import datetime
+from typing import NotRequired, TypedDict
 
 from graphmem.core.models import from_node
 from graphmem.history.models import EventRecord
@@ -58,10 +59,39 @@ class ChainPage(TypedDict):
     events: list[ChainEvent]
 
 
+class EventNode(TypedDict):
+    """An ``:Event`` node's properties, as the write path appended it (chain.py's
+    ``event_params``) and an erasure changed it (erase_event_payloads, forget_event_authors).
+    Neo4j keeps no nulls: a property never set, or set to null, is absent."""
+
+    id: str
+    tenant: str
+    revision: int
+    op: str
+    at: datetime
+    at_text: str  # ``at`` as the hash covers it
+    aggregate_kind: str
+    aggregate_id: str
+    subject_ids: list[str]
+    payload_json: NotRequired[str]  # gone once erased
+    payload_salt: NotRequired[str]  # sealed events, until erased
+    payload_digest: NotRequired[str]  # sealed events
+    session_id: NotRequired[str]  # who wrote, as they said (gone once forgotten)
+    actor: NotRequired[str]
+    client: NotRequired[str]
+    prev_hash: str
+    hash: str
+    hash_scheme: NotRequired[str]  # keyed events
+    key_id: NotRequired[str]
+    erased_by: NotRequired[int]  # the revision of the erasure that removed its payload
+    erasure_seal: NotRequired[str]
+    seal_key_id: NotRequired[str]
+
+
 class EventRow(TypedDict):
     """history/list_events and list_subject_events: one Event node's properties."""
 
-    event: dict[str, Any]
+    event: EventNode
 
 
 class IdempotencyRow(TypedDict):
@@ -74,9 +104,11 @@ class IdempotencyRow(TypedDict):
     superseded_id: str | None  # records written before the one write path
 
 
-def event_from_node(node: dict[str, Any]) -> EventRecord:
+def event_from_node(node: EventNode) -> EventRecord:
     text = None if node.get("erased_by") is not None else node.get("payload_json")
-    body: dict[str, Any] = json.loads(text) if text is not None else {}  # {} once erased
+    # The payload wrapped with the aggregate and subjects (history/chain.py; older events: the
+    # payload alone), {} once erased. A payload is open JSON: its shape is the writing tool's.
+    body: dict[str, object] = json.loads(text) if text is not None else {}
     return from_node(
         EventRecord,
         node,

@@ -195,7 +195,7 @@ class _Walk:
             raise _Broken(
                 "key_missing", revision, "its erasure is sealed with a key this server lacks"
             )
-        expected = erasure_seal(self.tenant, dict(event), erased_by, self.key if key_id else None)
+        expected = erasure_seal(self.tenant, event, erased_by, self.key if key_id else None)
         if not hmac.compare_digest(seal, expected):
             raise _Broken("tampered", revision, "its erasure seal does not hold")
         first, keyed = self.erasures.setdefault(erased_by, (revision, key_id is not None))

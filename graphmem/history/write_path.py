@@ -29,7 +29,7 @@ import asyncio
 import hashlib
 import json
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Generic, Protocol, TypeVar
@@ -42,7 +42,8 @@ from graphmem.core.progress import step
 from graphmem.history.chain import Audit, Change, Head, append_event, event_params, flush_events
 from graphmem.history.group_commit import committer_of, seen_heads
 from graphmem.history.rows import IdempotencyRow
-from graphmem.store import Row, TenantStore, Tx, shaped
+from graphmem.store import Params, Row, TenantStore, Tx, shaped
+from graphmem.store.continuations import Position
 
 T = TypeVar("T")
 
@@ -81,12 +82,12 @@ class Write:
         """The revision this write's next event will commit as (for nodes that record it)."""
         return self._head.revision + 1
 
-    async def run(self, name: str, **params: Any) -> list[Row]:
+    async def run(self, name: str, **params: object) -> list[Row]:
         """Run a statement of this write. Every statement may read the write's transaction
         time as ``$now`` and its audit fields as ``$session_id``, ``$actor`` and ``$client``,
         unless the caller passes other values."""
         audit = self._audit
-        defaults = {
+        defaults: Params = {
             "now": self.now_iso,
             "session_id": audit.session_id,
             "actor": audit.actor,
@@ -106,7 +107,7 @@ class Write:
         return revision
 
     async def record(
-        self, kind: str, aggregate_id: str, subject_ids: list[str], payload: dict[str, Any]
+        self, kind: str, aggregate_id: str, subject_ids: list[str], payload: dict[str, object]
     ) -> int:
         """Record one change of this write (its op is the write's label); returns the revision
         it commits as."""
@@ -131,13 +132,13 @@ class IdempotencyRecord:
 
     entity_id: str
     revision: int
-    details: dict[str, Any] = field(default_factory=dict[str, Any])
+    details: dict[str, object] = field(default_factory=dict[str, object])  # open JSON
 
 
 class KeyedRequest(Protocol):
     idempotency_key: str | None
 
-    def fingerprint(self) -> dict[str, Any]: ...
+    def fingerprint(self) -> Mapping[str, object]: ...
 
 
 @dataclass(frozen=True)
@@ -195,7 +196,7 @@ async def write(
 
 
 async def write_at_head(
-    db: TenantStore, label: str, name: str, change: Change, *, audit: Audit, **params: Any
+    db: TenantStore, label: str, name: str, change: Change, *, audit: Audit, **params: object
 ) -> Row | None:
     """Statement ``name`` as a whole write: it claims the head this process saw last, makes
     ``change`` and appends its event (with the parameters of ``event_params``, plus ``$now``,
@@ -212,14 +213,14 @@ async def write_at_head(
 
 
 async def _statement_at_head(
-    db: TenantStore, label: str, name: str, change: Change, audit: Audit, params: dict[str, Any]
+    db: TenantStore, label: str, name: str, change: Change, audit: Audit, params: Params
 ) -> Row | None:
     seen = seen_heads(db.store).pop(db.tenant, None)  # one write per expected head
     if seen is None:
         return None
     head = Head.at(seen.revision, seen.last_hash, seen.last_at)
     event = event_params(db.tenant, db.store.chain_key, head, change, audit)
-    statement = {
+    statement: Params = {
         **params,
         **event,
         "now": event["at"],
@@ -238,7 +239,7 @@ class Batch(Protocol):
     """One batch of a long write: ``following`` is where the next starts (None: done)."""
 
     @property
-    def following(self) -> dict[str, Any] | None: ...
+    def following(self) -> Position | None: ...
 
 
 B = TypeVar("B", bound=Batch)
@@ -257,8 +258,8 @@ async def hand_over() -> None:
 async def write_batches(
     db: TenantStore,
     label: str,
-    position: dict[str, Any],
-    run: Callable[[Write, dict[str, Any], list[B]], Awaitable[B]],
+    position: Position,
+    run: Callable[[Write, Position, list[B]], Awaitable[B]],
     *,
     budget: float,
     committed: Callable[[B], None] | None = None,
@@ -269,7 +270,7 @@ async def write_batches(
     of each batch once it has committed (work outside the database that must follow it)."""
     began = time.monotonic()
     batches: list[B] = []
-    following: dict[str, Any] | None = position
+    following: Position | None = position
     while following is not None and (not batches or time.monotonic() - began < budget):
         if batches:
             await hand_over()
@@ -284,14 +285,12 @@ async def write_batches(
 
 
 def _batch_work(
-    run: Callable[[Write, dict[str, Any], list[B]], Awaitable[B]],
-    position: dict[str, Any],
-    done: list[B],
+    run: Callable[[Write, Position, list[B]], Awaitable[B]], position: Position, done: list[B]
 ) -> Callable[[Write], Awaitable[B]]:
     return lambda current: run(current, position, list(done))
 
 
-async def bookkeeping(db: TenantStore, name: str, **params: Any) -> list[Row]:
+async def bookkeeping(db: TenantStore, name: str, **params: object) -> list[Row]:
     """A write that is not knowledge and records no history (usage counters): one statement,
     no tenant lock, no event, so readers who trigger it never queue behind writers. The
     statement must take its node locks in a deterministic order."""
@@ -315,7 +314,8 @@ async def _find(current: Write, keyed: Idempotency[Any]) -> IdempotencyRecord | 
             "idempotency_key was already used for a different write; use a new key for a "
             "new write, or repeat the original arguments to recover its result"
         )
-    details: dict[str, Any] = json.loads(row["details_json"]) if row["details_json"] else {}
+    # what the write's ``remember`` kept: open JSON, its shape the writing tool's
+    details: dict[str, object] = json.loads(row["details_json"]) if row["details_json"] else {}
     if row["superseded_id"] is not None:  # records written before the one write path
         details.setdefault("superseded_id", row["superseded_id"])
     return IdempotencyRecord(row["entity_id"], row["revision"], details)

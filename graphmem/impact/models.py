@@ -8,9 +8,9 @@ from typing import Annotated, Literal
 
 from pydantic import ConfigDict, Field, model_validator
 
-from graphmem.core.answers import compact
 from graphmem.core.errors import InvalidArgument
 from graphmem.core.models import Audit, BlankAsNone, Name, OutputModel, StrictModel
+from graphmem.toolkit.answers import compact
 
 SourceKind = Literal["chunk", "claim", "fact"]
 TargetKind = Literal["session", "snapshot", "mapping", "validation", "export", "fact", "decision"]

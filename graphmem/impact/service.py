@@ -40,7 +40,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable
 from dataclasses import dataclass
-from typing import Any, Protocol, get_args
+from typing import Protocol, TypeGuard, get_args
 
 from graphmem.core.clock import utc_now_iso
 from graphmem.core.errors import NotFound
@@ -64,7 +64,8 @@ from graphmem.impact.models import (
     depth_of,
     node_name,
 )
-from graphmem.store import TenantStore
+from graphmem.impact.rows import EdgeItem, EdgesRow, EndpointsRow, LinkedRow
+from graphmem.store import Params, Row, TenantStore, shaped
 
 # Derived edges: the impact type and score they carry (EVIDENCED_BY: the claim's confidence
 # when it has one in [0, 1]).
@@ -87,7 +88,7 @@ SCORE_DIGITS = 6
 # --- link_impact ---------------------------------------------------------------------------------
 async def link_impact(db: TenantStore, request: LinkImpactRequest) -> LinkImpactResult:
     edge_id = new_id()
-    ends = {
+    ends: Params = {
         "source_kind": request.source_kind,
         "source_ref": request.source_ref,
         "target_kind": request.target_kind,
@@ -96,19 +97,18 @@ async def link_impact(db: TenantStore, request: LinkImpactRequest) -> LinkImpact
     }
 
     async def work(w: Write) -> LinkImpactResult:
-        found = (await w.run("impact/find_impact_endpoints", **ends))[0]
+        found = shaped(EndpointsRow, await w.run("impact/find_impact_endpoints", **ends))[0]
         if not found["source_found"]:
             raise NotFound(request.source_kind, request.source_ref)
         if not found["target_found"]:
             raise NotFound(request.target_kind, request.target_ref)
-        row = (
-            await w.run(
-                "impact/link_impact",
-                **ends,
-                **pick(request, "impact_type score rationale"),
-                edge_id=edge_id,
-            )
-        )[0]
+        rows = await w.run(
+            "impact/link_impact",
+            **ends,
+            **pick(request, "impact_type score rationale"),
+            edge_id=edge_id,
+        )
+        row = shaped(LinkedRow, rows)[0]
         revision = await w.record(
             "impact",
             row["edge_id"],
@@ -161,11 +161,11 @@ class EdgeReader(Protocol):
     """Runs ``impact/list_impact_edges`` with the given parameters: in a read of its own, or
     inside a caller's transaction (knowledge's enrich sees its own run's writes)."""
 
-    def __call__(self, **params: Any) -> Awaitable[list[dict[str, Any]]]: ...
+    def __call__(self, **params: object) -> Awaitable[list[Row]]: ...
 
 
 async def explain_impact(db: TenantStore, request: ExplainImpactRequest) -> ExplainImpactResult:
-    async def read_edges(**params: Any) -> list[dict[str, Any]]:
+    async def read_edges(**params: object) -> list[Row]:
         return await db.read("impact/list_impact_edges", **params)
 
     return await walk(read_edges, request, utc_now_iso())
@@ -188,10 +188,11 @@ async def walk(
             fanout=FANOUT,
             **{f"{kind}_ids": [ref for k, ref in frontier if k == kind] for kind in EXPANDABLE},
         )
-        if level == 1 and not rows:
+        found = shaped(EdgesRow, rows)
+        if level == 1 and not found:
             raise NotFound(request.source_kind, request.source_ref)
         candidates: dict[Node, _Best] = {}
-        for row in sorted(rows, key=lambda row: (row["from_kind"], row["from_id"])):
+        for row in sorted(found, key=lambda row: (row["from_kind"], row["from_id"])):
             origin: Node = (row["from_kind"], row["from_id"])
             parent = best[origin]
             edges, cut = _edges(row["edges"])
@@ -212,43 +213,39 @@ async def walk(
     return _result(request, depth, best, truncated)
 
 
-def _edges(raw: list[dict[str, Any]]) -> tuple[list[_Edge], bool]:
+def _edges(raw: list[EdgeItem]) -> tuple[list[_Edge], bool]:
     """The valid edges of one node, and whether a fanout bound may have cut its list."""
     per_via: dict[str, int] = {}
     edges: list[_Edge] = []
     for item in raw:
-        via: Via = item["via"]
+        via = item["via"]
         per_via[via] = per_via.get(via, 0) + 1
-        if not item["valid"] or item["kind"] is None or item["ref"] is None:
+        kind, ref = item["kind"], item["ref"]
+        if not item["valid"] or kind is None or ref is None:
             continue
         if via == "IMPACTS":
             impact_type, score, rationale = item["impact_type"], item["score"], item["rationale"]
-            if impact_type not in IMPACT_TYPES or not _is_score(score):
+            if not _is_impact_type(impact_type) or not _is_score(score):
                 continue  # not written by link_impact: nothing to multiply with
         else:
             impact_type, score = DERIVED[via]
-            if via == "EVIDENCED_BY" and _is_score(item.get("score")):
-                score = float(item["score"])
+            if via == "EVIDENCED_BY" and _is_score(confidence := item["score"]):
+                score = float(confidence)
             rationale = _derived_rationale(via, item)
-        edges.append(
-            _Edge(
-                (item["kind"], item["ref"]),
-                item["label"],
-                via,
-                impact_type,
-                float(score),
-                rationale,
-            )
-        )
+        edges.append(_Edge((kind, ref), item["label"], via, impact_type, float(score), rationale))
     edges.sort(key=lambda edge: (-edge.score, edge.via, edge.to))  # ties: a stable choice
     return edges, any(count >= FANOUT for count in per_via.values())
 
 
-def _is_score(value: Any) -> bool:
+def _is_impact_type(value: object) -> TypeGuard[ImpactType]:
+    return value in IMPACT_TYPES
+
+
+def _is_score(value: object) -> TypeGuard[float]:
     return isinstance(value, int | float) and not isinstance(value, bool) and 0 <= value <= 1
 
 
-def _derived_rationale(via: Via, item: dict[str, Any]) -> str:
+def _derived_rationale(via: Via, item: EdgeItem) -> str:
     match via:
         case "DEPENDS_ON":
             return "the decision depends on this fact"

@@ -8,10 +8,10 @@ record_human_answer(chunk_ref, answer_text 1..20,000, question_id optional)
   chunk or tenant, or none, is not_found; an answered one is invalid_state. Without question_id
   (null counts as omitted) the answer resolves every open question of the chunk (at most
   MAX_OPEN_QUESTIONS), possibly none.
-- The answer passes the poisoning gate (graphmem/core/gate.py): secrets are redacted before anything
-  is stored (reported with offsets into answer_text); instruction-like content does not refuse
-  the answer (a human's answer is kept, as every gated text is) but quarantines the chunk, as
-  add_context_chunk does for a body: kept, excluded from claims and packs, listed by
+- The answer passes the poisoning gate (graphmem/screening/gate.py): secrets are redacted
+  before anything is stored (reported with offsets into answer_text); instruction-like content
+  does not refuse the answer (a human's answer is kept, as every gated text is) but quarantines
+  the chunk, as add_context_chunk does for a body: kept, excluded from claims and packs, listed by
   audit_memory as quarantined_content, released only through govern_memory.
 - The screened answer is appended to the body as "\\n\\n[human answer <ISO time>] <text>"; the
   source_hash becomes the sha256 of the new body (so the chunk is assessable again); body_hash,
@@ -30,10 +30,9 @@ record_human_answer(chunk_ref, answer_text 1..20,000, question_id optional)
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TypedDict
 
 from graphmem.core.errors import InvalidArgument, InvalidState, NotFound
-from graphmem.core.gate import Screened, screen
 from graphmem.core.ids import new_id
 from graphmem.history.chain import Change
 from graphmem.history.write_path import Write
@@ -42,8 +41,10 @@ from graphmem.knowledge.clarify import MAX_OPEN_QUESTIONS, write_on_chunk
 from graphmem.knowledge.lifecycle import can_move
 from graphmem.knowledge.models.chunks import ChunkState
 from graphmem.knowledge.models.clarify import RecordHumanAnswerRequest, RecordHumanAnswerResult
+from graphmem.knowledge.rows import AnsweredRow, ChunkNode, QuestionRow
 from graphmem.knowledge.runs import record_run
-from graphmem.store import TenantStore
+from graphmem.screening.gate import Screened, screen
+from graphmem.store import TenantStore, shaped
 
 MAX_ANSWERED_BODY = 200_000  # a chunk body with its appended answers, in characters
 
@@ -67,8 +68,11 @@ async def _questions_answered(w: Write, chunk_id: str, question_id: str | None) 
         rows = await w.run(
             "knowledge/list_chunk_open_questions", chunk_id=chunk_id, limit=MAX_OPEN_QUESTIONS
         )
-        return [row["question"]["id"] for row in rows]
-    found = await w.run("knowledge/get_chunk_question", chunk_id=chunk_id, question_id=question_id)
+        return [row["question"]["id"] for row in shaped(QuestionRow, rows)]
+    found = shaped(
+        QuestionRow,
+        await w.run("knowledge/get_chunk_question", chunk_id=chunk_id, question_id=question_id),
+    )
     if not found:
         raise NotFound("question", question_id)
     if found[0]["question"]["status"] != "open":
@@ -101,7 +105,7 @@ def _state_after_answer(previous: ChunkState, quarantined: bool) -> ChunkState:
 
 
 def _answer_change(
-    answer: _Answer, chunk: dict[str, Any], state: ChunkState, source_hash: str, answered: list[str]
+    answer: _Answer, chunk: ChunkNode, state: ChunkState, source_hash: str, answered: list[str]
 ) -> Change:
     return Change(
         "record_human_answer",
@@ -122,22 +126,29 @@ def _answer_change(
     )
 
 
-def _gate_after_answer(chunk: dict[str, Any], answer: _Answer) -> dict[str, Any]:
+class _Gate(TypedDict):
+    """The quarantine parameters of knowledge/record_human_answer."""
+
+    quarantined: bool
+    quarantine_reasons: list[str]  # the chunk's, after the answer
+    new_reasons: list[str]  # what the gate found in the answer
+    redactions: list[str]  # the kinds of the secrets redacted from the answer
+
+
+def _gate_after_answer(chunk: ChunkNode, answer: _Answer) -> _Gate:
     """The chunk's quarantine after the answer (the gate's findings added to what it carried),
     and what the gate found in the answer itself."""
     screened = answer.screened
     carried: list[str] = chunk.get("quarantine_reasons") or []
-    return {
-        "quarantined": bool(chunk.get("quarantined")) or screened.quarantined,
-        "quarantine_reasons": sorted({*carried, *screened.quarantine_reasons}),
-        "new_reasons": screened.quarantine_reasons,
-        "redactions": answer.redaction_kinds,
-    }
+    return _Gate(
+        quarantined=bool(chunk.get("quarantined")) or screened.quarantined,
+        quarantine_reasons=sorted({*carried, *screened.quarantine_reasons}),
+        new_reasons=screened.quarantine_reasons,
+        redactions=answer.redaction_kinds,
+    )
 
 
-async def _record_answer(
-    w: Write, chunk: dict[str, Any], answer: _Answer
-) -> RecordHumanAnswerResult:
+async def _record_answer(w: Write, chunk: ChunkNode, answer: _Answer) -> RecordHumanAnswerResult:
     chunk_id, previous = chunk["id"], chunk["state"]
     screened, request = answer.screened, answer.request
     question_ids = await _questions_answered(w, chunk_id, request.question_id)
@@ -157,8 +168,8 @@ async def _record_answer(
         body=body,
         source_hash=source_hash,
     )
-    answered: list[str] = rows[0]["answered"]
-    remaining: int = rows[0]["remaining"]
+    recorded = shaped(AnsweredRow, rows)[0]
+    answered, remaining = recorded["answered"], recorded["remaining"]
     counters = {
         "questions_resolved": len(answered),
         "open_questions_remaining": remaining,
@@ -189,7 +200,7 @@ async def record_human_answer(
 ) -> RecordHumanAnswerResult:
     answer = _Answer(request, screen(request.answer_text), new_id())
 
-    async def record(w: Write, chunk: dict[str, Any]) -> RecordHumanAnswerResult:
+    async def record(w: Write, chunk: ChunkNode) -> RecordHumanAnswerResult:
         return await _record_answer(w, chunk, answer)
 
     return await write_on_chunk(db, "record_human_answer", request, "record an answer", record)

@@ -25,8 +25,6 @@ chunks all-or-nothing); ``assess_context`` is the tool's one-transaction wrapper
 
 from __future__ import annotations
 
-from typing import Any
-
 from graphmem.core.ids import new_id
 from graphmem.history.chain import Audit, Change
 from graphmem.history.write_path import Write, write
@@ -44,6 +42,7 @@ from graphmem.knowledge.models.pipeline import (
     EnrichPolicy,
     SkipReason,
 )
+from graphmem.knowledge.rows import ChunkNode
 from graphmem.knowledge.runs import record_run
 from graphmem.store import TenantStore
 
@@ -70,7 +69,7 @@ async def assess_in_tx(
     scores = {"materiality": materiality(node["body"]), "uncertainty": uncertainty(node["body"])}
     decision = decide_state(state, found, scores["uncertainty"], policy, quarantined)
     annotations = await _store_assessment(w, chunk_id, decision, found, scores)
-    counters: dict[str, Any] = {
+    counters: dict[str, object] = {
         **scores,
         "annotations": len(annotations),
         "path": list(decision.path),
@@ -102,7 +101,7 @@ async def assess_in_tx(
 
 def _skipped(
     chunk_id: str,
-    node: dict[str, Any],
+    node: ChunkNode,
     policy: EnrichPolicy,
     skip: SkipReason,
     found: list[str],
@@ -178,7 +177,7 @@ def _state_change(
     )
 
 
-def _skip_reason(node: dict[str, Any], force: bool) -> SkipReason | None:
+def _skip_reason(node: ChunkNode, force: bool) -> SkipReason | None:
     if force:
         return None
     if node["state"] == "frozen":

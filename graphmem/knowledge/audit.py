@@ -93,14 +93,22 @@ import functools
 import json
 from collections import Counter, defaultdict
 from collections.abc import Awaitable, Callable
-from typing import Any
 
+from graphmem.core.clock import parse_iso_or_none
 from graphmem.core.ids import new_id
 from graphmem.core.models import from_node
 from graphmem.core.progress import step
 from graphmem.decisions import evaluation as decisions
 from graphmem.history.chain import Audit
 from graphmem.history.write_path import Write, hand_over, write
+from graphmem.knowledge.audit_rows import (
+    AuditStateRow,
+    MemoryIssuesRow,
+    OpenIssuesRow,
+    OpenIssueSubjectRow,
+    ResolvedIssueRow,
+    UpsertedIssueRow,
+)
 from graphmem.knowledge.audit_rules import (
     AUDIT_BATCH,
     ISSUES,
@@ -133,8 +141,7 @@ from graphmem.knowledge.models.audit import (
     ScanName,
 )
 from graphmem.knowledge.runs import record_run
-from graphmem.store import TenantStore
-from graphmem.store.store import Row
+from graphmem.store import TenantStore, shaped
 
 _SCANNERS: dict[ScanName, Callable[[AuditRun], Awaitable[None]]] = {
     "fact_keys": scan_fact_keys,
@@ -166,13 +173,13 @@ async def _scan_in_tx(
     w: Write, *, request: AuditMemoryRequest, batch: int, name: ScanName
 ) -> AuditMemoryResult:
     """One scan from its cursor, its findings stored as issues, its cursor moved."""
-    state = await w.run("knowledge/merge_audit_state", now=w.now_iso)
+    state = shaped(AuditStateRow, await w.run("knowledge/merge_audit_state", now=w.now_iso))
     cursors: dict[str, str] = json.loads(state[0]["cursors_json"] or "{}")
     open_refs: dict[IssueType, list[str]] = defaultdict(list)
     rows = await w.run(
         "knowledge/list_open_issue_subjects", types=issue_types_of(name), limit=batch
     )
-    for row in rows:  # at most a batch of each of this scan's types
+    for row in shaped(OpenIssueSubjectRow, rows):  # at most a batch of each of this scan's types
         open_refs[row["issue_type"]].append(row["subject_ref"])
     run = AuditRun(w, request, batch, cursors, open_refs)
     await _SCANNERS[name](run)
@@ -183,7 +190,9 @@ def _status(finding: Finding) -> IssueStatus:
     return "resolved" if finding.repaired else "open"
 
 
-async def _upsert_issues(run: AuditRun, findings: list[Finding]) -> dict[tuple[str, str], Row]:
+async def _upsert_issues(
+    run: AuditRun, findings: list[Finding]
+) -> dict[tuple[str, str], UpsertedIssueRow]:
     """Store each finding as its issue (repaired ones resolved); the stored rows by key."""
     upserted = await run.w.run(
         "knowledge/upsert_issues",
@@ -201,10 +210,10 @@ async def _upsert_issues(run: AuditRun, findings: list[Finding]) -> dict[tuple[s
         ],
         now=run.now,
     )
-    return {(r["issue_type"], r["subject_ref"]): r for r in upserted}
+    return {(r["issue_type"], r["subject_ref"]): r for r in shaped(UpsertedIssueRow, upserted)}
 
 
-async def _resolve_gone(run: AuditRun, detected: set[tuple[str, str]]) -> list[Row]:
+async def _resolve_gone(run: AuditRun, detected: set[tuple[str, str]]) -> list[ResolvedIssueRow]:
     """Resolve the re-checked open issues not found again (not_redetected)."""
     gone = [
         {"issue_type": issue_type, "subject_kind": ISSUES[issue_type][1], "subject_ref": ref}
@@ -212,10 +221,14 @@ async def _resolve_gone(run: AuditRun, detected: set[tuple[str, str]]) -> list[R
         for ref in sorted(refs)
         if (issue_type, ref) not in detected
     ]
-    return await run.w.run("knowledge/resolve_issues", keys=gone, now=run.now) if gone else []
+    if not gone:
+        return []
+    return shaped(
+        ResolvedIssueRow, await run.w.run("knowledge/resolve_issues", keys=gone, now=run.now)
+    )
 
 
-def _audit_issue(finding: Finding, stored: Row) -> AuditIssue:
+def _audit_issue(finding: Finding, stored: UpsertedIssueRow) -> AuditIssue:
     return AuditIssue(
         issue_id=stored["id"],
         issue_type=finding.issue_type,
@@ -230,7 +243,10 @@ def _audit_issue(finding: Finding, stored: Row) -> AuditIssue:
 
 
 async def _record_audit(
-    run: AuditRun, issues: list[AuditIssue], resolved_gone: list[Row], counters: dict[str, Any]
+    run: AuditRun,
+    issues: list[AuditIssue],
+    resolved_gone: list[ResolvedIssueRow],
+    counters: dict[str, object],
 ) -> tuple[str, int]:
     """Push the changed facts' decision signals, record the run and its history event."""
     w = run.w
@@ -264,12 +280,12 @@ async def _settle(run: AuditRun) -> AuditMemoryResult:
     issues = [_audit_issue(f, stored[(f.issue_type, f.subject_ref)]) for f in findings]
     new_count = sum(issue.new for issue in issues)
     resolved_count = sum(issue.repaired for issue in issues) + len(resolved_gone)
-    open_count = (await run.w.run("knowledge/count_open_issues"))[0]["open"]
+    open_count = shaped(OpenIssuesRow, await run.w.run("knowledge/count_open_issues"))[0]["open"]
     repairs = AuditRepairs(**{name: run.repairs[name] for name in AuditRepairs.model_fields})
     emit = bool(new_count or resolved_count or sum(run.repairs.values()))
     run_id = revision = None
     if emit:
-        counters = {
+        counters: dict[str, object] = {
             "new_issues": new_count,
             "resolved_issues": resolved_count,
             "open_issues": open_count,
@@ -305,7 +321,7 @@ async def list_memory_issues(
     db: TenantStore, request: ListMemoryIssuesRequest
 ) -> ListMemoryIssuesResult:
     rows = await db.read("knowledge/list_memory_issues", status=request.status, limit=request.limit)
-    row = rows[0]
+    row = shaped(MemoryIssuesRow, rows)[0]
     issues = [
         from_node(
             MemoryIssue, item, issue_id=item["id"], details=json.loads(item["details_json"] or "{}")
@@ -313,5 +329,5 @@ async def list_memory_issues(
         for item in row["issues"]
     ]
     return ListMemoryIssuesResult(
-        count=len(issues), issues=issues, last_audit_at=row["last_audit_at"]
+        count=len(issues), issues=issues, last_audit_at=parse_iso_or_none(row["last_audit_at"])
     )

@@ -8,8 +8,9 @@ import json
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from itertools import islice, zip_longest
-from typing import Any, cast, get_args
+from typing import cast, get_args
 
+from graphmem.knowledge.audit_rows import AuditedPack, PackAction
 from graphmem.knowledge.models.audit import (
     AuditMemoryRequest,
     AuditMemoryResult,
@@ -56,7 +57,7 @@ def issue_types_of(scan: ScanName) -> list[IssueType]:
 class Finding:
     issue_type: IssueType
     subject_ref: str
-    details: dict[str, Any]
+    details: dict[str, object]  # a JSON object: the issue's details
     repaired: bool = False
 
 
@@ -77,7 +78,7 @@ def detail_ids(values: list[str]) -> list[str]:
 
 
 # --- the pack checks -----------------------------------------------------------------------------
-def pack_sections(pack: dict[str, Any]) -> tuple[dict[str, int] | None, dict[str, int]]:
+def pack_sections(pack: AuditedPack) -> tuple[dict[str, int] | None, dict[str, int]]:
     """The stored per-section counts (None when absent or not a count map) and the counts the
     INCLUDES edges give."""
     actual: dict[str, int] = dict.fromkeys(SECTIONS, 0)
@@ -89,8 +90,9 @@ def pack_sections(pack: dict[str, Any]) -> tuple[dict[str, int] | None, dict[str
         stored = None
     if not isinstance(stored, dict):
         return None, actual
-    counts = cast(dict[str, Any], stored)  # a JSON object: its keys are strings
-    if not all(isinstance(v, int) for v in counts.values()):
+    fields = cast("dict[str, object]", stored)  # json.loads is untyped; JSON keys are strings
+    counts = {name: value for name, value in fields.items() if isinstance(value, int)}
+    if len(counts) != len(fields):
         return None, actual
     return counts, actual
 
@@ -111,26 +113,26 @@ class PackPlan:
         if self.retire_reason is None:
             self.retire_reason, self.retired_by = reason, by
 
-    def action(self) -> dict[str, Any]:
-        return {
-            "id": self.ref,
-            "retire": self.retire_reason is not None,
-            "reason": self.retire_reason,
-            "retired_by": self.retired_by,
-            "relink": self.relink,
-            "items_included": self.items_included,
-            "sections_json": self.sections_json,
-        }
+    def action(self) -> PackAction:
+        return PackAction(
+            id=self.ref,
+            retire=self.retire_reason is not None,
+            reason=self.retire_reason,
+            retired_by=self.retired_by,
+            relink=self.relink,
+            items_included=self.items_included,
+            sections_json=self.sections_json,
+        )
 
 
 # records a finding of the current scan: (issue type, subject ref, details) -> None when known
-Found = Callable[[IssueType, str, dict[str, Any]], Finding | None]
+Found = Callable[[IssueType, str, dict[str, object]], Finding | None]
 
 
-def plan_pack(found_by_scan: Found, pack: dict[str, Any]) -> PackPlan:
+def plan_pack(found_by_scan: Found, pack: AuditedPack) -> PackPlan:
     plan = PackPlan(pack["ref"])
 
-    def found(issue_type: IssueType, details: dict[str, Any]) -> bool:
+    def found(issue_type: IssueType, details: dict[str, object]) -> bool:
         finding = found_by_scan(issue_type, plan.ref, details)
         if finding is not None:
             plan.findings.append(finding)
@@ -157,7 +159,7 @@ def plan_pack(found_by_scan: Found, pack: dict[str, Any]) -> PackPlan:
     section_drift = stored is not None and any(
         stored.get(name, 0) != count for name, count in actual.items()
     )
-    summary = {"items_included": items, "includes": included, "sections": actual}
+    summary: dict[str, object] = {"items_included": items, "includes": included, "sections": actual}
     if (
         included > 0
         and (items != included or section_drift)
@@ -171,7 +173,11 @@ def plan_pack(found_by_scan: Found, pack: dict[str, Any]) -> PackPlan:
         task.append("workstream_link_missing" if pack["workstream_found"] else "workstream_missing")
     if pack["newer"]:
         task.append("duplicate_current")
-    details = {"reasons": task, "target_ref": pack["target_ref"], "newer": pack["newer"]}
+    details: dict[str, object] = {
+        "reasons": task,
+        "target_ref": pack["target_ref"],
+        "newer": pack["newer"],
+    }
     if task and found("context_pack_task_drift", details):
         if "duplicate_current" in task:
             plan.retire("duplicate_current", by=pack["newer"][0])

@@ -6,11 +6,28 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Literal, TypeVar
 
 from graphmem.history.write_path import Write
+from graphmem.knowledge.audit_rows import (
+    ClaimsRow,
+    ContradictionsRow,
+    FactProvenanceRow,
+    KeySlotsRow,
+    LinkedPairRow,
+    LinkPair,
+    PacksRow,
+    QuarantineRow,
+    ReconciledPackRow,
+    RefreshedCountRow,
+    RepairedSlotRow,
+    ScanRow,
+)
 from graphmem.knowledge.audit_rules import FANOUT, Finding, detail_ids, fair_share, plan_pack
 from graphmem.knowledge.models.audit import AuditCheck, AuditMemoryRequest, IssueType, ScanName
+from graphmem.store import shaped
+
+S = TypeVar("S", bound=ScanRow)
 
 
 @dataclass
@@ -43,26 +60,26 @@ class AuditRun:
         return refs
 
     async def scan(
-        self, name: ScanName, query: str, recheck: list[str], **params: Any
-    ) -> dict[str, Any]:
+        self, shape: type[S], name: ScanName, query: str, recheck: list[str], **params: object
+    ) -> S | None:
+        """Run the scan's statement from its cursor and move the cursor; its one row (the
+        statement aggregates, so it gives one; None if it gave none)."""
         rows = await self.w.run(
             query, after=self.cursors.get(name, ""), limit=self.batch, recheck=recheck, **params
         )
-        row: dict[str, Any] = rows[0] if rows else {"scanned": 0, "last": None}
-        complete = row["scanned"] < self.batch
-        self.cursors[name] = "" if complete else row["last"]
+        row = shaped(shape, rows)[0] if rows else None
+        scanned = row["scanned"] if row is not None else 0
+        last = row["last"] if row is not None else None
+        complete = scanned < self.batch
+        self.cursors[name] = "" if complete or last is None else last  # None: none was read
         self.checks.append(
             AuditCheck(
-                scan=name,
-                scanned=row["scanned"],
-                rechecked=len(recheck),
-                found=0,
-                complete=complete,
+                scan=name, scanned=scanned, rechecked=len(recheck), found=0, complete=complete
             )
         )
         return row
 
-    def found(self, issue_type: IssueType, ref: str, details: dict[str, Any]) -> Finding | None:
+    def found(self, issue_type: IssueType, ref: str, details: dict[str, object]) -> Finding | None:
         """Record a finding of the current scan; None when the subject was already found."""
         if (issue_type, ref) in self.seen:
             return None
@@ -77,11 +94,14 @@ class AuditRun:
 # --- the scans -----------------------------------------------------------------------------------
 async def scan_fact_keys(run: AuditRun) -> None:
     row = await run.scan(
-        "fact_keys", "knowledge/audit_fact_key_slots", run.recheck("fact_key_slot_drift")
+        KeySlotsRow,
+        "fact_keys",
+        "knowledge/audit_fact_key_slots",
+        run.recheck("fact_key_slot_drift"),
     )
     drifted: list[Finding] = []
-    for item in row.get("drifted", []):
-        details = {
+    for item in row["drifted"] if row else []:
+        details: dict[str, object] = {
             "key": item["key"],
             "owner": item["owner"],
             "current_fact_ids": detail_ids(item["current_ids"]),
@@ -91,8 +111,11 @@ async def scan_fact_keys(run: AuditRun) -> None:
             drifted.append(finding)
     if not run.request.repair or not drifted:
         return
-    repaired = await run.w.run(
-        "knowledge/repair_fact_key_slots", key_ids=[f.subject_ref for f in drifted], now=run.now
+    repaired = shaped(
+        RepairedSlotRow,
+        await run.w.run(
+            "knowledge/repair_fact_key_slots", key_ids=[f.subject_ref for f in drifted], now=run.now
+        ),
     )
     superseded = [fact_id for r in repaired for fact_id in r["superseded"]]
     if superseded:
@@ -109,52 +132,55 @@ async def scan_fact_keys(run: AuditRun) -> None:
 
 async def scan_claims(run: AuditRun) -> None:
     recheck = run.recheck("claim_missing_evidence", "promoted_claim_missing_fact")
-    row = await run.scan("claims", "knowledge/audit_claims", recheck)
-    for item in row.get("missing_evidence", []):
-        details = {"status": item["status"], "chunk_id": item["chunk_id"]}
+    row = await run.scan(ClaimsRow, "claims", "knowledge/audit_claims", recheck)
+    for item in row["missing_evidence"] if row else []:
+        details: dict[str, object] = {"status": item["status"], "chunk_id": item["chunk_id"]}
         run.found("claim_missing_evidence", item["ref"], details)
     unlinked: dict[str, Finding] = {}
-    for item in row.get("missing_fact", []):
+    pairs: list[LinkPair] = []
+    for item in row["missing_fact"] if row else []:
         details = {"fact_id": item["fact_id"], "fact_found": item["fact_found"]}
         if finding := run.found("promoted_claim_missing_fact", item["ref"], details):
             unlinked[finding.subject_ref] = finding
-    pairs = [
-        {"claim_id": ref, "fact_id": f.details["fact_id"]}
-        for ref, f in unlinked.items()
-        if f.details["fact_found"]
-    ]
+            # found: its fact_id names a fact (an id of null names none)
+            if item["fact_found"] and item["fact_id"] is not None:
+                pairs.append(LinkPair(claim_id=item["ref"], fact_id=item["fact_id"]))
     await _link(run, pairs, unlinked, "claim_id")
 
 
 async def scan_fact_provenance(run: AuditRun) -> None:
     row = await run.scan(
-        "fact_provenance", "knowledge/audit_fact_provenance", run.recheck("fact_missing_provenance")
+        FactProvenanceRow,
+        "fact_provenance",
+        "knowledge/audit_fact_provenance",
+        run.recheck("fact_missing_provenance"),
     )
     unlinked: dict[str, Finding] = {}
-    for item in row.get("missing", []):
-        details = {
+    pairs: list[LinkPair] = []
+    for item in row["missing"] if row else []:
+        details: dict[str, object] = {
             "claim_id": item["claim_id"],
             "claim_found": item["claim_found"],
             "status": item["status"],
         }
         if finding := run.found("fact_missing_provenance", item["ref"], details):
             unlinked[finding.subject_ref] = finding
-    pairs = [
-        {"claim_id": f.details["claim_id"], "fact_id": ref}
-        for ref, f in unlinked.items()
-        if f.details["claim_found"]
-    ]
+            if item["claim_found"]:
+                pairs.append(LinkPair(claim_id=item["claim_id"], fact_id=item["ref"]))
     await _link(run, pairs, unlinked, "fact_id")
 
 
 async def _link(
-    run: AuditRun, pairs: list[dict[str, str]], findings: dict[str, Finding], side: str
+    run: AuditRun,
+    pairs: list[LinkPair],
+    findings: dict[str, Finding],
+    side: Literal["claim_id", "fact_id"],
 ) -> None:
     """Re-create PROMOTED_TO edges; a finding is repaired when its edge now exists."""
     if not run.request.repair or not pairs:
         return
     rows = await run.w.run("knowledge/link_claims_to_facts", pairs=pairs, now=run.now)
-    for row in rows:
+    for row in shaped(LinkedPairRow, rows):
         findings[row[side]].repaired = True
         if row["created"]:
             run.repairs["fact_provenance_backfilled"] += 1
@@ -165,13 +191,18 @@ async def scan_contradictions(run: AuditRun) -> None:
     pair_refs = run.recheck("unresolved_contradiction")
     fact_ids = sorted({*drift_refs, *(i for ref in pair_refs for i in ref.split("|"))})
     row = await run.scan(
-        "contradictions", "knowledge/audit_contradictions", fact_ids, fanout=FANOUT, now=run.now
+        ContradictionsRow,
+        "contradictions",
+        "knowledge/audit_contradictions",
+        fact_ids,
+        fanout=FANOUT,
+        now=run.now,
     )
-    facts = row.get("facts", [])
+    facts = row["facts"] if row else []
     drifted: list[Finding] = []
     for item in facts:
         if item["stored"] != item["expected"]:
-            details = {"stored": item["stored"], "expected": item["expected"]}
+            details: dict[str, object] = {"stored": item["stored"], "expected": item["expected"]}
             if finding := run.found("contradiction_count_drift", item["ref"], details):
                 drifted.append(finding)
     pairs = sorted(
@@ -190,7 +221,7 @@ async def scan_contradictions(run: AuditRun) -> None:
     rows = await run.w.run(
         "facts/refresh_contradiction_counts", ids=[f.subject_ref for f in drifted], now=run.now
     )
-    refreshed = {r["id"] for r in rows}
+    refreshed = {r["id"] for r in shaped(RefreshedCountRow, rows)}
     for finding in drifted:
         finding.repaired = True  # refreshed now (or found equal again at repair time)
         if finding.subject_ref in refreshed:
@@ -205,20 +236,22 @@ async def scan_packs(run: AuditRun) -> None:
         "context_pack_task_drift",
     )
     row = await run.scan(
+        PacksRow,
         "packs",
         "knowledge/audit_packs",
         recheck,
         now=run.now,
         stale_sync_minutes=run.request.stale_sync_minutes,
     )
-    plans = {plan.ref: plan for plan in (plan_pack(run.found, p) for p in row.get("packs", []))}
+    packs = row["packs"] if row else []
+    plans = {plan.ref: plan for plan in (plan_pack(run.found, p) for p in packs)}
     plans = {ref: plan for ref, plan in plans.items() if plan.findings}
     if not run.request.repair or not plans:
         return
     rows = await run.w.run(
         "knowledge/reconcile_packs", actions=[p.action() for p in plans.values()], now=run.now
     )
-    for r in rows:
+    for r in shaped(ReconciledPackRow, rows):
         for finding in plans[r["id"]].findings:  # a retired pack settles all its issues
             finding.repaired = True
         if r["retired"] or r["relinked"]:
@@ -229,8 +262,15 @@ async def scan_packs(run: AuditRun) -> None:
 
 async def scan_quarantine(run: AuditRun) -> None:
     row = await run.scan(
-        "quarantine", "knowledge/audit_quarantined_chunks", run.recheck("quarantined_content")
+        QuarantineRow,
+        "quarantine",
+        "knowledge/audit_quarantined_chunks",
+        run.recheck("quarantined_content"),
     )
-    for item in row.get("quarantined", []):
-        details = {"project": item["project"], "state": item["state"], "reasons": item["reasons"]}
+    for item in row["quarantined"] if row else []:
+        details: dict[str, object] = {
+            "project": item["project"],
+            "state": item["state"],
+            "reasons": item["reasons"],
+        }
         run.found("quarantined_content", item["ref"], details)

@@ -4,29 +4,30 @@ with an initial lifecycle state from their markers."""
 from __future__ import annotations
 
 import hashlib
-from typing import Any
 
-from graphmem.core.errors import NotFound, first_row
-from graphmem.core.gate import screen
+from graphmem.core.errors import NotFound
 from graphmem.core.ids import new_id
 from graphmem.core.models import pick
 from graphmem.history.chain import Audit
 from graphmem.history.write_path import Write, write
 from graphmem.knowledge.heuristics import initial_state
 from graphmem.knowledge.models.chunks import AddContextChunkRequest, AddContextChunkResult
-from graphmem.knowledge.rows import chunk_from_node
+from graphmem.knowledge.rows import ChunkNode, ChunkRow, MergedChunkRow, chunk_from_node
 from graphmem.knowledge.runs import record_run
-from graphmem.store import TenantStore
+from graphmem.screening.gate import screen
+from graphmem.store import TenantStore, shaped
 
 
 def body_hash(body: str) -> str:
     return hashlib.sha256(body.encode()).hexdigest()
 
 
-async def load_chunk(w: Write, chunk_id: str) -> dict[str, Any]:
+async def load_chunk(w: Write, chunk_id: str) -> ChunkNode:
     """The chunk node, or not_found (the same for another tenant's id)."""
-    rows = await w.run("knowledge/get_chunk", id=chunk_id)
-    return first_row(rows, "chunk", chunk_id)["chunk"]
+    rows = shaped(ChunkRow, await w.run("knowledge/get_chunk", id=chunk_id))
+    if not rows:
+        raise NotFound("chunk", chunk_id)
+    return rows[0]["chunk"]
 
 
 async def add_context_chunk(
@@ -55,9 +56,10 @@ async def add_context_chunk(
             actor=request.actor,
             client=request.client,
         )
-        chunk = chunk_from_node(rows[0]["chunk"])
+        merged = shaped(MergedChunkRow, rows)[0]
+        chunk = chunk_from_node(merged["chunk"])
         revision = None
-        if rows[0]["created"]:
+        if merged["created"]:
             await record_run(w, "add_context_chunk", "chunk", chunk.id, "success")
             revision = await w.record(
                 "chunk",
@@ -73,7 +75,7 @@ async def add_context_chunk(
             )
         return AddContextChunkResult(
             chunk=chunk,
-            created=rows[0]["created"],
+            created=merged["created"],
             redactions=screened.redactions,
             quarantine_reasons=screened.quarantine_reasons,
             revision=revision,

@@ -22,8 +22,6 @@ Extraction (text rules: graphmem/knowledge/claim_rules.py):
 
 from __future__ import annotations
 
-from typing import Any
-
 from graphmem.core.errors import InvalidState
 from graphmem.core.ids import new_id
 from graphmem.core.models import from_node
@@ -33,8 +31,9 @@ from graphmem.knowledge.chunks import load_chunk
 from graphmem.knowledge.claim_rules import Triple, detect_scope, extract_triples, requires_human
 from graphmem.knowledge.models.chunks import Scope
 from graphmem.knowledge.models.pipeline import ClaimItem, ExtractClaimsRequest, ExtractResult
+from graphmem.knowledge.rows import ChunkNode, MergedClaimRow
 from graphmem.knowledge.runs import record_run
-from graphmem.store import TenantStore
+from graphmem.store import TenantStore, shaped
 
 EXTRACT = "extract_candidate_claims"
 EXTRACTABLE = frozenset({"enrichable", "uncertain"})
@@ -92,7 +91,7 @@ async def extract_in_tx(
     )
 
 
-def _refuse_unless_extractable(chunk_id: str, node: dict[str, Any]) -> None:
+def _refuse_unless_extractable(chunk_id: str, node: ChunkNode) -> None:
     """Raise ExtractRefused for a quarantined chunk or one neither enrichable nor uncertain."""
     state = node["state"]
     if node.get("quarantined", False):
@@ -114,12 +113,12 @@ def _refuse_unless_extractable(chunk_id: str, node: dict[str, Any]) -> None:
 
 async def _merge_claims(
     w: Write, chunk_id: str, triples: list[Triple], scope: Scope, needs_human: bool
-) -> list[dict[str, Any]]:
+) -> list[MergedClaimRow]:
     """Create each new triple's claim or link the chunk as further evidence (one row a triple;
     no query without triples)."""
     if not triples:
         return []
-    return await w.run(
+    rows = await w.run(
         "knowledge/merge_extracted_claims",
         chunk_id=chunk_id,
         claims=[
@@ -141,6 +140,7 @@ async def _merge_claims(
             for triple in triples
         ],
     )
+    return shaped(MergedClaimRow, rows)
 
 
 async def _record_claim_events(
@@ -172,7 +172,7 @@ async def _record_claim_events(
     return revision
 
 
-def _claim_item(row: dict[str, Any]) -> ClaimItem:
+def _claim_item(row: MergedClaimRow) -> ClaimItem:
     claim = row["claim"]
     return from_node(ClaimItem, {**claim, **row}, claim_id=claim["id"])
 

@@ -28,7 +28,7 @@ queue_clarification(chunk_ref, max_questions 1..5)
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from typing import Any, TypeVar
+from typing import TypeVar
 
 from graphmem.core.errors import InvalidState
 from graphmem.core.ids import new_id
@@ -45,9 +45,9 @@ from graphmem.knowledge.models.clarify import (
     QueuedQuestion,
     RecordHumanAnswerRequest,
 )
+from graphmem.knowledge.rows import ChunkNode, NewQuestion, QuestionNode, QuestionRow
 from graphmem.knowledge.runs import record_run
-from graphmem.store import TenantStore
-from graphmem.store.store import Row
+from graphmem.store import Row, TenantStore, shaped
 
 MAX_OPEN_QUESTIONS = 500  # open questions one answer resolves at most (and re-queue compares)
 
@@ -69,7 +69,7 @@ async def write_on_chunk(
     tool: str,
     request: QueueClarificationRequest | RecordHumanAnswerRequest,
     action: str,
-    step: Callable[[Write, dict[str, Any]], Awaitable[T]],
+    step: Callable[[Write, ChunkNode], Awaitable[T]],
 ) -> T:
     """Run ``step`` on the request's chunk as one write. A frozen chunk gets a "blocked" run
     (which commits) and is then refused with invalid_state naming ``action``."""
@@ -113,28 +113,30 @@ def _same_block(stored: str | None, block: str) -> bool:
     return stored is not None and stored.split("\n", 1)[-1] == block.split("\n", 1)[-1]
 
 
-def _queued(node: dict[str, Any], new: bool) -> QueuedQuestion:
+def _queued(node: QuestionNode, new: bool) -> QueuedQuestion:
     return from_node(QueuedQuestion, node, reason=node.get("reason") or "", new=new)
 
 
-def _by_identity(rows: list[Row]) -> dict[Identity, dict[str, Any]]:
-    return {(row["question"]["type"], row["question"]["text"]): row["question"] for row in rows}
+def _by_identity(rows: list[Row]) -> dict[Identity, QuestionNode]:
+    """The questions of these rows (QuestionRow) by what re-queuing compares."""
+    questions = [row["question"] for row in shaped(QuestionRow, rows)]
+    return {(question["type"], question["text"]): question for question in questions}
 
 
 def _new_questions(
-    drafts: list[rules.QuestionDraft], open_by_identity: dict[Identity, dict[str, Any]]
-) -> list[dict[str, Any]]:
+    drafts: list[rules.QuestionDraft], open_by_identity: dict[Identity, QuestionNode]
+) -> list[NewQuestion]:
     """The generated questions no open question of the chunk already asks, with new ids."""
     return [
-        {"id": new_id(), "type": d.type, "text": d.text, "priority": d.priority, "reason": d.reason}
+        NewQuestion(id=new_id(), type=d.type, text=d.text, priority=d.priority, reason=d.reason)
         for d in drafts
         if (d.type, d.text) not in open_by_identity
     ]
 
 
 async def _create_questions(
-    w: Write, chunk_id: str, planned: list[dict[str, Any]], request: QueueClarificationRequest
-) -> dict[Identity, dict[str, Any]]:
+    w: Write, chunk_id: str, planned: list[NewQuestion], request: QueueClarificationRequest
+) -> dict[Identity, QuestionNode]:
     if not planned:
         return {}
     made = await w.run(
@@ -147,7 +149,7 @@ async def _create_questions(
     return _by_identity(made)
 
 
-def _already_queued(chunk: dict[str, Any], state: ChunkState, block: str) -> bool:
+def _already_queued(chunk: ChunkNode, state: ChunkState, block: str) -> bool:
     """The chunk already stands as this queue would leave it (no new question aside)."""
     return (
         state == chunk["state"]
@@ -156,7 +158,7 @@ def _already_queued(chunk: dict[str, Any], state: ChunkState, block: str) -> boo
     )
 
 
-def _question_change(chunk_id: str, question: dict[str, Any]) -> Change:
+def _question_change(chunk_id: str, question: NewQuestion) -> Change:
     return Change(
         "queue_clarification",
         "question",
@@ -173,7 +175,7 @@ def _question_change(chunk_id: str, question: dict[str, Any]) -> Change:
 
 async def _mark_awaiting(
     w: Write,
-    chunk: dict[str, Any],
+    chunk: ChunkNode,
     state: ChunkState,
     block: str,
     questions: list[QueuedQuestion],
@@ -198,7 +200,7 @@ async def _mark_awaiting(
 
 
 async def _queue(
-    w: Write, chunk: dict[str, Any], request: QueueClarificationRequest
+    w: Write, chunk: ChunkNode, request: QueueClarificationRequest
 ) -> QueueClarificationResult:
     chunk_id, previous = chunk["id"], chunk["state"]
     drafts = rules.generate(
@@ -223,8 +225,8 @@ async def _queue(
     block = awaiting_block(w.now_iso, chunk_id, chunk["source_hash"], questions, state)
     unchanged = not planned and _already_queued(chunk, state, block)
     changes = [_question_change(chunk_id, question) for question in planned]
-    if unchanged:
-        block = chunk["awaiting_human_block"]
+    if unchanged:  # the stored block (its header's time is the first queue's)
+        block = chunk.get("awaiting_human_block", block)
     else:
         changes.append(await _mark_awaiting(w, chunk, state, block, questions, len(planned)))
     await record_run(
@@ -253,7 +255,7 @@ async def _queue(
 async def queue_clarification(
     db: TenantStore, request: QueueClarificationRequest
 ) -> QueueClarificationResult:
-    async def queue(w: Write, chunk: dict[str, Any]) -> QueueClarificationResult:
+    async def queue(w: Write, chunk: ChunkNode) -> QueueClarificationResult:
         return await _queue(w, chunk, request)
 
     return await write_on_chunk(

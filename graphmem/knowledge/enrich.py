@@ -35,7 +35,9 @@ import functools
 from collections import Counter
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict
 
 from graphmem.core.clock import utc_now_iso
 from graphmem.core.errors import InvalidArgument
@@ -50,12 +52,15 @@ from graphmem.knowledge.models.packs import (
     DEFAULT_TOKEN_BUDGET,
     EnrichContextRequest,
     EnrichContextResult,
+    EnrichDepth,
 )
 from graphmem.knowledge.models.pipeline import AssessResult, ClaimItem, EnrichPolicy
 from graphmem.knowledge.packs import BuiltPack, build_pack_in_tx, pack_change
 from graphmem.knowledge.promote import promote_in_tx
+from graphmem.knowledge.rows import EnrichChunksRow, IdRow, UncertainChunkRow
 from graphmem.knowledge.runs import record_run
-from graphmem.store import TenantStore
+from graphmem.store import Row, TenantStore, shaped
+from graphmem.store.continuations import Position
 
 TOOL = "enrich_context"
 CHUNK_BATCH = 50  # chunks assessed (and mined) per batch
@@ -68,11 +73,34 @@ AUTO_MODE = "auto_layer1"
 STAGES = ("assess", "extract", "promote", "executor_pack", "task_packs", "impact")
 
 
+class _After(BaseModel):
+    """Where the uncertain phase stopped: the last chunk mined (UncertainChunkRow)."""
+
+    model_config = ConfigDict(frozen=True)
+    at: str  # its updated_at, as text
+    id: str
+
+
+class _Pass(BaseModel):
+    """Where a pass stands: the position (JSON) a batch starts from, as the continuation
+    carries it, read through this shape."""
+
+    model_config = ConfigDict(frozen=True)
+    phase: Literal["assess", "uncertain", "packs", "impact"]
+    since: str  # when the pass began (ISO): the chunks touched since are not read again
+    after: _After | None  # the uncertain phase's cursor
+    depth: EnrichDepth
+
+    def then(self, **changes: object) -> Position:
+        """The position the next batch starts from: this one with ``changes``."""
+        return {**self.model_dump(), **changes}
+
+
 @dataclass
 class _Batch:
     """What one batch did: counters per stage, and what the answer lists."""
 
-    following: dict[str, Any] | None = None  # where the next batch starts; None: pass done
+    following: Position | None = None  # where the next batch starts; None: pass done
     stages: dict[str, Counter[str]] = field(default_factory=dict[str, Counter[str]])
     claims_extracted: int = 0
     promoted_facts: list[str] = field(default_factory=list[str])
@@ -93,7 +121,7 @@ class _Batch:
 async def enrich_context(
     db: TenantStore, request: EnrichContextRequest, policy: EnrichPolicy
 ) -> EnrichContextResult:
-    position = db.resume(TOOL, request.continuation)
+    position: Position | None = db.resume(TOOL, request.continuation)
     if position is None:
         position = {"phase": "assess", "since": utc_now_iso(), "after": None}
     elif position.get("depth") != request.depth:
@@ -105,18 +133,19 @@ async def enrich_context(
 
 
 async def _run_batch(
-    w: Write, position: dict[str, Any], done: list[_Batch], *, policy: EnrichPolicy
+    w: Write, position: Position, done: list[_Batch], *, policy: EnrichPolicy
 ) -> _Batch:
     promoted = [fact for batch in done for fact in batch.promoted_facts]
-    phase, depth = position["phase"], position["depth"]
+    current = _Pass.model_validate(position)
+    phase, depth = current.phase, current.depth
     batch = _Batch()
     if phase == "assess":
-        await _assess_batch(w, batch, position, policy)
+        await _assess_batch(w, batch, current, policy)
     elif phase == "uncertain":
-        await _uncertain_batch(w, batch, position)
+        await _uncertain_batch(w, batch, current)
     elif phase == "packs":
         await _build_packs(w, batch)
-        batch.following = {**position, "phase": "impact"} if depth == "deep" else None
+        batch.following = current.then(phase="impact") if depth == "deep" else None
     else:
         await _walk_impacts(w, batch, promoted)
     if batch.worked:
@@ -127,7 +156,7 @@ async def _run_batch(
 async def _record(w: Write, batch: _Batch, phase: str, depth: str) -> int:
     """The batch's enrich_context run entry and enrich_run event."""
     steps = {stage: dict(counters) for stage, counters in batch.stages.items()}
-    counters: dict[str, Any] = {"depth": depth, "phase": phase, "steps": steps}
+    counters: dict[str, object] = {"depth": depth, "phase": phase, "steps": steps}
     run_id = await record_run(w, TOOL, "tenant", None, "success", None, counters)
     return await w.event(
         Change(
@@ -141,44 +170,43 @@ async def _record(w: Write, batch: _Batch, phase: str, depth: str) -> int:
 
 
 # --- phases ----------------------------------------------------------------------------------
-async def _assess_batch(
-    w: Write, batch: _Batch, position: dict[str, Any], policy: EnrichPolicy
-) -> None:
+async def _assess_batch(w: Write, batch: _Batch, current: _Pass, policy: EnrichPolicy) -> None:
     """1. Assess the next chunks untouched since the pass began; mine those it leaves
     extractable."""
     rows = await w.run(
         "knowledge/list_enrich_chunks",
         limit=CHUNK_BATCH,
         policy=policy,
-        untouched_before=position["since"],
+        untouched_before=current.since,
     )
-    chunk_ids = rows[0]["chunks"]
+    chunk_ids = shaped(EnrichChunksRow, rows)[0]["chunks"]
     assessed = [await assess_in_tx(w, chunk_id, False, policy) for chunk_id in chunk_ids]
     _count_assessed(batch, assessed)
-    if position["depth"] != "quick":
+    if current.depth != "quick":
         await _mine(w, batch, [r.chunk_id for r in assessed if _extractable(r)])
     if len(chunk_ids) == CHUNK_BATCH:
-        batch.following = position
-    elif position["depth"] == "quick":
-        batch.following = {**position, "phase": "packs"}
+        batch.following = current.then()
+    elif current.depth == "quick":
+        batch.following = current.then(phase="packs")
     else:
-        batch.following = {**position, "phase": "uncertain", "after": None}
+        batch.following = current.then(phase="uncertain", after=None)
 
 
-async def _uncertain_batch(w: Write, batch: _Batch, position: dict[str, Any]) -> None:
+async def _uncertain_batch(w: Write, batch: _Batch, current: _Pass) -> None:
     """2. Mine the next uncertain chunks untouched since the pass began."""
     rows = await w.run(
         "knowledge/list_uncertain_chunks",
         limit=CHUNK_BATCH,
-        untouched_before=position["since"],
-        after=position["after"],
+        untouched_before=current.since,
+        after=None if current.after is None else current.after.model_dump(),
     )
-    await _mine(w, batch, [row["id"] for row in rows])
-    if len(rows) == CHUNK_BATCH:
-        last = rows[-1]
-        batch.following = {**position, "after": {"at": last["at"], "id": last["id"]}}
+    chunks = shaped(UncertainChunkRow, rows)
+    await _mine(w, batch, [row["id"] for row in chunks])
+    if len(chunks) == CHUNK_BATCH:
+        last = chunks[-1]
+        batch.following = current.then(after={"at": last["at"], "id": last["id"]})
     else:
-        batch.following = {**position, "phase": "packs"}
+        batch.following = current.then(phase="packs")
 
 
 def _count_assessed(batch: _Batch, assessed: list[AssessResult]) -> None:
@@ -231,7 +259,7 @@ async def _build_packs(w: Write, batch: _Batch) -> None:
     """3. The executor pack, then a task pack per active workstream (one history event for
     each pack persisted)."""
     executor = await _build_pack(w, None)
-    rows = await w.run("knowledge/list_active_workstreams", limit=MAX_TASK_PACKS + 1)
+    rows = shaped(IdRow, await w.run("knowledge/list_active_workstreams", limit=MAX_TASK_PACKS + 1))
     batch.truncated |= len(rows) > MAX_TASK_PACKS
     task_packs = [await _build_pack(w, row["id"]) for row in rows[:MAX_TASK_PACKS]]
     for pack in (executor, *task_packs):
@@ -258,7 +286,7 @@ async def _build_pack(w: Write, workstream_id: str | None) -> BuiltPack:
 
 async def _walk_impacts(w: Write, batch: _Batch, promoted: list[str]) -> None:
     """4. Walk the impact of this call's promoted facts, then of the newest live facts."""
-    recent = await w.run("knowledge/list_recent_facts", limit=MAX_IMPACT_FACTS)
+    recent = shaped(IdRow, await w.run("knowledge/list_recent_facts", limit=MAX_IMPACT_FACTS))
     sources = list(dict.fromkeys([*promoted, *(row["id"] for row in recent)]))
     batch.truncated |= len(promoted) > MAX_IMPACT_FACTS
     sources = sources[:MAX_IMPACT_FACTS]
@@ -321,7 +349,7 @@ async def walk_in_tx(w: Write, fact_id: str, now: datetime) -> ExplainImpactResu
     reading inside the caller's transaction so it sees this run's writes."""
     request = ExplainImpactRequest(source_kind="fact", source_ref=fact_id, depth=IMPACT_DEPTH)
 
-    async def read_edges(**params: Any) -> list[dict[str, Any]]:
+    async def read_edges(**params: object) -> list[Row]:
         return await w.run("impact/list_impact_edges", **params)
 
     return await impact.walk(read_edges, request, now.isoformat())

@@ -27,12 +27,20 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import TypeVar
 
 from graphmem.core.clock import parse_iso_or_none
 from graphmem.core.text import TERM_STOP_WORDS, fold, raw_words
 from graphmem.knowledge.models.packs import PackCandidates, Section
-from graphmem.knowledge.pack_rules import SCORE_DIGITS, SECTIONS, Item, one_line
+from graphmem.knowledge.pack_rules import SCORE_DIGITS, Item, one_line
+from graphmem.knowledge.rows import (
+    Candidate,
+    ChunkCandidate,
+    ClaimCandidate,
+    FactCandidate,
+    PackCandidatesRow,
+    QuestionCandidate,
+)
 
 LINKED_RELEVANCE = 0.5
 FULL_OVERLAP_TERMS = 3
@@ -79,13 +87,13 @@ def score(weight: float, base: float, relevance_: float, trust: float, fresh: fl
     return weight * clamped * relevance_ * (0.45 + 0.55 * trust) * (0.75 + 0.25 * fresh)
 
 
-def contradicted(node: dict[str, Any]) -> bool:
+def contradicted(node: FactCandidate) -> bool:
     return node.get("verification_status") == "contradicted" or bool(
         node.get("contradiction_count")
     )
 
 
-def fact_trust(node: dict[str, Any]) -> float:
+def fact_trust(node: FactCandidate) -> float:
     trust = FACT_TRUST.get(node.get("source_class") or "", 0.7)
     if node.get("verification_status") == "verified":
         trust = 1.0
@@ -117,7 +125,7 @@ class Scoring:
     def item(
         self,
         section: Section,
-        row: dict[str, Any],
+        row: Candidate,
         text: str,
         label: str,
         base: float,
@@ -141,7 +149,7 @@ class Scoring:
             linked=linked,
         )
 
-    def fact(self, row: dict[str, Any]) -> Item:
+    def fact(self, row: FactCandidate) -> Item:
         if row.get("subject") and row.get("object"):
             text = f"{row['subject']} {_predicate(row.get('predicate'))} {row['object']}"
         else:
@@ -153,7 +161,7 @@ class Scoring:
         label = f"fact {confidence:.2f}{day}{flag}"
         return self.item("facts", row, text, label, confidence, fact_trust(row), recorded)
 
-    def claim(self, row: dict[str, Any]) -> Item:
+    def claim(self, row: ClaimCandidate) -> Item:
         subject, obj = row.get("subject") or "", row.get("object") or ""
         text = f"{subject} {_predicate(row.get('predicate'))} {obj}"
         confidence = float(row.get("confidence") or 0.0)
@@ -169,7 +177,7 @@ class Scoring:
             parse_iso_or_none(row.get("created_at")),
         )
 
-    def question(self, row: dict[str, Any]) -> Item:
+    def question(self, row: QuestionCandidate) -> Item:
         priority = float(row.get("priority") or 0.0)
         kind = row.get("type") or "question"
         return self.item(
@@ -182,7 +190,7 @@ class Scoring:
             parse_iso_or_none(row.get("created_at")),
         )
 
-    def chunk(self, row: dict[str, Any]) -> Item:
+    def chunk(self, row: ChunkCandidate) -> Item:
         title = row.get("title")
         body = row.get("body") or ""
         text = f"{title}: {body}" if title else body
@@ -200,9 +208,12 @@ class Scoring:
         )
 
 
-def _distinct(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+C = TypeVar("C", bound=Candidate)
+
+
+def _distinct(rows: list[C]) -> list[C]:
     """One row per node; a row reached as linked wins over the same node unlinked."""
-    by_element: dict[str, dict[str, Any]] = {}
+    by_element: dict[str, C] = {}
     for row in rows:
         held = by_element.get(row["element_id"])
         if held is None or (row.get("linked") and not held.get("linked")):
@@ -210,14 +221,17 @@ def _distinct(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return list(by_element.values())
 
 
-def candidate_items(row: dict[str, Any], scoring: Scoring) -> tuple[list[Item], PackCandidates]:
-    pools = {section: _distinct(row[section]) for section in SECTIONS}
-    make = {
-        "facts": scoring.fact,
-        "claims": scoring.claim,
-        "questions": scoring.question,
-        "chunks": scoring.chunk,
-    }
-    items = [make[section](node) for section in SECTIONS for node in pools[section]]
-    counts = PackCandidates(**{section: len(pools[section]) for section in SECTIONS})
+def candidate_items(row: PackCandidatesRow, scoring: Scoring) -> tuple[list[Item], PackCandidates]:
+    """The pools' items, in section order (facts, claims, questions, chunks), and their sizes."""
+    facts, claims = _distinct(row["facts"]), _distinct(row["claims"])
+    questions, chunks = _distinct(row["questions"]), _distinct(row["chunks"])
+    items = [
+        *(scoring.fact(node) for node in facts),
+        *(scoring.claim(node) for node in claims),
+        *(scoring.question(node) for node in questions),
+        *(scoring.chunk(node) for node in chunks),
+    ]
+    counts = PackCandidates(
+        facts=len(facts), claims=len(claims), questions=len(questions), chunks=len(chunks)
+    )
     return items, counts

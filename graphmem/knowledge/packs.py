@@ -63,8 +63,9 @@ from graphmem.knowledge.pack_rules import (
     tokens,
 )
 from graphmem.knowledge.pack_scoring import Scoring, candidate_items, terms
+from graphmem.knowledge.rows import PackCandidatesRow, RetiredPacksRow, WorkstreamFocusRow
 from graphmem.knowledge.runs import record_run
-from graphmem.store import TenantStore
+from graphmem.store import TenantStore, shaped
 
 MAX_POOL = 500
 MAX_CHUNK_POOL = 200
@@ -112,12 +113,14 @@ async def _task_focus(w: Write, spec: _PackSpec) -> tuple[frozenset[str] | None,
     """The task terms (None unscoped) and the pack's title; an unknown workstream: not_found."""
     if spec.target_ref is None:
         return None, f"{spec.pack_type} pack"
-    found = await w.run("knowledge/get_workstream_focus", id=spec.target_ref)
+    found = shaped(
+        WorkstreamFocusRow, await w.run("knowledge/get_workstream_focus", id=spec.target_ref)
+    )
     if not found:
         raise NotFound("workstream", spec.target_ref)
     focus = found[0]
-    task_terms = terms(f"{focus.get('title') or ''} {focus.get('next_action') or ''}")
-    title = f"{spec.pack_type} pack for {one_line(focus.get('title') or spec.target_ref, 100)}"
+    task_terms = terms(f"{focus['title'] or ''} {focus['next_action'] or ''}")
+    title = f"{spec.pack_type} pack for {one_line(focus['title'] or spec.target_ref, 100)}"
     return task_terms, title
 
 
@@ -133,7 +136,7 @@ async def _candidates(
         **pool_sizes(caps, spec.target_ref is not None),
     )
     scoring = Scoring(ROLE_WEIGHTS[spec.pack_type], task_terms, w.now)
-    return candidate_items(rows[0], scoring)
+    return candidate_items(shaped(PackCandidatesRow, rows)[0], scoring)
 
 
 async def _retire_current(w: Write, spec: _PackSpec, pack_id: str) -> list[str]:
@@ -144,7 +147,7 @@ async def _retire_current(w: Write, spec: _PackSpec, pack_id: str) -> list[str]:
         scope_key=spec.scope_key,
         pack_id=pack_id,
     )
-    return rows[0]["retired_ids"]
+    return shaped(RetiredPacksRow, rows)[0]["retired_ids"]
 
 
 def _pack_result(

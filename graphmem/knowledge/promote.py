@@ -31,9 +31,9 @@ Promotion:
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TypedDict
 
-from graphmem.core.errors import InvalidArgument, InvalidState, first_row
+from graphmem.core.errors import InvalidArgument, InvalidState, NotFound
 from graphmem.core.ids import new_id
 from graphmem.core.models import owner_of
 from graphmem.decisions import evaluation as decisions
@@ -48,9 +48,16 @@ from graphmem.knowledge.claim_rules import (
     fact_key,
     promotion_block,
 )
+from graphmem.knowledge.models.chunks import Predicate, Scope
 from graphmem.knowledge.models.pipeline import PromoteCandidateRequest, PromoteResult, PromotionMode
+from graphmem.knowledge.rows import (
+    ClaimToPromote,
+    ClaimToPromoteRow,
+    ContradictionCountRow,
+    LiveFactRow,
+)
 from graphmem.knowledge.runs import record_run
-from graphmem.store import TenantStore
+from graphmem.store import TenantStore, shaped
 
 PROMOTE = "promote_candidate"
 MAX_CONTRADICTIONS = 50  # links a promotion adds at most
@@ -104,11 +111,13 @@ async def promote_in_tx(
     )
 
 
-async def _load_candidate(w: Write, claim_id: str) -> tuple[dict[str, Any], int]:
+async def _load_candidate(w: Write, claim_id: str) -> tuple[ClaimToPromote, int]:
     """The claim and its evidence count; NotFound, or InvalidState unless it is a candidate (the
     message names the fact an earlier promotion made)."""
-    rows = await w.run("knowledge/get_claim_for_promotion", id=claim_id)
-    row = first_row(rows, "claim", claim_id)
+    rows = shaped(ClaimToPromoteRow, await w.run("knowledge/get_claim_for_promotion", id=claim_id))
+    if not rows:
+        raise NotFound("claim", claim_id)
+    row = rows[0]
     claim, evidence_count = row["claim"], row["evidence_count"]
     if claim["status"] != "candidate":
         promoted_to = f" (to fact {claim['fact_id']!r})" if claim.get("fact_id") else ""
@@ -121,20 +130,32 @@ async def _load_candidate(w: Write, claim_id: str) -> tuple[dict[str, Any], int]
     return claim, evidence_count
 
 
-def _described(claim_id: str, claim: dict[str, Any], evidence_count: int) -> dict[str, Any]:
+class _Described(TypedDict):
+    """The fields of a promotion result that describe the claim."""
+
+    claim_id: str
+    subject: str
+    predicate: Predicate
+    object: str
+    scope: Scope
+    confidence: float
+    evidence_count: int
+
+
+def _described(claim_id: str, claim: ClaimToPromote, evidence_count: int) -> _Described:
     """The claim as every promotion result describes it."""
-    return {
-        "claim_id": claim_id,
-        "subject": claim["subject"],
-        "predicate": claim["predicate"],
-        "object": claim["object"],
-        "scope": claim["scope"],
-        "confidence": claim["confidence"],
-        "evidence_count": evidence_count,
-    }
+    return _Described(
+        claim_id=claim_id,
+        subject=claim["subject"],
+        predicate=claim["predicate"],
+        object=claim["object"],
+        scope=claim["scope"],
+        confidence=claim["confidence"],
+        evidence_count=evidence_count,
+    )
 
 
-def _refused(block: Block, described: dict[str, Any]) -> PromoteResult:
+def _refused(block: Block, described: _Described) -> PromoteResult:
     """The result of a promotion the gate refused: nothing promoted, nothing changed."""
     return PromoteResult(
         promoted=False,
@@ -155,7 +176,7 @@ class _Promotion:
     """A promotion past the gate: the fact it lands on and what landing there changed."""
 
     claim_id: str
-    claim: dict[str, Any]
+    claim: ClaimToPromote
     mode: PromotionMode
     key: str
     fact_id: str
@@ -191,17 +212,20 @@ class _Promotion:
 
 
 async def _land_on_fact(
-    w: Write, claim_id: str, claim: dict[str, Any], mode: PromotionMode
+    w: Write, claim_id: str, claim: ClaimToPromote, mode: PromotionMode
 ) -> _Promotion:
     """Reinforce the live fact of the claim's key, else record a new fact (superseding a lapsed
     one of the key)."""
     project = claim["project"]
     key = fact_key(claim["subject_norm"], claim["predicate"], claim["object_norm"])
-    live = await w.run(
-        "knowledge/find_live_fact_of_key",
-        owner=owner_of(project, None),
-        key=key,
-        object_norm=claim["object_norm"],
+    live = shaped(
+        LiveFactRow,
+        await w.run(
+            "knowledge/find_live_fact_of_key",
+            owner=owner_of(project, None),
+            key=key,
+            object_norm=claim["object_norm"],
+        ),
     )
     if live:
         return _Promotion(claim_id, claim, mode, key, live[0]["fact_id"], reused=True)
@@ -228,7 +252,7 @@ async def _contradict_rivals(w: Write, promotion: _Promotion) -> None:
     """Link the new fact of a single-valued predicate to the project's other live facts of the
     same subject and predicate (at most MAX_CONTRADICTIONS)."""
     claim = promotion.claim
-    linked = await w.run(
+    rows = await w.run(
         "knowledge/link_promoted_contradictions",
         fact_id=promotion.fact_id,
         project=claim["project"],
@@ -237,6 +261,7 @@ async def _contradict_rivals(w: Write, promotion: _Promotion) -> None:
         object_norm=claim["object_norm"],
         limit=MAX_CONTRADICTIONS,
     )
+    linked = shaped(ContradictionCountRow, rows)
     promotion.contradictions = [row["id"] for row in linked if row["id"] != promotion.fact_id]
     if promotion.contradictions:  # conflicting evidence can change reopen-rule verdicts
         pushed = await decisions.push_signals(w, [promotion.fact_id, *promotion.contradictions])

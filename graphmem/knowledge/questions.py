@@ -44,10 +44,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from graphmem.core.gate import screen
 from graphmem.core.text import joined_words
 from graphmem.knowledge.heuristics import MARKER_PATTERN
 from graphmem.knowledge.models.clarify import MAX_QUESTIONS, QuestionType
+from graphmem.screening.gate import screen
 
 TYPE_ORDER: tuple[QuestionType, ...] = ("scope", "semantics", "time", "action", "downstream_use")
 BRIEF_WORDS = 30

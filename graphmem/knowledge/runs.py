@@ -4,7 +4,7 @@ reason and counters), written in the call's own transaction."""
 from __future__ import annotations
 
 import json
-from typing import Any
+from collections.abc import Mapping
 
 from graphmem.core.ids import new_id
 from graphmem.history.write_path import Write
@@ -18,9 +18,10 @@ async def record_run(
     subject_id: str | None,
     status: RunStatus,
     reason: str | None = None,
-    counters: dict[str, Any] | None = None,
+    counters: Mapping[str, object] | None = None,
 ) -> str:
-    """One run-history entry (a `Run` node) for a pipeline call, in the call's transaction."""
+    """One run-history entry (a `Run` node) for a pipeline call, in the call's transaction.
+    ``counters``: what the call counted, any JSON object (its shape is the tool's)."""
     run_id = new_id()
     await w.run(
         "knowledge/create_run",

@@ -15,32 +15,32 @@ Rules of govern_memory (never touches the raw archive):
 
 from __future__ import annotations
 
-from typing import Any
-
 from graphmem.core.errors import Conflict
-from graphmem.core.models import pick
 from graphmem.history.chain import Audit, Change
 from graphmem.history.write_path import Write, write
 from graphmem.memories.models.memories import (
     GovernedMemory,
     GovernMemoryRequest,
     GovernMemoryResult,
+    MemoryStatus,
 )
+from graphmem.memories.rows import MemoryNode, MemoryRow
 from graphmem.memories.rules import GOVERN_MOVES, governable, touched
 from graphmem.memories.service import supersede, topic_head
-from graphmem.store import TenantStore
+from graphmem.store import TenantStore, shaped
 
 
 async def govern_memory(db: TenantStore, request: GovernMemoryRequest) -> GovernMemoryResult:
     ids = list(dict.fromkeys(request.ids))
     _, target = GOVERN_MOVES[request.action]
     if request.dry_run:  # a read: no lock, nothing written
-        rows = await db.read("memories/get_memories", ids=ids)
+        rows = shaped(MemoryRow, await db.read("memories/get_memories", ids=ids))
         found = governable(ids, rows, request.action)
         return _governed(request, [_preview(found[i], target) for i in ids], None)
 
     async def work(w: Write) -> GovernMemoryResult:
-        found = governable(ids, await w.run("memories/get_memories", ids=ids), request.action)
+        rows = shaped(MemoryRow, await w.run("memories/get_memories", ids=ids))
+        found = governable(ids, rows, request.action)
         expected = request.expected_versions or {}
         changed = [i for i in ids if found[i]["version"] != expected[i]]
         if changed:
@@ -56,7 +56,7 @@ async def govern_memory(db: TenantStore, request: GovernMemoryRequest) -> Govern
     return await write(db, "govern_memory", work, audit=Audit.of(request))
 
 
-def _preview(memory: dict[str, Any], target: str) -> GovernedMemory:
+def _preview(memory: MemoryNode, target: MemoryStatus) -> GovernedMemory:
     return GovernedMemory(
         id=memory["id"],
         title=memory["title"],
@@ -64,7 +64,7 @@ def _preview(memory: dict[str, Any], target: str) -> GovernedMemory:
         version=memory["version"],
         new_version=None,
         previous_status=memory["status"],
-        new_status=target,  # pyright: ignore[reportArgumentType]  # a str the pydantic model validates
+        new_status=target,
     )
 
 
@@ -72,23 +72,31 @@ def _governed(
     request: GovernMemoryRequest, affected: list[GovernedMemory], revision: int | None
 ) -> GovernMemoryResult:
     return GovernMemoryResult(
-        **pick(request, "dry_run action reason"), affected=affected, revision=revision
+        dry_run=request.dry_run,
+        action=request.action,
+        reason=request.reason,
+        affected=affected,
+        revision=revision,
     )
 
 
 async def _apply(
-    w: Write, request: GovernMemoryRequest, memory: dict[str, Any], target: str
+    w: Write, request: GovernMemoryRequest, memory: MemoryNode, target: MemoryStatus
 ) -> GovernedMemory:
     status, superseded_id = target, None
-    if request.action == "release" and memory.get("topic_key") is not None:
-        status, superseded_id = await _release(w, memory, target)
-    [row] = await w.run(
-        "memories/set_memory_status",
-        id=memory["id"],
-        expected_version=memory["version"],
-        status=status,
-        reason=request.reason,
-        revision=w.next_revision,
+    topic_key = memory.get("topic_key")
+    if request.action == "release" and topic_key is not None:
+        status, superseded_id = await _release(w, memory, topic_key, target)
+    [row] = shaped(
+        MemoryRow,
+        await w.run(
+            "memories/set_memory_status",
+            id=memory["id"],
+            expected_version=memory["version"],
+            status=status,
+            reason=request.reason,
+            revision=w.next_revision,
+        ),
     )
     if superseded_id is not None:
         await supersede(w, memory["id"], superseded_id)
@@ -112,10 +120,12 @@ async def _apply(
     )
 
 
-async def _release(w: Write, memory: dict[str, Any], target: str) -> tuple[str, str | None]:
+async def _release(
+    w: Write, memory: MemoryNode, topic_key: str, target: MemoryStatus
+) -> tuple[MemoryStatus, str | None]:
     """The status a released topic version gets and the version it supersedes: ``target``,
     superseding the topic's active version if any, or stale when that version is newer."""
-    _, active = await topic_head(w, memory["project"], memory["topic_key"])
+    _, active = await topic_head(w, memory["project"], topic_key)
     if active is None:
         return target, None
     if active["topic_version"] > memory["topic_version"]:
@@ -124,7 +134,7 @@ async def _release(w: Write, memory: dict[str, Any], target: str) -> tuple[str, 
 
 
 def _govern_change(
-    request: GovernMemoryRequest, memory: dict[str, Any], status: str, superseded_id: str | None
+    request: GovernMemoryRequest, memory: MemoryNode, status: str, superseded_id: str | None
 ) -> Change:
     return Change(
         "govern_memory",

@@ -6,14 +6,20 @@ from __future__ import annotations
 
 from collections.abc import Container
 from dataclasses import dataclass
-from typing import Any
 
 from graphmem.core.errors import InvalidState, NotFound
-from graphmem.core.gate import screen
-from graphmem.memories.models.memories import PREVIEW_CHARS, SaveMemoryRequest, SaveRedaction
+from graphmem.memories.models.memories import (
+    PREVIEW_CHARS,
+    GovernAction,
+    MemoryStatus,
+    SaveMemoryRequest,
+    SaveRedaction,
+)
+from graphmem.memories.rows import MemoryFields, MemoryNode, MemoryRow
+from graphmem.screening.gate import screen
 
 # Allowed moves of govern_memory: action -> statuses it may start from, and where it leads.
-GOVERN_MOVES: dict[str, tuple[frozenset[str], str]] = {
+GOVERN_MOVES: dict[GovernAction, tuple[frozenset[MemoryStatus], MemoryStatus]] = {
     "stale": (frozenset({"active", "quarantined"}), "stale"),
     "reject": (frozenset({"active", "stale", "quarantined", "rejected"}), "rejected"),
     "delete": (frozenset({"active", "stale", "quarantined", "rejected", "deleted"}), "deleted"),
@@ -29,7 +35,7 @@ def _normalised(text: str) -> str:
     return " ".join(text.split()).casefold()
 
 
-def same_content(active: dict[str, Any], new: dict[str, Any]) -> bool:
+def same_content(active: MemoryNode, new: MemoryFields) -> bool:
     return (
         active["type"] == new["type"]
         and _normalised(active["title"]) == _normalised(new["title"])
@@ -64,9 +70,9 @@ def screen_memory(request: SaveMemoryRequest) -> Screened:
     return Screened(title.text, content.text, redactions, reasons)
 
 
-def memory_fields(request: SaveMemoryRequest, screened: Screened) -> dict[str, Any]:
+def memory_fields(request: SaveMemoryRequest, screened: Screened) -> MemoryFields:
     """The new version's stored fields, as the gate left them (search fields follow)."""
-    fields: dict[str, Any] = {
+    fields: MemoryFields = {
         "project": request.project,
         "type": request.type,
         "title": screened.title,
@@ -95,8 +101,8 @@ def require_all(ids: list[str], found: Container[str], kind: str) -> None:
 
 
 def governable(
-    ids: list[str], rows: list[dict[str, Any]], action: str
-) -> dict[str, dict[str, Any]]:
+    ids: list[str], rows: list[MemoryRow], action: GovernAction
+) -> dict[str, MemoryNode]:
     """The memories by id, each in a status the action applies to."""
     allowed_from, _ = GOVERN_MOVES[action]
     found = {row["memory"]["id"]: row["memory"] for row in rows}

@@ -8,7 +8,7 @@ topic, ``(memory)-[:IN_SESSION]->(:Session)`` when saved in one of the caller's 
 sessions.
 
 Rules of save_memory:
-- Title and content pass the poisoning gate (graphmem/core/gate.py): secrets are replaced by
+- Title and content pass the poisoning gate (graphmem/screening/gate.py): secrets are replaced by
   ``[REDACTED:<kind>]`` and reported; instruction-like text is stored with status
   ``quarantined``: kept, out of search results (unless asked), bundles, recall and current
   state, listed at once as an open ``quarantined_memory`` issue (list_memory_issues), released
@@ -38,8 +38,9 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import Literal
 
+from graphmem.archive.rows import RawTurnRow
 from graphmem.core.errors import first_row
 from graphmem.core.ids import new_id
 from graphmem.history.chain import Audit, Change
@@ -55,7 +56,13 @@ from graphmem.memories.models.memories import (
     SaveMemoryRequest,
     SaveMemoryResult,
 )
-from graphmem.memories.rows import memory_from_node
+from graphmem.memories.rows import (
+    MemoryFields,
+    MemoryNode,
+    MemoryRow,
+    TopicHeadRow,
+    memory_from_node,
+)
 from graphmem.memories.rules import (
     Screened,
     memory_fields,
@@ -65,7 +72,8 @@ from graphmem.memories.rules import (
     touched,
 )
 from graphmem.retrieval.indexing import Pending, indexer_of
-from graphmem.store import TenantStore
+from graphmem.retrieval.rows import MemorySearchFields
+from graphmem.store import TenantStore, shaped
 from graphmem.toolkit.retrieval import WITHOUT_MODELS, Retrieval
 
 
@@ -85,12 +93,15 @@ async def save_memory(
             latest, active = await topic_head(w, request.project, request.topic_key)
         if active is not None and same_content(active, fields):
             return _result(memory_from_node(active), "unchanged", None, screened, None)
-        [row] = await w.run(
-            "memories/create_memory",
-            id=memory_id,
-            topic_version=latest + 1,
-            revision=w.next_revision,
-            **fields,
+        [row] = shaped(
+            MemoryRow,
+            await w.run(
+                "memories/create_memory",
+                id=memory_id,
+                topic_version=latest + 1,
+                revision=w.next_revision,
+                **fields,
+            ),
         )
         if fields["status"] == "quarantined":
             await _open_quarantine_issue(w, request, memory_id, screened)
@@ -110,17 +121,29 @@ async def save_memory(
         result = await write(db, "save_memory", work, audit=Audit.of(request))
     if result.revision is None:
         return result
-    pending = Pending.of(db.tenant, {**fields, "id": memory_id})
+    pending = Pending.of(db.tenant, _search_fields(memory_id, fields))
     indexer_of(db.store).submit(db.tenant, pending, retrieval.embedder)
     backup = write_backup(backup_dir, db.tenant, result.memory) if request.backup else None
     return result.model_copy(update={"backup": backup or BackupResult(status="skipped")})
+
+
+def _search_fields(memory_id: str, fields: MemoryFields) -> MemorySearchFields:
+    """What the saved memory's search fields are made of (written behind the save)."""
+    return {
+        "id": memory_id,
+        "type": fields["type"],
+        "title": fields["title"],
+        "content": fields["content"],
+        "topic_key": fields["topic_key"],
+        "tags": fields["tags"],
+    }
 
 
 async def _save_at_head(
     db: TenantStore,
     request: SaveMemoryRequest,
     memory_id: str,
-    fields: dict[str, Any],
+    fields: MemoryFields,
     screened: Screened,
 ) -> SaveMemoryResult | None:
     """The common save in one statement: a new memory, no topic to read first and no
@@ -140,13 +163,16 @@ async def _save_at_head(
     )
     if row is None:
         return None
-    revision = row["memory"]["revision"]
-    return _result(memory_from_node(row["memory"]), "created", None, screened, revision)
+    [written] = shaped(MemoryRow, [row])
+    memory = written["memory"]
+    return _result(memory_from_node(memory), "created", None, screened, memory["revision"])
 
 
-async def topic_head(w: Write, project: str, topic_key: str) -> tuple[int, dict[str, Any] | None]:
+async def topic_head(w: Write, project: str, topic_key: str) -> tuple[int, MemoryNode | None]:
     """The topic's latest version number (0 for a new topic) and its active version."""
-    [topic] = await w.run("memories/find_topic_head", project=project, topic_key=topic_key)
+    [topic] = shaped(
+        TopicHeadRow, await w.run("memories/find_topic_head", project=project, topic_key=topic_key)
+    )
     return topic["latest_version"], topic["active"]
 
 
@@ -178,7 +204,7 @@ def _save_change(
     request: SaveMemoryRequest,
     memory_id: str,
     topic_version: int,
-    fields: dict[str, Any],
+    fields: MemoryFields,
     superseded_id: str | None,
 ) -> Change:
     return Change(
@@ -201,14 +227,14 @@ def _save_change(
 
 def _result(
     memory: MemoryRecord,
-    operation: str,
+    operation: Literal["created", "new_version", "unchanged"],
     superseded_id: str | None,
     screened: Screened,
     revision: int | None,
 ) -> SaveMemoryResult:
     return SaveMemoryResult(
         memory=memory,
-        operation=operation,  # pyright: ignore[reportArgumentType]  # a str the pydantic model validates
+        operation=operation,
         superseded_id=superseded_id,
         quarantined=memory.status == "quarantined",
         redactions=screened.redactions,
@@ -226,7 +252,7 @@ def _result(
 # --- get_observations ------------------------------------------------------------------------
 async def read_memory(db: TenantStore, memory_id: str) -> MemoryRecord:
     """One memory version by id, as a pure read (get_observations also counts the access)."""
-    rows = await db.read("memories/get_memories", ids=[memory_id])
+    rows = shaped(MemoryRow, await db.read("memories/get_memories", ids=[memory_id]))
     return memory_from_node(first_row(rows, "memory", memory_id)["memory"])
 
 
@@ -235,12 +261,12 @@ async def get_observations(
 ) -> GetObservationsResult:
     ids = list(dict.fromkeys(request.ids))
     if request.source == "raw":
-        rows = await db.read("archive/get_raw_turns", ids=ids)
-        turns = {row["id"]: RawTurnDetail.model_validate(row) for row in rows}
+        raw = shaped(RawTurnRow, await db.read("archive/get_raw_turns", ids=ids))
+        turns = {row["id"]: RawTurnDetail.model_validate(row) for row in raw}
         require_all(ids, turns, "turn")
         return GetObservationsResult(source="raw", details=[turns[i] for i in request.ids])
 
-    rows = await bookkeeping(db, "memories/record_memory_access", ids=ids)
+    rows = shaped(MemoryRow, await bookkeeping(db, "memories/record_memory_access", ids=ids))
     found = {row["memory"]["id"]: memory_from_node(row["memory"]) for row in rows}
     require_all(ids, found, "memory")  # the statement counted nothing then
     return GetObservationsResult(source="memory", details=[found[i] for i in request.ids])

@@ -7,9 +7,7 @@ from __future__ import annotations
 import hashlib
 import math
 from dataclasses import dataclass
-from typing import Any
 
-from graphmem.core.gate import screen
 from graphmem.core.models import canonical_json
 from graphmem.core.text import STOP_WORDS, stem, words
 from graphmem.recall.models.recall import (
@@ -18,7 +16,9 @@ from graphmem.recall.models.recall import (
     BundleItem,
     BundleRequest,
 )
+from graphmem.recall.rows import BundleMemoryRow
 from graphmem.recall.texts import clip
+from graphmem.screening.gate import screen
 
 POLICY_VERSION = "graphmem_bundle_v1"
 
@@ -100,7 +100,7 @@ def memory_channel(memory_type: str) -> str:
 
 
 def memory_candidate(
-    row: dict[str, Any], request: BundleRequest, ranks: dict[str, int]
+    row: BundleMemoryRow, request: BundleRequest, ranks: dict[str, int]
 ) -> Candidate:
     channel = memory_channel(row["type"])
     candidate = Candidate(

@@ -52,11 +52,10 @@ from __future__ import annotations
 import asyncio
 import time
 from datetime import datetime
-from typing import Any
 
 from graphmem.core.clock import from_epoch, parse_iso, utc_now_iso
 from graphmem.core.errors import InvalidArgument
-from graphmem.core.models import owner_of, pick
+from graphmem.core.models import owner_of
 from graphmem.recall.bundle_policy import (
     POLICY_VERSION,
     SECTIONS,
@@ -74,14 +73,21 @@ from graphmem.recall.models.recall import (
     BUNDLE_SCHEMA_VERSION,
     AuditEntry,
     BundleAudit,
+    BundleItem,
     BundleRequest,
     ContextBundle,
+)
+from graphmem.recall.rows import (
+    BundleFactRow,
+    BundleMemoryAfterRow,
+    BundleMemoryRow,
+    BundleSessionRow,
 )
 from graphmem.recall.texts import clip, session_text, workstream_text
 from graphmem.search.channels.names import ChannelName
 from graphmem.search.models import MAX_LIMIT
 from graphmem.search.service import search_memories_for
-from graphmem.store import TenantStore
+from graphmem.store import Params, TenantStore, shaped
 from graphmem.workstreams.models import ListWorkstreamsRequest
 from graphmem.workstreams.service import list_workstreams
 
@@ -115,7 +121,7 @@ async def context_bundle(db: TenantStore, request: BundleRequest) -> ContextBund
     candidates = [*memories, *facts, *workstreams[0], *sessions]
     selected, entries = select(candidates, request)
     entries += [*unknown, *workstreams[1]]
-    sections: dict[str, Any] = {s.name: [] for s in SECTIONS.values()}  # name: list[BundleItem]
+    sections: dict[str, list[BundleItem]] = {s.name: [] for s in SECTIONS.values()}
     for candidate in selected:
         sections[SECTIONS[candidate.channel].name].append(bundle_item(candidate, request.project))
     digest = plan_hash(request, as_of)
@@ -123,7 +129,11 @@ async def context_bundle(db: TenantStore, request: BundleRequest) -> ContextBund
     return ContextBundle(
         schema_version=BUNDLE_SCHEMA_VERSION,
         plan_hash=digest,
-        **pick(request, "task project branch role risk"),
+        task=request.task,
+        project=request.project,
+        branch=request.branch,
+        role=request.role,
+        risk=request.risk,
         as_of=as_of,
         include_superseded=request.include_superseded,
         **sections,
@@ -158,7 +168,7 @@ async def _relevance(db: TenantStore, request: BundleRequest) -> dict[str, int]:
 
 
 async def _memories(db: TenantStore, request: BundleRequest, as_of: str | None) -> list[Candidate]:
-    rows, ranks = await asyncio.gather(
+    read, ranks = await asyncio.gather(
         db.read(
             "recall/list_bundle_memories",
             project=request.project,
@@ -169,6 +179,7 @@ async def _memories(db: TenantStore, request: BundleRequest, as_of: str | None) 
         ),
         _relevance(db, request),
     )
+    rows = shaped(BundleMemoryRow, read)
     candidates = [memory_candidate(row, request, ranks) for row in rows]
     # Section order: relevant first by rank, then newest first; superseded after current.
     position = {row["id"]: i for i, row in enumerate(rows)}  # rows are newest first
@@ -183,23 +194,27 @@ async def _memories(db: TenantStore, request: BundleRequest, as_of: str | None) 
 async def _not_yet_known(db: TenantStore, project: str, as_of: str | None) -> list[AuditEntry]:
     if as_of is None:
         return []
-    rows = await db.read(
-        "recall/list_bundle_memories_after", project=project, at=as_of, cap=NOT_YET_KNOWN_CAP
+    rows = shaped(
+        BundleMemoryAfterRow,
+        await db.read(
+            "recall/list_bundle_memories_after", project=project, at=as_of, cap=NOT_YET_KNOWN_CAP
+        ),
     )
     return [unknown_entry(f"memory:{row['id']}", memory_channel(row["type"])) for row in rows]
 
 
 # --- facts, workstreams, sessions ------------------------------------------------------------
 async def _facts(db: TenantStore, request: BundleRequest, as_of: str | None) -> list[Candidate]:
-    common = {"owner": owner_of(request.project, None), "key_cap": FACT_KEY_CAP}
+    common: Params = {"owner": owner_of(request.project, None), "key_cap": FACT_KEY_CAP}
     if as_of is None:
         now = utc_now_iso()
-        rows = await db.read("recall/list_bundle_current_facts", now=now, **common)
+        read = await db.read("recall/list_bundle_current_facts", now=now, **common)
     else:
-        rows = await db.read("recall/list_bundle_facts_at", at=as_of, **common)
+        read = await db.read("recall/list_bundle_facts_at", at=as_of, **common)
+    rows = shaped(BundleFactRow, read)
     wanted = task_terms(request.task)
 
-    def candidate(row: dict[str, Any]) -> Candidate:
+    def candidate(row: BundleFactRow) -> Candidate:
         trusted = (
             row["source_class"] in TRUSTED_SOURCES or row["verification_status"] == "verified"
         ) and row["contradiction_count"] == 0
@@ -247,12 +262,15 @@ async def _workstreams(
 
 
 async def _sessions(db: TenantStore, request: BundleRequest, as_of: str | None) -> list[Candidate]:
-    rows = await db.read(
-        "recall/list_bundle_sessions",
-        project=request.project,
-        known_until=as_of or FAR_FUTURE,
-        limit=SESSION_FETCH,
-        sample_chars=SECTIONS["sessions"].text_chars,
+    rows = shaped(
+        BundleSessionRow,
+        await db.read(
+            "recall/list_bundle_sessions",
+            project=request.project,
+            known_until=as_of or FAR_FUTURE,
+            limit=SESSION_FETCH,
+            sample_chars=SECTIONS["sessions"].text_chars,
+        ),
     )
     return [
         Candidate(

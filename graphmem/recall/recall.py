@@ -19,7 +19,7 @@ Rules:
   memories, workstreams, sessions.
 - Selection walks that order. A candidate is dropped as ``duplicate`` (the same memory, fact
   key or text seen before), ``quarantined`` (a quarantined memory), ``poisoning_gate`` (its
-  text, re-screened now by graphmem/core/gate.py, reads as instructions to the agent),
+  text, re-screened now by graphmem/screening/gate.py, reads as instructions to the agent),
   ``sensitive_excluded`` (include_sensitive=false and its text holds a secret the gate
   redacts, or the memory was saved with redactions; with include_sensitive the redacted text
   is used: a secret is never shown in clear), ``limit_reached`` (limit items already) or
@@ -34,12 +34,12 @@ Rules:
 from __future__ import annotations
 
 import asyncio
-from typing import Any
+from typing import Literal
 
 from graphmem.archive.models import ListRawSessionsRequest
 from graphmem.archive.service import list_raw_sessions
 from graphmem.core.clock import utc_now_iso
-from graphmem.core.models import canonical_json, owner_of, pick
+from graphmem.core.models import canonical_json, owner_of
 from graphmem.facts.fact_state import current_state
 from graphmem.facts.models import CurrentStateRequest
 from graphmem.recall.models.recall import (
@@ -48,11 +48,12 @@ from graphmem.recall.models.recall import (
     RecallRequest,
     RecallResult,
 )
+from graphmem.recall.rows import RecallMemoryRow, SafeClaimRow
 from graphmem.recall.selection import TEXT_CHARS, Candidate, group_order, line, select
 from graphmem.recall.texts import session_text, workstream_text
 from graphmem.search.models import MAX_LIMIT, MAX_TOKEN_BUDGET, SearchRequest
 from graphmem.search.service import search, search_memories_for
-from graphmem.store import TenantStore
+from graphmem.store import TenantStore, shaped
 from graphmem.toolkit.retrieval import WITHOUT_MODELS, Retrieval
 from graphmem.workstreams.models import ListWorkstreamsRequest
 from graphmem.workstreams.service import list_workstreams
@@ -82,7 +83,9 @@ async def recall_user_context(
         dropped=len(dropped),
     )
     return RecallResult(
-        **pick(request, "query project task_intent"),
+        query=request.query,
+        project=request.project,
+        task_intent=request.task_intent,
         empty=not included,
         context=context,
         included=included,
@@ -151,13 +154,16 @@ async def _current_states(db: TenantStore, request: RecallRequest) -> list[Candi
 
 
 async def _safe_claims(db: TenantStore, project: str) -> list[Candidate]:
-    rows = await db.read(
-        "recall/list_recall_safe_claims",
-        owner=owner_of(project, None),
-        classes=SAFE_CLASSES,
-        now=utc_now_iso(),
-        key_cap=FACT_KEY_CAP,
-        limit=SAFE_CLAIMS_LIMIT,
+    rows = shaped(
+        SafeClaimRow,
+        await db.read(
+            "recall/list_recall_safe_claims",
+            owner=owner_of(project, None),
+            classes=SAFE_CLASSES,
+            now=utc_now_iso(),
+            key_cap=FACT_KEY_CAP,
+            limit=SAFE_CLAIMS_LIMIT,
+        ),
     )
     return [
         Candidate(
@@ -199,7 +205,9 @@ async def _memories(
     preference_ids = [hit.id for hit in profile.results]
     match_ids = [hit.id for hit in ranked.results]
     ids = list(dict.fromkeys(preference_ids + match_ids))
-    rows = await db.read("recall/get_recall_memories", ids=ids, text_chars=TEXT_CHARS)
+    rows = shaped(
+        RecallMemoryRow, await db.read("recall/get_recall_memories", ids=ids, text_chars=TEXT_CHARS)
+    )
     found = {row["id"]: row for row in rows}
     preferences = [
         _memory(found[i], "preference", ["profile_preference"])
@@ -214,7 +222,9 @@ async def _memories(
     return preferences, matches
 
 
-def _memory(row: dict[str, Any], source_type: str, reasons: list[str]) -> Candidate:
+def _memory(
+    row: RecallMemoryRow, source_type: Literal["preference", "memory"], reasons: list[str]
+) -> Candidate:
     failure = source_type == "memory" and row["type"] in FAILURE_TYPES
     return Candidate(
         source_type,

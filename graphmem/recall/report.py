@@ -8,7 +8,6 @@ from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import date
-from typing import Any
 
 from graphmem.core.clock import parse_iso
 from graphmem.recall.models.timeline import (
@@ -21,6 +20,7 @@ from graphmem.recall.models.timeline import (
     TokenRoi,
     TypeShare,
 )
+from graphmem.recall.rows import MemoryGroupRow, RecentMemoryRow, TurnActivityRow
 
 SHOWN_STATUSES = ("active", "stale")
 WITHHELD_STATUSES = frozenset({"quarantined", "rejected", "deleted"})
@@ -50,11 +50,11 @@ class _Totals:
     memory_rows: int = 0
 
 
-def _month(row: dict[str, Any]) -> str:
+def _month(row: MemoryGroupRow | TurnActivityRow) -> str:
     return f"{row['year']:04d}-{row['month']:02d}"
 
 
-def _add_memories(totals: _Totals, groups: Sequence[dict[str, Any]]) -> None:
+def _add_memories(totals: _Totals, groups: Sequence[MemoryGroupRow]) -> None:
     for group in groups:
         count, status = group["memories"], group["status"]
         totals.memory_rows += count
@@ -70,7 +70,7 @@ def _add_memories(totals: _Totals, groups: Sequence[dict[str, Any]]) -> None:
         totals.instants += [group["first"], group["last"]]
 
 
-def _add_turns(totals: _Totals, rows: Sequence[dict[str, Any]]) -> int:
+def _add_turns(totals: _Totals, rows: Sequence[TurnActivityRow]) -> int:
     """Folds the (session, month) rows in; returns the number of sessions."""
     started: dict[str, tuple[str, str]] = {}  # session -> (first instant, its month)
     for row in rows:
@@ -103,8 +103,8 @@ def _type_shares(types: dict[str, int]) -> list[TypeShare]:
 
 
 def report_stats(
-    memory_groups: Sequence[dict[str, Any]],
-    turn_rows: Sequence[dict[str, Any]],
+    memory_groups: Sequence[MemoryGroupRow],
+    turn_rows: Sequence[TurnActivityRow],
     full: bool,
     max_rows: int = MAX_REPORT_ROWS,
 ) -> ReportStats:
@@ -149,7 +149,7 @@ def report_stats(
 def render_report(
     project: str,
     stats: ReportStats,
-    recent: Sequence[dict[str, Any]],
+    recent: Sequence[RecentMemoryRow],
     full: bool,
     max_rows: int = MAX_REPORT_ROWS,
 ) -> str:
@@ -256,7 +256,7 @@ def _roi(tokens: TokenRoi, memories: int, turns: int) -> str:
     )
 
 
-def _timeline(recent: Sequence[dict[str, Any]], total: int) -> str:
+def _timeline(recent: Sequence[RecentMemoryRow], total: int) -> str:
     shown = len(recent)
     scope = f"all {_n(total)}" if shown >= total else f"the {_n(shown)} newest of {_n(total)}"
     lines = ["## Timeline (recent first)", f"Memory versions by day (UTC): {scope}."]
@@ -270,7 +270,7 @@ def _timeline(recent: Sequence[dict[str, Any]], total: int) -> str:
     return "\n".join(lines)
 
 
-def _title(memory: dict[str, Any]) -> str:
+def _title(memory: RecentMemoryRow) -> str:
     if memory["status"] in WITHHELD_STATUSES:
         return "(title withheld)"
     return " ".join(memory["title"].split())  # one line, whatever the title holds

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from graphmem.core.gate import screen
-from graphmem.recall.models.recall import RecallDropped, RecallItem, RecallRequest
+from graphmem.recall.models.recall import RecallDropped, RecallItem, RecallRequest, RecallSource
 from graphmem.recall.texts import clip
+from graphmem.screening.gate import screen
 
 TEXT_CHARS = 500
 TITLE_CHARS = 120
@@ -16,7 +16,7 @@ TITLE_CHARS = 120
 
 @dataclass
 class Candidate:
-    source_type: str
+    source_type: RecallSource
     source_id: str
     title: str
     text: str
@@ -74,7 +74,7 @@ def select(
                 continue
         dropped.append(
             RecallDropped(
-                source_type=candidate.source_type,  # pyright: ignore[reportArgumentType]  # a str the pydantic model validates
+                source_type=candidate.source_type,
                 source_id=candidate.source_id,
                 label=clip(candidate.title, TITLE_CHARS),
                 reason_code=reason,  # pyright: ignore[reportArgumentType]  # a drop always has a reason
@@ -101,7 +101,7 @@ def _screened(
         return None, "sensitive_excluded"
     reasons = [*candidate.reasons, *(["redacted"] if sensitive else [])]
     return RecallItem(
-        source_type=candidate.source_type,  # pyright: ignore[reportArgumentType]  # a str the pydantic model validates
+        source_type=candidate.source_type,
         source_id=candidate.source_id,
         title=clip(title.text, TITLE_CHARS),
         text=clip(text.text, TEXT_CHARS),

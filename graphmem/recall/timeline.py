@@ -42,12 +42,13 @@ Rules of timeline_report (project required; an empty project gives a report sayi
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Sequence
+from typing import Literal
 
 from graphmem.archive import service as archive
 from graphmem.archive.models import SearchRawRequest
 from graphmem.core.errors import InvalidArgument, InvalidState, NotFound, first_row
-from graphmem.core.models import pick
+from graphmem.core.models import from_node, pick
 from graphmem.memories.models.memories import PREVIEW_CHARS
 from graphmem.memories.rules import preview
 from graphmem.recall.models.timeline import (
@@ -62,17 +63,27 @@ from graphmem.recall.models.timeline import (
     TimelineTurn,
 )
 from graphmem.recall.report import SHOWN_STATUSES, render_report, report_stats
+from graphmem.recall.rows import (
+    MemoryActivityRow,
+    MemoryTimelineRow,
+    TimelineMemoryMap,
+    TimelineTurnMap,
+    TurnActivityRow,
+    TurnTimelineRow,
+)
 from graphmem.search import service as search
 from graphmem.search.models import SearchRequest
-from graphmem.store import TenantStore
+from graphmem.store import TenantStore, shaped
 from graphmem.toolkit.retrieval import WITHOUT_MODELS, Retrieval
+
+AnchoredBy = Literal["anchor", "query"]
 
 
 # --- timeline --------------------------------------------------------------------------------
 async def timeline(
     db: TenantStore, request: TimelineRequest, retrieval: Retrieval = WITHOUT_MODELS
 ) -> TimelineResult:
-    anchored_by = "anchor" if request.anchor is not None else "query"
+    anchored_by: AnchoredBy = "anchor" if request.anchor is not None else "query"
     if request.anchor is None and not (request.query or "").strip():
         raise InvalidArgument("anchor", "give an anchor id or a non-blank query")
     if request.source == "raw":
@@ -120,7 +131,7 @@ def _statuses(include_stale: bool) -> list[str]:
 
 
 async def _memory_timeline(
-    db: TenantStore, request: TimelineRequest, anchor: str, anchored_by: str
+    db: TenantStore, request: TimelineRequest, anchor: str, anchored_by: AnchoredBy
 ) -> TimelineResult:
     statuses = _statuses(request.include_stale)
     rows = await db.read(
@@ -130,7 +141,7 @@ async def _memory_timeline(
         preview_chars=PREVIEW_CHARS,
         **pick(request, "project depth_before depth_after"),
     )
-    row = first_row(rows, "memory", anchor)
+    row = first_row(shaped(MemoryTimelineRow, rows), "memory", anchor)
     centre = row["anchor"]
     if centre["status"] not in statuses:
         raise InvalidState(
@@ -151,7 +162,7 @@ async def _memory_timeline(
 
 
 async def _turn_timeline(
-    db: TenantStore, request: TimelineRequest, anchor: str, anchored_by: str
+    db: TenantStore, request: TimelineRequest, anchor: str, anchored_by: AnchoredBy
 ) -> TimelineResult:
     rows = await db.read(
         "recall/get_turn_timeline",
@@ -159,7 +170,7 @@ async def _turn_timeline(
         **pick(request, "project depth_before depth_after"),
         preview_chars=PREVIEW_CHARS,
     )
-    row = first_row(rows, "turn", anchor)
+    row = first_row(shaped(TurnTimelineRow, rows), "turn", anchor)
     session = (row["session_id"], row["session_ref"])
     return _result(
         request,
@@ -173,47 +184,41 @@ async def _turn_timeline(
 
 def _result(
     request: TimelineRequest,
-    anchored_by: str,
+    anchored_by: AnchoredBy,
     project: str,
     anchor: TimelineItem,
-    before: list[TimelineItem],
-    after: list[TimelineItem],
+    before: Sequence[TimelineItem],
+    after: Sequence[TimelineItem],
 ) -> TimelineResult:
     """The query returns each side nearest first with one extra row (it says more exist)."""
     return TimelineResult(
         source=request.source,
-        anchored_by=anchored_by,  # pyright: ignore[reportArgumentType]  # a str the pydantic model validates
+        anchored_by=anchored_by,
         project=project,
         anchor=anchor,
         before=list(reversed(before[: request.depth_before])),
-        after=after[: request.depth_after],
+        after=list(after[: request.depth_after]),
         more_before=len(before) > request.depth_before,
         more_after=len(after) > request.depth_after,
     )
 
 
-def _memory_item(memory: dict[str, Any]) -> TimelineMemory:
-    return TimelineMemory(
-        id=memory["id"],
-        type=memory["type"],
-        title=memory["title"],
+# The model reads the rest of the row's fields (and parses its ISO instant).
+def _memory_item(memory: TimelineMemoryMap) -> TimelineMemory:
+    return from_node(
+        TimelineMemory,
+        memory,
         preview=preview(memory["content"]),
-        topic_key=memory.get("topic_key"),
         topic_version=memory.get("topic_version") or 1,
-        status=memory["status"],
-        created_at=memory["created_at"],
-        session_id=memory.get("session_id"),
     )
 
 
-def _turn_item(turn: dict[str, Any], session_id: str, session_ref: str) -> TimelineTurn:
-    return TimelineTurn(
-        id=turn["id"],
+def _turn_item(turn: TimelineTurnMap, session_id: str, session_ref: str) -> TimelineTurn:
+    return from_node(
+        TimelineTurn,
+        turn,
         session_id=session_id,
         session_ref=session_ref,
-        role=turn["role"],
-        ts=turn["ts"],
-        seq=turn["seq"],
         preview=preview(turn["content"]),
         quarantined=bool(turn.get("quarantined")),
     )
@@ -221,14 +226,20 @@ def _turn_item(turn: dict[str, Any], session_id: str, session_ref: str) -> Timel
 
 # --- timeline_report (numbers and Markdown: graphmem/recall/report.py) -----------------------
 async def timeline_report(db: TenantStore, request: TimelineReportRequest) -> TimelineReportResult:
-    [memories] = await db.read(
-        "recall/get_report_memory_activity",
-        project=request.project,
-        max_rows=MAX_REPORT_ROWS,
-        recent=REPORT_RECENT if request.full else 0,
+    [memories] = shaped(
+        MemoryActivityRow,
+        await db.read(
+            "recall/get_report_memory_activity",
+            project=request.project,
+            max_rows=MAX_REPORT_ROWS,
+            recent=REPORT_RECENT if request.full else 0,
+        ),
     )
-    turns = await db.read(
-        "recall/get_report_turn_activity", project=request.project, max_rows=MAX_REPORT_ROWS
+    turns = shaped(
+        TurnActivityRow,
+        await db.read(
+            "recall/get_report_turn_activity", project=request.project, max_rows=MAX_REPORT_ROWS
+        ),
     )
     stats = report_stats(memories["groups"], turns, request.full, MAX_REPORT_ROWS)
     markdown = render_report(

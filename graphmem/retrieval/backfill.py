@@ -14,14 +14,22 @@ import asyncio
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Generic
 
 from graphmem.embeddings.embedder import Embedder
 from graphmem.history.write_path import bookkeeping
 from graphmem.retrieval.indexing import memory_embedding_text
+from graphmem.retrieval.rows import (
+    EmbeddedRow,
+    Item,
+    ItemRow,
+    ItemsToEmbedRow,
+    MemoryToEmbed,
+    TurnText,
+)
 from graphmem.retrieval.turn_texts import turn_embedding_text
 from graphmem.retrieval.vectors import embed_texts
-from graphmem.store import Store
+from graphmem.store import Store, shaped
 
 BATCH = 256  # items embedded in one forward pass and written in one statement
 
@@ -43,13 +51,26 @@ class Pace:
 
 
 @dataclass(frozen=True)
-class _Kind:
-    """One kind of item that carries a vector: how to list, describe and update it."""
+class _Kind(Generic[Item]):
+    """One kind of item that carries a vector: how to list, describe and update it (the
+    listing's rows are ``shape``; ``previous`` is the id of the turn its text read, if any)."""
 
     name: str
     listing: str
     update: str
-    text: Callable[[dict[str, Any]], str]
+    shape: type[ItemRow[Item]]
+    text: Callable[[Item], str]
+    previous: Callable[[Item], str | None]
+
+    async def backfill(
+        self,
+        store: Store,
+        tenant: str,
+        embedder: Embedder,
+        advance: Callable[[int], None],
+        pace: Pace,
+    ) -> int:
+        return await _backfill_kind(store, tenant, embedder, self, advance, pace)
 
 
 KINDS = (
@@ -57,13 +78,17 @@ KINDS = (
         "memories",
         "retrieval/list_memories_to_embed",
         "retrieval/set_memory_embeddings",
+        ItemRow[MemoryToEmbed],
         memory_embedding_text,
+        lambda _: None,
     ),
     _Kind(
         "turns",
         "retrieval/list_turns_to_embed",
         "retrieval/set_turn_vectors",
+        ItemRow[TurnText],
         lambda turn: turn_embedding_text(turn["ts"], turn["content"], turn["previous"]),
+        lambda turn: turn["previous_id"],
     ),
 )
 
@@ -73,8 +98,11 @@ async def items_to_embed(
 ) -> dict[str, int]:
     """How many memories and turns of ``tenant`` lack a vector of ``embedder``'s model (with
     ``replace`` False: lack any vector)."""
-    [row] = await store.read(
-        "retrieval/count_items_to_embed", tenant, model=embedder.model_id, replace=replace
+    [row] = shaped(
+        ItemsToEmbedRow,
+        await store.read(
+            "retrieval/count_items_to_embed", tenant, model=embedder.model_id, replace=replace
+        ),
     )
     return {"memories": row["memories"], "turns": row["turns"]}
 
@@ -92,9 +120,7 @@ async def backfill_tenant(
     each batch."""
     done: dict[str, int] = {}
     for kind in KINDS:
-        done[kind.name] = await _backfill_kind(
-            store, tenant, embedder, kind, advance, pace or Pace()
-        )
+        done[kind.name] = await kind.backfill(store, tenant, embedder, advance, pace or Pace())
     return done
 
 
@@ -102,14 +128,14 @@ async def _backfill_kind(
     store: Store,
     tenant: str,
     embedder: Embedder,
-    kind: _Kind,
+    kind: _Kind[Item],
     advance: Callable[[int], None],
     pace: Pace,
 ) -> int:
     done, after = 0, ""
     while True:
         began = time.monotonic()
-        rows = await store.read(
+        listed = await store.read(
             kind.listing,
             tenant,
             model=embedder.model_id,
@@ -117,18 +143,20 @@ async def _backfill_kind(
             limit=pace.batch,
             replace=pace.replace,
         )
+        rows = shaped(kind.shape, listed)
         if not rows:
             return done
         items = [row["item"] for row in rows]
         vectors = await embed_texts(embedder, [kind.text(item) for item in items]) or []
         vectored = [
-            {"id": item["id"], "embedding": v, "previous": item.get("previous_id")}
+            {"id": item["id"], "embedding": v, "previous": kind.previous(item)}
             for item, v in zip(items, vectors, strict=True)
         ]
         written = await bookkeeping(
             store.of(tenant), kind.update, items=vectored, model=embedder.model_id
         )
-        done += written[0]["embedded"] if written else 0  # an erased item gets no vector
+        # an erased item gets no vector
+        done += shaped(EmbeddedRow, written)[0]["embedded"] if written else 0
         after = items[-1]["id"]
         advance(len(items))  # looked at: the progress through the listing
         await pace.rest(time.monotonic() - began)

@@ -40,15 +40,21 @@ import logging
 import time
 from collections import defaultdict
 from dataclasses import dataclass
-from typing import Any
 from weakref import WeakKeyDictionary
 
 from graphmem.embeddings.embedder import Embedder
 from graphmem.history.write_path import bookkeeping
 from graphmem.retrieval.lexical import lexical_text
+from graphmem.retrieval.rows import (
+    MemoryEmbeddingText,
+    MemorySearchFields,
+    TurnText,
+    UnembeddedTurnRow,
+    UnindexedMemoryRow,
+)
 from graphmem.retrieval.turn_texts import turn_embedding_text
 from graphmem.retrieval.vectors import embed_texts
-from graphmem.store import Store
+from graphmem.store import Store, shaped
 
 log = logging.getLogger("graphmem")
 
@@ -79,19 +85,19 @@ class Pending:
         return cls(turn_id, "", "")
 
     @classmethod
-    def of(cls, tenant: str, memory: dict[str, Any]) -> Pending:
+    def of(cls, tenant: str, memory: MemorySearchFields) -> Pending:
         """A memory's search fields, from its stored (or about to be stored) fields."""
         return cls(memory["id"], memory_lexical(tenant, memory), memory_embedding_text(memory))
 
 
-def memory_lexical(tenant: str, memory: dict[str, Any]) -> str:
+def memory_lexical(tenant: str, memory: MemorySearchFields) -> str:
     """Indexed form of a memory: the title counts twice, then type, topic, tags and content."""
     title = memory["title"]
     parts = [title, title, memory["type"], memory.get("topic_key") or ""]
     return lexical_text(tenant, [*parts, *(memory.get("tags") or []), memory["content"]])
 
 
-def memory_embedding_text(memory: dict[str, Any]) -> str:
+def memory_embedding_text(memory: MemoryEmbeddingText) -> str:
     return f"{memory['type']}: {memory['title']}\n{memory['content']}"
 
 
@@ -296,9 +302,10 @@ class Indexer:
 
     async def _write_turn_vectors(self, tenant: str, embedder: Embedder, ids: list[str]) -> None:
         for start in range(0, len(ids), BATCH):
-            rows = await self._store.read(
+            read = await self._store.read(
                 "retrieval/read_turn_vector_texts", tenant, ids=ids[start : start + BATCH]
-            )  # an erased turn reads nothing: it gets no vector
+            )
+            rows = shaped(TurnText, read)  # an erased turn reads nothing: it gets no vector
             texts = [turn_embedding_text(r["ts"], r["content"], r["previous"]) for r in rows]
             vectors = await _embedded(embedder, texts) or []
             turns = [
@@ -325,10 +332,11 @@ class Indexer:
         while True:
             rows = await self._store.read(listing, tenant, limit=SWEEP_BATCH)
             flying = self._in_flight[(tenant, kind)]  # being written already: not twice
-            items = [
-                Pending.of(tenant, row["memory"]) if kind == MEMORIES else Pending.turn(row["id"])
-                for row in rows
-            ]
+            items = (
+                [Pending.of(tenant, row["memory"]) for row in shaped(UnindexedMemoryRow, rows)]
+                if kind == MEMORIES
+                else [Pending.turn(row["id"]) for row in shaped(UnembeddedTurnRow, rows)]
+            )
             items = [item for item in items if item.item_id not in flying]
             self._queue((tenant, embedder, kind), items)
             if kind == TURNS:  # written behind, as an archive call's

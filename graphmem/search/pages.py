@@ -4,12 +4,12 @@ budget over a page, pagination and the next step. No database."""
 from __future__ import annotations
 
 import math
-from typing import Any
 
 from graphmem.memories.models.memories import NextStep
 from graphmem.memories.rules import preview
 from graphmem.search.models import (
     ChannelShare,
+    Classification,
     HitExplanation,
     LinkedFact,
     MemoryHit,
@@ -19,9 +19,10 @@ from graphmem.search.models import (
 )
 from graphmem.search.plans import DEFAULT_TOKEN_BUDGET
 from graphmem.search.ranking import Fused
+from graphmem.search.rows import HitMemory, MemoryHitRow
 
 
-def classification(memory: dict[str, Any]) -> str:
+def classification(memory: HitMemory) -> Classification:
     if memory["status"] == "quarantined":
         return "quarantined"
     if memory["status"] == "stale":
@@ -40,7 +41,7 @@ def explanation(entry: Fused) -> HitExplanation:
     )
 
 
-def memory_hit(row: dict[str, Any], entry: Fused | None, explain: bool) -> MemoryHit:
+def memory_hit(row: MemoryHitRow, entry: Fused | None, explain: bool) -> MemoryHit:
     memory = row["memory"]
     return MemoryHit(
         id=memory["id"],
@@ -53,7 +54,7 @@ def memory_hit(row: dict[str, Any], entry: Fused | None, explain: bool) -> Memor
         branch=memory.get("branch"),
         tags=list(memory.get("tags") or []),
         status=memory["status"],
-        classification=classification(memory),  # pyright: ignore[reportArgumentType]  # a str the pydantic model validates
+        classification=classification(memory),
         version=memory["version"],
         updated_at=memory["updated_at"],
         score=round(entry.score, 6) if entry else 0.0,

@@ -18,11 +18,11 @@ and a fallback policy. Pure and deterministic: the same inputs give the same pla
 from __future__ import annotations
 
 import hashlib
-from typing import Any
+from typing import TypedDict
 
 from graphmem.core.models import canonical_json
 from graphmem.search.channels.names import ChannelName
-from graphmem.search.models import RetrievalPlan, SearchRequest
+from graphmem.search.models import RetrievalPlan, Risk, Role, SearchRequest, TaskIntent
 
 POLICY_VERSION = "graphmem_router_v1"
 DEFAULT_WEIGHTS: dict[str, float] = {
@@ -48,6 +48,21 @@ ROLE_BOOSTS: dict[str, dict[str, float]] = {
 }
 
 
+class _PlanBody(TypedDict):
+    """What a plan's hash covers: every field of RetrievalPlan but the hash and its schema."""
+
+    policy_version: str
+    intent: TaskIntent
+    role: Role
+    risk: Risk
+    token_budget: int
+    include_superseded: bool
+    channel_weights: dict[str, float]
+    type_boosts: dict[str, float]
+    raw_fallback: bool
+    reason_codes: list[str]
+
+
 def compile_plan(request: SearchRequest) -> RetrievalPlan:
     intent = request.task_intent or "resume_work"
     role = request.role or "coder"
@@ -66,7 +81,7 @@ def compile_plan(request: SearchRequest) -> RetrievalPlan:
     raw_fallback = request.raw_fallback and risk != "high"
     if risk == "high":
         reasons.append("raw_fallback:abstain_high_risk")
-    body: dict[str, Any] = {
+    body: _PlanBody = {
         "policy_version": POLICY_VERSION,
         "intent": intent,
         "role": role,

@@ -39,8 +39,9 @@ Rules:
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, Generic, TypeVar
 
 from graphmem.core.errors import GraphmemError, InvalidArgument
 from graphmem.core.models import from_node
@@ -50,7 +51,7 @@ from graphmem.retrieval.catch_up import not_embedded_yet
 from graphmem.retrieval.indexing import indexer_of
 from graphmem.retrieval.lexical import leading_words
 from graphmem.retrieval.vectors import embed_texts
-from graphmem.search.channels.context import Context
+from graphmem.search.channels.context import Context, MemoryScope
 from graphmem.search.channels.fusion import (
     MAX_POOL,
     MIN_POOL,
@@ -72,9 +73,9 @@ from graphmem.search.models import (
 from graphmem.search.pages import explanation, memory_hit, next_step, pagination, within_budget
 from graphmem.search.plans import DEFAULT_WEIGHTS, compile_plan
 from graphmem.search.ranking import Fused, fuse
+from graphmem.search.rows import MemoryHitRow, MemoryIdRow, RawTurnRow
 from graphmem.search.second_stage import reordered, second_stage_top
-from graphmem.store import TenantStore
-from graphmem.store.rows import Row
+from graphmem.store import TenantStore, shaped
 from graphmem.toolkit.retrieval import WITHOUT_MODELS, Retrieval
 
 log = logging.getLogger(__name__)
@@ -123,7 +124,7 @@ async def search(
     plan = compile_plan(request) if request.routed else None
     channels = _channels(request, retrieval)
     statuses = _statuses(request, plan.include_superseded if plan else False)
-    scope = {
+    scope: MemoryScope = {
         "statuses": statuses,
         "project": request.project,
         "type": request.type,
@@ -216,10 +217,10 @@ def _fallback_allowed(request: SearchRequest, plan: RetrievalPlan | None) -> boo
 
 # --- multi-hop -------------------------------------------------------------------------------
 async def _second_hop(
-    context: Context, scope: dict[str, Any], first: Ranking, boosts: dict[str, float]
+    context: Context, scope: MemoryScope, first: Ranking, boosts: dict[str, float]
 ) -> tuple[Ranking, MultiHop]:
     seeds = first.fused[:MULTI_HOP_SEEDS]
-    rows = await context.db.read("search/get_memory_hits", ids=[s.id for s in seeds])
+    rows = await _hit_rows(context.db, [s.id for s in seeds])
     entities = discover_entities(
         context.request.query or "",
         [f"{r['memory']['title']} {r['memory']['content']}" for r in rows],
@@ -240,7 +241,7 @@ async def _second_hop(
 async def _memory_hits(context: Context, page: list[Fused]) -> list[MemoryHit]:
     if not page:
         return []
-    rows = await context.db.read("search/get_memory_hits", ids=[entry.id for entry in page])
+    rows = await _hit_rows(context.db, [entry.id for entry in page])
     by_id = {row["memory"]["id"]: row for row in rows}
     return [
         memory_hit(by_id[entry.id], entry, context.request.explain)
@@ -249,15 +250,19 @@ async def _memory_hits(context: Context, page: list[Fused]) -> list[MemoryHit]:
     ]
 
 
-async def _listing(db: TenantStore, request: SearchRequest, scope: dict[str, Any]) -> SearchResult:
+async def _hit_rows(db: TenantStore, ids: list[str]) -> list[MemoryHitRow]:
+    return shaped(MemoryHitRow, await db.read("search/get_memory_hits", ids=ids))
+
+
+async def _listing(db: TenantStore, request: SearchRequest, scope: MemoryScope) -> SearchResult:
     ids: list[str] = []
     if request.project is not None:
-        rows = await db.read(
+        listed = await db.read(
             "memories/list_memories", offset=request.offset, limit=request.limit, **scope
         )
-        ids = [row["id"] for row in rows]
+        ids = [row["id"] for row in shaped(MemoryIdRow, listed)]
     page = ids[: request.limit]
-    rows = await db.read("search/get_memory_hits", ids=page) if page else []
+    rows = await _hit_rows(db, page) if page else []
     by_id = {row["memory"]["id"]: row for row in rows}
     hits = [memory_hit(by_id[i], None, False) for i in page if i in by_id]
     has_more = len(ids) > request.limit
@@ -300,7 +305,7 @@ async def rank_turns(context: Context) -> tuple[list[RawSearchHit], list[str]]:
     if not page:
         return [], dropped
     rows = await context.db.read("archive/get_raw_turns", ids=[entry.id for entry in page])
-    by_id = {row["id"]: row for row in rows}
+    by_id = {row["id"]: row for row in shaped(RawTurnRow, rows)}
     explain = context.request.explain
     hits = [
         from_node(
@@ -318,23 +323,34 @@ async def rank_turns(context: Context) -> tuple[list[RawSearchHit], list[str]]:
 
 
 # --- second stage ----------------------------------------------------------------------------
-# What a second stage judges a hit by: its id and text, from the row of its source's page read.
-TextsOf = tuple[str, Callable[[Row], tuple[str, str]]]
-MEMORY_TEXTS: TextsOf = (
+Page = TypeVar("Page", bound=Mapping[str, object])
+
+
+@dataclass(frozen=True)
+class TextsOf(Generic[Page]):
+    """What a second stage judges a hit by: its id and text, from the row of its source's page
+    read (``statement``, whose rows are ``shape``)."""
+
+    statement: str
+    shape: type[Page]
+    text_of: Callable[[Page], tuple[str, str]]
+
+
+MEMORY_TEXTS = TextsOf(
     "search/get_memory_hits",
+    MemoryHitRow,
     lambda row: (row["memory"]["id"], f"{row['memory']['title']}\n{row['memory']['content']}"),
 )
-TURN_TEXTS: TextsOf = ("archive/get_raw_turns", lambda row: (row["id"], row["content"]))
+TURN_TEXTS = TextsOf("archive/get_raw_turns", RawTurnRow, lambda row: (row["id"], row["content"]))
 
 
 async def _in_stage_order(
-    context: Context, fused: list[Fused], texts: TextsOf
+    context: Context, fused: list[Fused], texts: TextsOf[Page]
 ) -> tuple[list[Fused], list[str]]:
     """``fused`` as the second stage orders its top, and the notice when it was dropped."""
     if context.retrieval.second_stage is None or not fused:
         return fused, []
-    statement, text_of = texts
-    rows = await context.db.read(statement, ids=second_stage_top(fused))
-    by_id = dict(text_of(row) for row in rows)
+    rows = await context.db.read(texts.statement, ids=second_stage_top(fused))
+    by_id = dict(texts.text_of(row) for row in shaped(texts.shape, rows))
     ordered, notice = await reordered(context.retrieval, context.request.query or "", fused, by_id)
     return ordered, [notice] if notice else []

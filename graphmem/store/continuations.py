@@ -16,7 +16,7 @@ import hmac
 import json
 import secrets
 import time
-from typing import Any, TypeAlias, TypedDict, cast
+from typing import TypeAlias, TypedDict, cast
 
 from graphmem.core.errors import InvalidArgument
 from graphmem.core.keys import ChainKey
@@ -26,7 +26,7 @@ MAX_TOKEN_CHARS = 1024
 _PROCESS_SECRET = secrets.token_bytes(32)
 _REFUSAL = "is not one this server issued for this call, or has expired: call again without it"
 
-Position: TypeAlias = dict[str, Any]
+Position: TypeAlias = dict[str, object]
 """Where a batched call stopped, in the tool's own JSON terms (the next batch's start)."""
 
 

@@ -117,3 +117,10 @@ class LabelCountRow(TypedDict):
     label: str
     project: str | None
     count: int
+
+
+class PlanStep(TypedDict, total=False):
+    """One operator of a plan as the driver gives it (the keys explain reads)."""
+
+    operatorType: str
+    children: list[PlanStep]

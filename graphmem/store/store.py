@@ -20,7 +20,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
-from typing import LiteralString, TypedDict, TypeVar, cast
+from typing import LiteralString, TypeVar, cast
 
 import neo4j
 import neo4j.exceptions as neo4j_errors
@@ -42,6 +42,7 @@ from graphmem.store.catalog import NamedQuery, QueryCatalog, default_catalog
 from graphmem.store.driver_errors import schema_race, translated
 from graphmem.store.rows import (
     IndexRow,
+    PlanStep,
     Row,
     SchemaStampRow,
     TenantRow,
@@ -63,13 +64,6 @@ SCHEMA_ATTEMPTS = 4
 async def _apply_all(tx: Tx, queries: list[NamedQuery]) -> None:
     for query in queries:
         await tx.run(query.name)
-
-
-class PlanStep(TypedDict, total=False):
-    """One operator of a plan as the driver gives it (the keys explain reads)."""
-
-    operatorType: str
-    children: list[PlanStep]
 
 
 def _require_tenant(tenant: object) -> None:  # callers may be untyped (a CLI, a test)

@@ -14,21 +14,38 @@ import hashlib
 import json
 import os
 import tempfile
+from collections.abc import Sequence
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import IO, Any
+from typing import IO
 
 from graphmem import __version__
 from graphmem.console.terminal import Bar
 from graphmem.core.errors import Conflict
-from graphmem.store import Store
+from graphmem.store import Store, shaped
+from graphmem.store.rows import LabelCountRow, Row, Shape
 from graphmem.transfer.format import Head, Header, Trailer, properties_of
+from graphmem.transfer.rows import ExportedEventRow, ExportedNodeRow, Link, TransferHeadRow
 
 ATTEMPTS = 3
 
 
-def _encoded(document: dict[str, Any]) -> bytes:
+def _encoded(document: dict[str, object]) -> bytes:
     return (json.dumps(document, ensure_ascii=False, separators=(",", ":")) + "\n").encode()
+
+
+def _as(shape: type[Shape], row: Row) -> Shape:
+    """A streamed row as its statement's shape (``shaped``, one row at a time)."""
+    return shaped(shape, [row])[0]
+
+
+def _relationship_line(from_ref: str, link: Link) -> bytes:
+    match link:
+        case [str() as to_ref, str() as type_, list() as pairs]:
+            relationship = {"line": "relationship", "from_ref": from_ref, "to_ref": to_ref}
+            return _encoded({**relationship, "type": type_, "properties": properties_of(pairs)})
+        case _:
+            raise ValueError(f"not a relationship: {link!r}")
 
 
 class _Writer:
@@ -40,23 +57,21 @@ class _Writer:
         self.digest = hashlib.sha256()
         self.counts = {"node": 0, "event": 0, "relationship": 0}
 
-    def line(self, document: dict[str, Any]) -> None:
+    def line(self, document: dict[str, object]) -> None:
         self._write(_encoded(document))
-        if document["line"] in self.counts:
-            self.counts[document["line"]] += 1
+        kind = document["line"]
+        if isinstance(kind, str) and kind in self.counts:
+            self.counts[kind] += 1
             self.bar.advance()
 
-    def node(self, kind: str, row: dict[str, Any]) -> None:
+    def node(self, kind: str, row: ExportedEventRow, links: Sequence[Link] = ()) -> None:
         """A node line and, for later, its relationships' lines."""
         properties = properties_of(row["properties"])
         self.line(
             {"line": kind, "ref": row["ref"], "labels": row["labels"], "properties": properties}
         )
-        for to_ref, type_, pairs in row.get("relationships", []):
-            relationship = {"line": "relationship", "from_ref": row["ref"], "to_ref": to_ref}
-            self.later.write(
-                _encoded({**relationship, "type": type_, "properties": properties_of(pairs)})
-            )
+        for link in links:
+            self.later.write(_relationship_line(row["ref"], link))
 
     def flush_later(self, keep: set[str] | None = None) -> None:
         """The waiting relationship lines (only those ending in ``keep``, if given)."""
@@ -93,11 +108,12 @@ async def export_tenant(
 
 async def total_nodes(store: Store, tenant: str) -> int:
     """For the progress bar: how many nodes the tenant holds now."""
-    return sum(row["count"] for row in await store.read("store/count_tenant_labels", tenant))
+    rows = await store.read("store/count_tenant_labels", tenant)
+    return sum(row["count"] for row in shaped(LabelCountRow, rows))
 
 
 async def _head(store: Store, tenant: str) -> Head:
-    [row] = await store.read("transfer/get_transfer_head", tenant)
+    [row] = shaped(TransferHeadRow, await store.read("transfer/get_transfer_head", tenant))
     return Head(revision=row["revision"], hash=row["hash"], key_id=row["key_id"])
 
 
@@ -132,9 +148,10 @@ async def _write(
 async def _tenant_lines(store: Store, tenant: str, revision: int, writer: _Writer) -> None:
     """Every node, the events up to the head read first, every relationship."""
     async for row in store.stream("transfer/list_tenant_nodes", tenant):
-        writer.node("node", row)
+        node = _as(ExportedNodeRow, row)
+        writer.node("node", node, node["relationships"])
     async for row in store.stream("transfer/list_tenant_events", tenant, revision=revision):
-        writer.node("event", row)
+        writer.node("event", _as(ExportedEventRow, row))
     writer.flush_later()
 
 
@@ -144,6 +161,7 @@ async def _project_lines(store: Store, tenant: str, project: str, writer: _Write
     grows with the project, one short string a node."""
     inside: set[str] = set()
     async for row in store.stream("transfer/list_project_nodes", tenant, project=project):
-        inside.add(row["ref"])
-        writer.node("node", row)
+        node = _as(ExportedNodeRow, row)
+        inside.add(node["ref"])
+        writer.node("node", node, node["relationships"])
     writer.flush_later(keep=inside)

@@ -20,10 +20,14 @@ from __future__ import annotations
 import base64
 import re
 import struct
+from collections.abc import Mapping
+from dataclasses import dataclass
 from datetime import datetime
-from typing import Annotated, Any, Literal, cast
+from typing import Annotated, Literal, TypeGuard, cast
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+
+from graphmem.transfer.rows import PropertyPair
 
 FORMAT = "graphmem-export"
 FORMAT_VERSION = 1
@@ -59,7 +63,7 @@ class NodeLine(_Line):
     line: Literal["node", "event"]
     ref: str = Field(min_length=1)
     labels: list[Annotated[str, Field(pattern=r"^[A-Z][A-Za-z0-9]*$")]] = Field(min_length=1)
-    properties: dict[str, Any]
+    properties: dict[str, object]  # a property value, or a typed value ({"$tag": text})
 
 
 class RelationshipLine(_Line):
@@ -67,7 +71,7 @@ class RelationshipLine(_Line):
     from_ref: str = Field(min_length=1)
     to_ref: str = Field(min_length=1)
     type: str = Field(pattern=r"^[A-Z][A-Z0-9_]*$")
-    properties: dict[str, Any]
+    properties: dict[str, object]  # a property value, or a typed value ({"$tag": text})
 
 
 class Trailer(_Line):
@@ -80,6 +84,36 @@ class Trailer(_Line):
 
 Body = Annotated[NodeLine | RelationshipLine, Field(discriminator="line")]
 BODY = TypeAdapter(Body)
+
+
+@dataclass(frozen=True)
+class Chained:
+    """What an event's place in its chain is read from: its properties of those names."""
+
+    revision: int
+    op: str
+    at_text: str
+    hash: str
+    payload_json: str | None  # None once erased
+    payload_digest: str | None  # sealed events
+
+    @classmethod
+    def of(cls, event: Mapping[str, object]) -> Chained:
+        """Raises ValueError when one is missing or of another type."""
+        revision, op, at_text = event.get("revision"), event.get("op"), event.get("at_text")
+        hash_, payload_json = event.get("hash"), event.get("payload_json")
+        payload_digest = event.get("payload_digest")
+        if not isinstance(revision, int):
+            raise ValueError(f"event revision {revision} is not a number")
+        if not (isinstance(op, str) and isinstance(at_text, str) and isinstance(hash_, str)):
+            raise ValueError(f"event {revision}: its op, at_text and hash are not all text")
+        if not (_text_or_none(payload_json) and _text_or_none(payload_digest)):
+            raise ValueError(f"event {revision}: its payload_json or payload_digest is not text")
+        return cls(revision, op, at_text, hash_, payload_json, payload_digest)
+
+
+def _text_or_none(value: object) -> TypeGuard[str | None]:
+    return value is None or isinstance(value, str)
 
 
 # --- property values -------------------------------------------------------------------------
@@ -98,43 +132,46 @@ _TEMPORAL_TEXT = re.compile(r"^[0-9PTYMWDHS:+\-.Z\[\]/_A-Za-z]{1,64}$")
 MIN_PACKED = 8  # float lists at least this long (embeddings) are packed as $f64
 
 
-def properties_of(pairs: list[list[Any]]) -> dict[str, Any]:
+def properties_of(pairs: list[PropertyPair]) -> dict[str, object]:
     """A statement's [name, value] / [name, text, Cypher type] pairs as the file's properties."""
-    properties: dict[str, Any] = {}
+    properties: dict[str, object] = {}
     for pair in pairs:
-        if len(pair) == 2:
-            properties[pair[0]] = _packed(pair[1])
-            continue
-        name, text, cypher_type = pair
-        kind = _KINDS[cypher_type.removeprefix("LIST<").split(" NOT NULL")[0].rstrip(">")]
-        properties[name] = {f"${kind}": text}
+        match pair:
+            case [str() as name, value]:
+                properties[name] = _packed(value)
+            case [str() as name, text, str() as cypher_type]:
+                kind = _KINDS[cypher_type.removeprefix("LIST<").split(" NOT NULL")[0].rstrip(">")]
+                properties[name] = {f"${kind}": text}
+            case _:
+                raise ValueError(f"not a property pair: {pair!r}")
     return properties
 
 
-def split_properties(properties: dict[str, Any]) -> tuple[dict[str, Any], list[list[Any]]]:
+def split_properties(properties: dict[str, object]) -> tuple[dict[str, object], list[list[object]]]:
     """The file's properties as plain values and [name, kind, text] temporal ones (for the
     import's statements); raises ValueError on a malformed typed value."""
-    plain: dict[str, Any] = {}
-    temporal: list[list[Any]] = []
+    plain: dict[str, object] = {}
+    temporal: list[list[object]] = []
     for name, value in properties.items():
         if not isinstance(value, dict):
             plain[name] = value
             continue
-        typed = cast("dict[str, Any]", value)  # a typed value: {"$tag": text}
+        # a typed value: {"$tag": text} (JSON's keys are text; isinstance cannot say so)
+        typed = cast("dict[str, object]", value)
         if len(typed) != 1:
             raise ValueError(f"{name}: a typed value has exactly one tag")
         [(tag, text)] = typed.items()
         if tag == "$f64":
             plain[name] = _floats(name, text)
         elif tag in _TAGS:
-            temporal.append([name, _TAGS[tag] + ("[]" if isinstance(text, list) else ""), text])
             _check_temporal(name, text)
+            temporal.append([name, _TAGS[tag] + ("[]" if isinstance(text, list) else ""), text])
         else:
             raise ValueError(f"{name}: unknown typed value {tag}")
     return plain, temporal
 
 
-def _packed(value: Any) -> Any:
+def _packed(value: object) -> object:
     if not isinstance(value, list):
         return value
     items = cast("list[object]", value)
@@ -143,7 +180,7 @@ def _packed(value: Any) -> Any:
     return items
 
 
-def _floats(name: str, text: Any) -> list[float]:
+def _floats(name: str, text: object) -> list[float]:
     if not isinstance(text, str):
         raise ValueError(f"{name}: $f64 needs a string")
     packed = base64.b64decode(text, validate=True)
@@ -152,7 +189,7 @@ def _floats(name: str, text: Any) -> list[float]:
     return list(struct.unpack(f"<{len(packed) // 8}d", packed))
 
 
-def _check_temporal(name: str, text: Any) -> None:
+def _check_temporal(name: str, text: object) -> None:
     texts: list[object] = cast("list[object]", text) if isinstance(text, list) else [text]
     if not all(isinstance(item, str) and _TEMPORAL_TEXT.match(item) for item in texts):
         raise ValueError(f"{name}: not a temporal value")

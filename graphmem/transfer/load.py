@@ -20,7 +20,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import IO, Any, TypeVar, cast
+from typing import IO, TypeVar, cast
 
 from pydantic import ValidationError
 
@@ -28,20 +28,23 @@ from graphmem.console.terminal import Bar
 from graphmem.core.errors import Conflict, GraphmemError
 from graphmem.core.text import tenant_prefix
 from graphmem.history.chain import GENESIS_HASH, SCHEME, erasure_seal, event_hash
-from graphmem.store import Store
+from graphmem.store import Params, Store, shaped
 from graphmem.transfer.format import (
     BODY,
     FORMAT,
     FORMAT_VERSION,
     MAX_LINE,
+    Chained,
     Header,
     NodeLine,
     RelationshipLine,
     Trailer,
     split_properties,
 )
+from graphmem.transfer.rows import CreatedRow, FoundRow, TransferHeadRow
 
 BATCH = 1000
+Document = dict[str, object]  # one line's JSON object
 
 
 class BadExportFile(GraphmemError):
@@ -98,7 +101,7 @@ class _HeaderLine:
     document: Header
 
 
-def _numbered(source: IO[bytes]) -> Iterator[tuple[int, bytes, dict[str, Any]]]:
+def _numbered(source: IO[bytes]) -> Iterator[tuple[int, bytes, Document]]:
     for number, raw in enumerate(iter(lambda: source.readline(MAX_LINE + 1), b""), start=1):
         if len(raw) > MAX_LINE:
             raise BadExportFile(number, f"longer than {MAX_LINE} bytes")
@@ -111,7 +114,7 @@ def _numbered(source: IO[bytes]) -> Iterator[tuple[int, bytes, dict[str, Any]]]:
         yield number, raw, document
 
 
-def _header(lines: Iterator[tuple[int, bytes, dict[str, Any]]]) -> _HeaderLine:
+def _header(lines: Iterator[tuple[int, bytes, Document]]) -> _HeaderLine:
     first = next(lines, None)
     if first is None:
         raise BadExportFile(1, "the file is empty")
@@ -127,14 +130,14 @@ def _header(lines: Iterator[tuple[int, bytes, dict[str, Any]]]) -> _HeaderLine:
 M = TypeVar("M", Header, Trailer)
 
 
-def _parsed(model: type[M], number: int, document: dict[str, Any]) -> M:
+def _parsed(model: type[M], number: int, document: Document) -> M:
     try:
         return model.model_validate(document)
     except ValidationError as error:
         raise BadExportFile(number, _first_problem(error)) from None
 
 
-def _body(number: int, document: dict[str, Any]) -> NodeLine | RelationshipLine:
+def _body(number: int, document: Document) -> NodeLine | RelationshipLine:
     try:
         line = BODY.validate_python(document)
         split_properties(line.properties)
@@ -157,10 +160,13 @@ def _linked(number: int, line: NodeLine, previous: tuple[int, str]) -> tuple[int
         raise BadExportFile(number, f"event revision {revision} where {previous[0] + 1} belongs")
     if prev_hash != previous[1]:
         raise BadExportFile(number, f"event {revision} does not follow the one before it")
-    return revision, str(line.properties.get("hash"))
+    try:
+        return revision, Chained.of(line.properties).hash
+    except ValueError as error:
+        raise BadExportFile(number, str(error)) from None
 
 
-def _expect_end(lines: Iterator[tuple[int, bytes, dict[str, Any]]], number: int) -> None:
+def _expect_end(lines: Iterator[tuple[int, bytes, Document]], number: int) -> None:
     if next(lines, None) is not None:
         raise BadExportFile(number + 1, "lines after the trailer")
 
@@ -179,8 +185,8 @@ async def import_file(
 ) -> Imported:
     """Load a checked file into ``tenant``: an empty one, or with ``merge`` one holding data
     (the file's history is then appended after the tenant's own)."""
-    [found] = await store.read("transfer/find_any_tenant_node", tenant)
-    [head] = await store.read("transfer/get_transfer_head", tenant)
+    [found] = shaped(FoundRow, await store.read("transfer/find_any_tenant_node", tenant))
+    [head] = shaped(TransferHeadRow, await store.read("transfer/get_transfer_head", tenant))
     if found["found"] and not merge:
         raise Conflict(
             f"tenant {tenant!r} already holds data: import into an empty tenant "
@@ -218,8 +224,8 @@ class _Loader:
         self.target_prefix = tenant_prefix(tenant)
         self.tokens = re.compile(r"(?<!\S)" + re.escape(self.source_prefix))
         self.key = store.chain_key
-        self.nodes: list[dict[str, Any]] = []
-        self.relationships: list[dict[str, Any]] = []
+        self.nodes: list[Params] = []
+        self.relationships: list[Params] = []
         self.created = {"nodes": 0, "relationships": 0}
         self.last: tuple[int | None, str] = base or (None, GENESIS_HASH)
         self.last_at: str | None = None
@@ -238,12 +244,12 @@ class _Loader:
         if self.merging and HEAD_LABELS & set(line.labels):
             self.skipped.add(line.ref)
             return
-        if REVISIONED & set(line.labels) and isinstance(properties.get("revision"), int):
-            properties["revision"] += self.offset
-        if "Erased" in line.labels and isinstance(properties.get("erased_by"), int):
-            properties["erased_by"] += self.offset  # the erasure's event, moved as events are
-        if "Turn" in line.labels and isinstance(properties.get("archived_revision"), int):
-            properties["archived_revision"] += self.offset  # the event that stored it, likewise
+        if REVISIONED & set(line.labels):
+            self._shift(properties, "revision")
+        if "Erased" in line.labels:
+            self._shift(properties, "erased_by")  # the erasure's event, moved as events are
+        if "Turn" in line.labels:
+            self._shift(properties, "archived_revision")  # the event that stored it, likewise
         if line.line == "event":
             properties = self._rechained(properties)
         # the target tenant before the node exists: Neo4j checks a uniqueness constraint at
@@ -255,7 +261,13 @@ class _Loader:
         if len(self.nodes) >= BATCH:
             await self._flush_nodes()
 
-    def _retokened(self, value: Any) -> Any:
+    def _shift(self, properties: Params, name: str) -> None:
+        """A revision the node records (when it records one), moved as the events are."""
+        revision = properties.get(name)
+        if isinstance(revision, int):
+            properties[name] = revision + self.offset
+
+    def _retokened(self, value: object) -> object:
         """Full-text tokens carry the tenant's prefix (retrieval/lexical.py): the source's become
         the target's, so the copy's search finds what the source's did."""
         if isinstance(value, str) and self.source_prefix in value:
@@ -264,19 +276,23 @@ class _Loader:
             return [self._retokened(item) for item in cast("list[object]", value)]
         return value
 
-    def _rechained(self, event: dict[str, Any]) -> dict[str, Any]:
+    def _rechained(self, event: Params) -> Params:
         """The event chained into the target: its hash over its sealed digest (or, written
         before sealing, its payload) and the target's previous hash, under the target's key.
         An erased event written before sealing has only its source hash left to commit to
         what was erased: that becomes its digest. An erased event's seal is made again."""
-        revision, prev = int(event["revision"]), self.last[1]
-        at = self.last_at = str(event["at_text"])
-        sealed = event.get("payload_digest")
-        if sealed is None and event.get("payload_json") is None:
-            sealed = str(event["hash"])
-        body = sealed if sealed is not None else event["payload_json"]
+        fields = Chained.of(event)  # the check read every event's
+        revision, prev = fields.revision, self.last[1]
+        at = self.last_at = fields.at_text
+        sealed = fields.payload_digest
+        if sealed is not None:
+            body = sealed
+        elif fields.payload_json is not None:
+            body = fields.payload_json
+        else:
+            sealed = body = fields.hash
         digest = event_hash(
-            self.tenant, revision, event["op"], at, body, prev, self.key, sealed=sealed is not None
+            self.tenant, revision, fields.op, at, body, prev, self.key, sealed=sealed is not None
         )
         self.last = (revision, digest)
         key_id = self.key.key_id if self.key else None
@@ -285,8 +301,8 @@ class _Loader:
         chained["key_id"] = key_id
         if sealed is not None:
             chained["payload_digest"] = sealed
-        if isinstance(event.get("erased_by"), int):
-            erased_by = event["erased_by"] + self.offset
+        if isinstance(erased_by := event.get("erased_by"), int):
+            erased_by += self.offset
             seal = erasure_seal(self.tenant, chained, erased_by, self.key)
             chained |= {"erased_by": erased_by, "erasure_seal": seal, "seal_key_id": key_id}
         return chained
@@ -301,7 +317,7 @@ class _Loader:
                 raise Conflict(
                     "the file holds ids or keys the tenant already has: nothing was imported"
                 ) from None
-            self._count("nodes", rows[0]["created"], len(self.nodes))
+            self._count("nodes", shaped(CreatedRow, rows)[0]["created"], len(self.nodes))
             self.nodes = []
 
     async def _flush_relationships(self) -> None:
@@ -310,7 +326,7 @@ class _Loader:
             rows = await self.store.bulk_write(
                 "transfer/create_imported_relationships", self.tenant, relationships=batch
             )
-            self._count("relationships", rows[0]["created"], len(batch))
+            self._count("relationships", shaped(CreatedRow, rows)[0]["created"], len(batch))
             self.relationships = []
 
     def _count(self, kind: str, created: int, expected: int) -> None:

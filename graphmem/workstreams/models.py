@@ -8,9 +8,9 @@ from typing import Annotated, Literal
 
 from pydantic import Field, model_validator
 
-from graphmem.core.answers import compact
 from graphmem.core.errors import InvalidArgument
 from graphmem.core.models import AuditedRequest, Name, OutputModel, ShortText, StrictModel
+from graphmem.toolkit.answers import compact
 
 WorkstreamStatus = Literal["active", "paused", "completed", "abandoned"]
 WORKSTREAM_STATUSES: tuple[WorkstreamStatus, ...] = ("active", "paused", "completed", "abandoned")

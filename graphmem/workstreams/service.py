@@ -20,14 +20,12 @@ Rules:
 
 from __future__ import annotations
 
-from typing import Any
-
 from graphmem.core.errors import first_row
 from graphmem.core.ids import new_id
 from graphmem.core.models import paged, pick
 from graphmem.history.chain import Audit
 from graphmem.history.write_path import Write, write
-from graphmem.store import TenantStore
+from graphmem.store import TenantStore, shaped
 from graphmem.workstreams.models import (
     WORKSTREAM_STATUSES,
     CreateWorkstreamRequest,
@@ -37,7 +35,7 @@ from graphmem.workstreams.models import (
     UpdateWorkstreamRequest,
     UpdateWorkstreamResult,
 )
-from graphmem.workstreams.rows import workstream_from_node
+from graphmem.workstreams.rows import WorkstreamNode, WorkstreamRow, workstream_from_node
 
 
 async def create_workstream(
@@ -57,9 +55,8 @@ async def create_workstream(
             [workstream_id],
             {"project": request.project, "title": request.title, "status": request.status},
         )
-        return CreateWorkstreamResult(
-            workstream=workstream_from_node(rows[0]["workstream"]), revision=revision
-        )
+        created = shaped(WorkstreamRow, rows)[0]["workstream"]
+        return CreateWorkstreamResult(workstream=workstream_from_node(created), revision=revision)
 
     return await write(db, "create_workstream", work, audit=Audit.of(request))
 
@@ -74,7 +71,7 @@ async def list_workstreams(
         offset=request.offset,
         limit=request.limit,
     )
-    page, paging = paged(rows, request.limit, request.offset)
+    page, paging = paged(shaped(WorkstreamRow, rows), request.limit, request.offset)
     return ListWorkstreamsResult(
         project=request.project,
         status=request.status,
@@ -87,7 +84,7 @@ async def update_workstream(
     db: TenantStore, request: UpdateWorkstreamRequest
 ) -> UpdateWorkstreamResult:
     async def work(w: Write) -> UpdateWorkstreamResult:
-        rows = await w.run("workstreams/find_workstream", id=request.id)
+        rows = shaped(WorkstreamRow, await w.run("workstreams/find_workstream", id=request.id))
         current = first_row(rows, "workstream", request.id)["workstream"]
         changed = {
             name: value
@@ -120,15 +117,14 @@ async def update_workstream(
             id=request.id,
             updated=True,
             changed=sorted(changed),
-            workstream=workstream_from_node(updated[0]["workstream"]),
+            workstream=workstream_from_node(shaped(WorkstreamRow, updated)[0]["workstream"]),
             revision=revision,
         )
 
     return await write(db, "update_workstream", work, audit=Audit.of(request))
 
 
-def _current_value(node: dict[str, Any], name: str) -> Any:
-    value = node.get(name)
+def _current_value(node: WorkstreamNode, name: str) -> object:
     if name == "blockers":
-        return list(value or [])
-    return value
+        return list(node.get("blockers") or [])
+    return node.get(name)

@@ -6,7 +6,7 @@ import json
 from datetime import UTC, datetime
 from pathlib import Path
 
-from graphmem.core.attestation import Attestation, TrustedVerifiers, check_attestation
+from graphmem.facts.attestation import Attestation, TrustedVerifiers, check_attestation
 from tests.app.helpers import assert_one_clear_line, clean_env, run_cli
 
 FACT = {

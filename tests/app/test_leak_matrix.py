@@ -16,7 +16,7 @@ from fastmcp import Client
 
 from graphmem.app.catalogue import CATALOGUE
 from graphmem.app.server import create_server
-from graphmem.core.attestation import sign_attestation
+from graphmem.facts.attestation import sign_attestation
 from graphmem.store import Store
 from tests.support import Verifier, WholeRecordClient, call, stats
 

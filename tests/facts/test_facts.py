@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from fastmcp import Client
 
-from graphmem.core.attestation import sign_attestation
+from graphmem.facts.attestation import sign_attestation
 from tests.support import Verifier, call, call_error
 
 T0 = datetime(2026, 1, 1, tzinfo=UTC)

@@ -13,7 +13,7 @@ from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from pydantic import ValidationError
 
-from graphmem.core.attestation import (
+from graphmem.facts.attestation import (
     CLAIM_FIELDS,
     Attestation,
     TrustedVerifiers,

@@ -25,8 +25,9 @@ from graphmem.core.errors import ConfigurationError
 from graphmem.core.keys import SCHEME, ChainKey, load_or_create
 from graphmem.history import verification
 from graphmem.history.chain import GENESIS_HASH, event_hash, payload_digest
+from graphmem.history.rows import HeadRow
 from graphmem.history.verification import Anchor, verify_chain
-from graphmem.store import Store
+from graphmem.store import Store, shaped
 from tests.app.helpers import assert_one_clear_line, clean_env, run_cli
 from tests.history.helpers import key_file_of
 from tests.neo4j_endpoint import Endpoint
@@ -116,7 +117,8 @@ async def test_a_whole_chain_rewritten_plain_is_caught_by_the_anchor(
     """Rewritten from the first event, checkpoint removed, the chain reads as one written
     before keying: only the head kept elsewhere tells."""
     await _writes(client, 3)
-    [head] = await store.read("history/get_head", tenant)
+    [head] = shaped(HeadRow, await store.read("history/get_head", tenant))
+    assert head["last_hash"] is not None
     anchor = Anchor(head["revision"], head["last_hash"])
     assert (await verify_chain(store.of(tenant), anchor=anchor)).status == "verified"
     await _rewrite_plain(raw_driver, tenant, from_revision=1)

@@ -4,27 +4,27 @@ commit together, each with its own events, revision and answer."""
 from __future__ import annotations
 
 import asyncio
-from typing import Any
 
 from graphmem.core.clock import parse_iso
 from graphmem.core.errors import Conflict, NotFound
 from graphmem.facts.models import RecordFactRequest, RecordFactResult
 from graphmem.facts.service import record_fact
 from graphmem.history.chain import Change
+from graphmem.history.rows import EventNode, EventRow
 from graphmem.history.verification import verify_chain
 from graphmem.history.write_path import Write, write
-from graphmem.store import Store
+from graphmem.store import Store, shaped
 
 
 def _change(n: int) -> Change:
     return Change("test_write", "test", f"subject-{n}", [f"subject-{n}"], {"n": n})
 
 
-async def _events(store: Store, tenant: str) -> list[dict[str, Any]]:
+async def _events(store: Store, tenant: str) -> list[EventNode]:
     rows = await store.read(
         "history/list_events", tenant, aggregate_id=None, aggregate_kind=None, since=None, limit=200
     )
-    return [row["event"] for row in reversed(rows)]
+    return [row["event"] for row in reversed(shaped(EventRow, rows))]
 
 
 async def test_queued_writes_commit_together_each_with_its_own_revision(

@@ -18,9 +18,10 @@ import pytest
 from graphmem.core.clock import parse_iso
 from graphmem.core.errors import Conflict, NotFound, TimedOut
 from graphmem.history.chain import Change
+from graphmem.history.rows import EventRow
 from graphmem.history.verification import verify_chain
 from graphmem.history.write_path import Write, write
-from graphmem.store import QueryCatalog, Store, TenantStore
+from graphmem.store import QueryCatalog, Store, TenantStore, shaped
 from graphmem.store.catalog import catalog_root
 from tests.neo4j_endpoint import Endpoint
 from tests.support import TEST_CATALOG
@@ -77,7 +78,7 @@ async def _subjects(store: Store, tenant: str) -> list[str]:
     rows = await store.read(
         "history/list_events", tenant, aggregate_id=None, aggregate_kind=None, since=None, limit=200
     )
-    return [row["event"]["aggregate_id"] for row in reversed(rows)]
+    return [row["event"]["aggregate_id"] for row in reversed(shaped(EventRow, rows))]
 
 
 @pytest.mark.parametrize("how", ["sleeps holding it", "runs a slow statement"])
@@ -160,7 +161,7 @@ async def test_members_of_a_batch_have_increasing_times_in_queue_order(
     rows = await store.read(
         "history/list_events", tenant, aggregate_id=None, aggregate_kind=None, since=None, limit=20
     )
-    events = [row["event"] for row in reversed(rows)]
+    events = [row["event"] for row in reversed(shaped(EventRow, rows))]
     assert [parse_iso(event["at_text"]) for event in events] == times
 
 

@@ -12,11 +12,12 @@ import pytest
 
 from graphmem.core.errors import Conflict
 from graphmem.history.chain import Audit, Change
+from graphmem.history.rows import EventRow, HeadRow
 from graphmem.history.verification import verify_chain
 from graphmem.history.write_path import Idempotency, IdempotencyRecord, Write, write
 from graphmem.memories.models.memories import SaveMemoryRequest
 from graphmem.memories.service import save_memory
-from graphmem.store import Store, TenantStore
+from graphmem.store import Store, TenantStore, shaped
 from graphmem.store.catalog import default_catalog
 from tests.neo4j_endpoint import Endpoint
 
@@ -90,7 +91,7 @@ def test_no_domain_module_computes_a_revision() -> None:
 
 
 async def _revision(store: Store, tenant: str) -> int:
-    [row] = await store.read("history/get_head", tenant)
+    [row] = shaped(HeadRow, await store.read("history/get_head", tenant))
     return row["revision"]
 
 
@@ -107,10 +108,11 @@ async def test_events_of_one_write_chain_with_consecutive_revisions(
 
     revisions = await write(store.of(tenant), "test", work, audit=Audit("s-1", "bot", "cli"))
     assert revisions == [1, 2]
-    events = await store.read(
+    rows = await store.read(
         "history/list_events", tenant, aggregate_id=None, aggregate_kind=None, since=None, limit=10
     )
-    assert [(e["event"]["revision"], e["event"]["actor"]) for e in events] == [
+    events = shaped(EventRow, rows)
+    assert [(e["event"]["revision"], e["event"].get("actor")) for e in events] == [
         (2, "bot"),
         (1, "bot"),
     ]
@@ -198,7 +200,8 @@ async def test_one_statement_saves_chain_with_other_writers(
     assert sorted(revisions) == list(range(1, 17))
     verdict = await verify_chain(store.of(tenant), full=True)
     assert verdict.verified and verdict.complete
-    events = await store.read(
+    rows = await store.read(
         "history/list_events", tenant, aggregate_id=None, aggregate_kind=None, since=None, limit=20
     )
+    events = shaped(EventRow, rows)
     assert {e["event"]["op"] for e in events} == {"save_memory"} and len(events) == 16

@@ -101,7 +101,8 @@ async def test_warm_task_packs_for_active_workstreams(
     result = await enrich_run(client)
     counters = merged(result["steps"])
     assert (counters["task_packs_built"], counters["task_packs_with_context"]) == (2, 1)
-    packs = await fixture_store.read("knowledge/list_pack_fixture", tenant)
+    # rows of the test statement: the pack's properties, its INCLUDES edges, its workstreams
+    packs: list[dict[str, Any]] = await fixture_store.read("knowledge/list_pack_fixture", tenant)
     scoped = [row for row in packs if row["workstreams"]]
     assert [row["workstreams"] for row in scoped] == [[busy]]
     assert all(row["pack"]["status"] == "current" for row in packs)

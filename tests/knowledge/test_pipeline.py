@@ -61,7 +61,9 @@ async def enrichable(client: Client[Any], sentence: str, project: str = "p") -> 
 
 async def runs(fixtures: Store, tenant: str, subject_id: str) -> list[dict[str, Any]]:
     """Run entries of the pipeline steps on a subject (add_context_chunk's left out)."""
-    rows = await fixtures.read("pipeline/list_runs", tenant, subject_id=subject_id)
+    rows: list[dict[str, Any]] = await fixtures.read(
+        "pipeline/list_runs", tenant, subject_id=subject_id
+    )
     return [
         {**row["run"], "counters": json.loads(row["run"].pop("counters_json"))}
         for row in rows

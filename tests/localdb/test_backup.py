@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from graphmem.core.keys import load_or_create
+from graphmem.history.rows import HeadRow
 from graphmem.localdb import LocalNeo4j
 from graphmem.localdb.backup import (
     MANIFEST,
@@ -21,7 +22,7 @@ from graphmem.localdb.backup import (
     backup,
     restore,
 )
-from graphmem.store import Store, ping_sync
+from graphmem.store import Store, ping_sync, shaped
 from tests.app.helpers import assert_one_clear_line, clean_env, run_cli
 from tests.neo4j_endpoint import Endpoint, local_test_settings
 
@@ -40,7 +41,7 @@ def _head(local: LocalNeo4j, tenant: str, genesis: str | None = None) -> str | N
         try:
             if genesis is not None:
                 await store.write("history/create_head", tenant, genesis_hash=genesis)
-            return (await store.read("history/get_head", tenant))[0]["last_hash"]
+            return shaped(HeadRow, await store.read("history/get_head", tenant))[0]["last_hash"]
         finally:
             await store.close()
 

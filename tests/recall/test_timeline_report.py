@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
+from graphmem.memories.models.memories import MemoryStatus, MemoryType
 from graphmem.recall.report import render_report, report_stats
+from graphmem.recall.rows import MemoryGroupRow, RecentMemoryRow, TurnActivityRow
 
 pytestmark = pytest.mark.pure
 
 
-def group(status: str, type: str, month: int, memories: int, tokens: int, **extra: Any) -> Any:
+def group(
+    status: MemoryStatus, type: MemoryType, month: int, memories: int, tokens: int, **extra: int
+) -> MemoryGroupRow:
     instant = f"2024-{month:02d}-10T08:00:00Z"
     return {
         "year": 2024,
@@ -27,7 +29,7 @@ def group(status: str, type: str, month: int, memories: int, tokens: int, **extr
     }
 
 
-def turns(session: str, month: int, count: int, tokens: int, day: int = 1) -> dict[str, Any]:
+def turns(session: str, month: int, count: int, tokens: int, day: int = 1) -> TurnActivityRow:
     instant = f"2024-{month:02d}-{day:02d}T00:00:00Z"
     return {
         "session_id": session,
@@ -89,7 +91,7 @@ def test_markdown_sections_and_withheld_titles() -> None:
     stats = report_stats(
         [group("active", "note", 1, 1, 4), group("rejected", "note", 1, 1, 4)], [], True
     )
-    recent = [
+    recent: list[RecentMemoryRow] = [
         {
             "id": "m2",
             "type": "note",

@@ -21,10 +21,11 @@ from graphmem.retrieval import catch_up
 from graphmem.retrieval.backfill import items_to_embed
 from graphmem.retrieval.catch_up import not_embedded_yet, start_catch_up
 from graphmem.retrieval.indexing import indexer_of
+from graphmem.retrieval.rows import ItemRow, TurnText
 from graphmem.search.channels.names import ChannelName
 from graphmem.search.models import SearchRequest, SearchResult
 from graphmem.search.service import search
-from graphmem.store import Store
+from graphmem.store import Store, shaped
 from graphmem.toolkit.retrieval import WITHOUT_MODELS, Retrieval
 
 MEMORY = ("Kayak trip", "We paddled the fjord at dawn and camped on the shore.")
@@ -58,8 +59,11 @@ async def written_without_model(store: Store, tenant: str) -> tuple[str, str]:
         WITHOUT_MODELS,
     )
     await indexer_of(store).flush(tenant)
-    [turn] = await store.read(
-        "retrieval/list_turns_to_embed", tenant, model="-", after="", limit=9, replace=True
+    [turn] = shaped(
+        ItemRow[TurnText],
+        await store.read(
+            "retrieval/list_turns_to_embed", tenant, model="-", after="", limit=9, replace=True
+        ),
     )
     return saved.memory.id, turn["item"]["id"]
 

@@ -8,7 +8,7 @@ import subprocess
 import sys
 import textwrap
 import time
-from typing import Any
+from typing import Any, NotRequired, TypedDict
 
 import pytest
 
@@ -17,9 +17,10 @@ from graphmem.memories.models.memories import SaveMemoryRequest
 from graphmem.memories.service import save_memory
 from graphmem.retrieval import indexing
 from graphmem.retrieval.indexing import memory_lexical
+from graphmem.retrieval.rows import MemorySearchFields, UnindexedMemoryRow
 from graphmem.search.models import SearchRequest
 from graphmem.search.service import search
-from graphmem.store import Store
+from graphmem.store import Store, shaped
 from graphmem.toolkit.retrieval import Retrieval
 from tests.neo4j_endpoint import Endpoint
 
@@ -28,14 +29,27 @@ def _request(title: str, content: str) -> SaveMemoryRequest:
     return SaveMemoryRequest(project="p", type="note", title=title, content=content)
 
 
-async def _node(store: Store, tenant: str, memory_id: str) -> dict[str, Any]:
-    [row] = await store.read("memories/get_memories", tenant, ids=[memory_id])
+class _Indexed(MemorySearchFields):
+    """The properties of a Memory node this test reads (and its search fields are made of)."""
+
+    lexical: str
+    embedding: NotRequired[list[float]]  # with a model
+
+
+class _MemoryRow(TypedDict):
+    """memories/get_memories: a Memory node."""
+
+    memory: _Indexed
+
+
+async def _node(store: Store, tenant: str, memory_id: str) -> _Indexed:
+    [row] = shaped(_MemoryRow, await store.read("memories/get_memories", tenant, ids=[memory_id]))
     return row["memory"]
 
 
 async def _unindexed(store: Store, tenant: str) -> list[str]:
     rows = await store.read("retrieval/list_unindexed_memories", tenant, limit=100)
-    return [row["memory"]["id"] for row in rows]
+    return [row["memory"]["id"] for row in shaped(UnindexedMemoryRow, rows)]
 
 
 async def _found(store: Store, tenant: str, query: str) -> list[str]:
@@ -191,6 +205,6 @@ async def test_with_a_model_a_full_batch_goes_without_waiting_for_the_timer(
                 break
             await asyncio.sleep(0.05)
         assert await _unindexed(store, tenant) == []
-        assert len((await _node(store, tenant, last.memory.id))["embedding"]) == 384
+        assert len((await _node(store, tenant, last.memory.id)).get("embedding", [])) == 384
     finally:
         await indexing.indexer_of(store).close()  # its timer would sleep the 30 s out

@@ -15,7 +15,7 @@ from pydantic import ValidationError
 
 from graphmem.core.errors import InvalidArgument
 from graphmem.core.settings import Settings
-from graphmem.search.channels.context import Context, Hit, Reading
+from graphmem.search.channels.context import Context, Hit, MemoryScope, Reading
 from graphmem.search.channels.fusion import memory_sources, rank
 from graphmem.search.channels.names import ChannelName
 from graphmem.search.models import SearchRequest
@@ -27,6 +27,14 @@ from graphmem.store import TenantStore
 from graphmem.toolkit.retrieval import VECTORS_UNAVAILABLE, Candidate, Retrieval, load_retrieval
 
 pytestmark = pytest.mark.pure
+
+SCOPE: MemoryScope = {
+    "statuses": ["active"],
+    "project": None,
+    "type": None,
+    "branch": None,
+    "tags": [],
+}
 
 NO_DATABASE = cast(TenantStore, None)  # the fakes read nothing
 
@@ -61,7 +69,7 @@ async def test_a_channel_behind_the_protocol_ranks_through_the_fusion() -> None:
     meaning = FakeChannel(ChannelName.VECTOR, ["c", "a"])
     ranking = await rank(
         context(ChannelName.FULLTEXT, ChannelName.VECTOR),
-        memory_sources({}),
+        memory_sources(SCOPE),
         {},
         channels=[words, meaning],
     )
@@ -79,12 +87,12 @@ async def test_an_expanding_channel_reads_the_fusion_and_one_with_nothing_to_rea
     idle = FakeChannel(ChannelName.VECTOR, None)
     around = FakeChannel(ChannelName.GRAPH, None, expands=True)
     named = context(ChannelName.FULLTEXT, ChannelName.VECTOR, ChannelName.GRAPH)
-    ranking = await rank(named, memory_sources({}), {}, channels=[words, idle, around])
+    ranking = await rank(named, memory_sources(SCOPE), {}, channels=[words, idle, around])
     assert [entry.id for entry in around.readings[0].fused] == ["a", "b"]
     assert ranking.channels == ["fulltext", "graph"]  # vector had no query vector
     assert {f.id for f in ranking.fused} == {"a", "b", "a'", "b'"}
     unnamed = await rank(
-        context(ChannelName.FULLTEXT), memory_sources({}), {}, channels=[words, around]
+        context(ChannelName.FULLTEXT), memory_sources(SCOPE), {}, channels=[words, around]
     )
     assert unnamed.channels == ["fulltext"]  # a channel the context does not name never runs
 

@@ -18,13 +18,20 @@ import neo4j
 import pytest
 
 from graphmem.search.channels import fusion, vector
-from graphmem.store import Store
+from graphmem.search.channels.context import MemoryScope
+from graphmem.store import Params, Store
 
 DIMENSIONS = 384
 MEMORIES = 620
 EVERY = 31
 POOL = 10
-SCOPE = {"statuses": ["active"], "project": "p", "type": None, "branch": None, "tags": []}
+SCOPE: MemoryScope = {
+    "statuses": ["active"],
+    "project": "p",
+    "type": None,
+    "branch": None,
+    "tags": [],
+}
 
 
 def unit(v: list[float]) -> list[float]:
@@ -66,7 +73,7 @@ async def placed_memories(
 
 
 async def nearest(store: Store, tenant: str, query: list[float], cap: int) -> vector.VectorRead:
-    params = {"vector": query, **SCOPE}
+    params: Params = {"vector": query, **SCOPE}
     sources = fusion.memory_sources(SCOPE)
     return await vector.nearest_in_scope(store.of(tenant), sources, POOL, params, cap)
 
@@ -94,7 +101,7 @@ async def test_a_share_too_small_for_the_cap_is_scanned_exactly(
 async def test_a_share_the_first_query_holds_needs_no_second(
     store: Store, tenant: str, placed_memories: list[float]
 ) -> None:
-    params = {"vector": placed_memories, **SCOPE}
+    params: Params = {"vector": placed_memories, **SCOPE}
     sources = fusion.memory_sources(SCOPE)
     found = await vector.nearest_in_scope(store.of(tenant), sources, 5, params)
     assert (found.path, found.kept) == ("index", 5)

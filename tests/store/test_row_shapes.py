@@ -24,6 +24,7 @@ from graphmem.store.rows import (
     TenantRow,
     VectorSpaceRow,
 )
+from tests.row_shapes import fields, returned_columns
 
 pytestmark = pytest.mark.pure
 
@@ -43,36 +44,9 @@ SHAPES: dict[str, type] = {
 }
 
 
-def _top_level_items(clause: str) -> list[str]:
-    """The comma-separated items of a clause, commas inside brackets left alone."""
-    items, depth, current = [], 0, ""
-    for char in clause:
-        depth += char in "([{"
-        depth -= char in ")]}"
-        if char == "," and depth == 0:
-            items.append(current)
-            current = ""
-        else:
-            current += char
-    return [*items, current]
-
-
-def _returned_columns(text: str) -> list[str]:
-    """The columns of the statement's last RETURN (outside any CALL subquery)."""
-    code = "\n".join(line.split("//")[0] for line in text.splitlines())
-    clause = re.split(r"\bRETURN\b", code)[-1]
-    clause = re.split(r"\bORDER BY\b|\bLIMIT\b|\bSKIP\b", clause)[0]
-    columns = []
-    for item in _top_level_items(clause):
-        alias = re.search(r"\bAS\s+(\w+)\s*$", item.strip())
-        columns.append(alias.group(1) if alias else item.strip())
-    return columns
-
-
 @pytest.mark.parametrize("name", sorted(SHAPES))
 def test_a_shape_names_its_statements_columns(name: str) -> None:
-    columns = _returned_columns(default_catalog()[name].text)
-    assert sorted(columns) == sorted(SHAPES[name].__annotations__)
+    assert sorted(returned_columns(default_catalog()[name].text)) == fields(SHAPES[name])
 
 
 def test_a_chain_event_names_the_fields_of_the_chain_page() -> None:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any, Literal
+from typing import Literal
 
 from pydantic import Field
 
@@ -76,7 +76,7 @@ class AuditIssue(OutputModel):
     severity: Severity
     subject_kind: SubjectKind
     subject_ref: str = Field(description="Id of the subject; a fact pair is '<id>|<id>'.")
-    details: dict[str, Any]
+    details: dict[str, object]  # a JSON object, its fields by issue type
     status: IssueStatus = Field(description="resolved when this run repaired it.")
     new: bool = Field(description="Not open before this run (created or re-opened).")
     repaired: bool
@@ -124,7 +124,7 @@ class MemoryIssue(OutputModel):
     severity: str
     subject_kind: str
     subject_ref: str
-    details: dict[str, Any]
+    details: dict[str, object]  # a JSON object, its fields by issue type
     status: str
     resolution: str | None = Field(description="repaired or not_redetected, when resolved.")
     first_detected_at: datetime

@@ -8,9 +8,9 @@ from typing import Annotated, Literal
 
 from pydantic import Field
 
-from graphmem.core.answers import compact
-from graphmem.core.gate import Redaction
 from graphmem.core.models import Audit, AuditText, Name, OutputModel, ShortText, StrictModel
+from graphmem.screening.gate import Redaction
+from graphmem.toolkit.answers import compact
 
 ChunkState = Literal[
     "no_enrich", "enrichable", "uncertain", "awaiting_human", "frozen", "stale", "archived"

@@ -8,9 +8,9 @@ from typing import Annotated, Literal
 
 from pydantic import Field
 
-from graphmem.core.gate import Redaction
 from graphmem.core.models import AuditedRequest, Name, OutputModel
 from graphmem.knowledge.models.chunks import ChunkState
+from graphmem.screening.gate import Redaction
 
 QuestionType = Literal["scope", "time", "semantics", "action", "downstream_use"]
 QuestionStatus = Literal["open", "answered"]

@@ -8,9 +8,9 @@ from typing import Annotated, Literal
 
 from pydantic import Field, model_validator
 
-from graphmem.core.answers import compact
 from graphmem.core.errors import InvalidArgument
 from graphmem.core.models import Audit, AuditedRequest, AuditText, Name, OutputModel, StrictModel
+from graphmem.toolkit.answers import compact
 
 MemoryType = Literal[
     "decision", "bugfix", "discovery", "preference", "procedure", "note", "architecture", "lesson"

@@ -5,12 +5,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TypedDict
 
+from graphmem.memories.models.memories import MemoryType
 from graphmem.search.channels.names import ChannelName
 from graphmem.search.models import SearchRequest
 from graphmem.search.ranking import Fused, Fusion
-from graphmem.store import TenantStore
+from graphmem.store import Params, TenantStore
 from graphmem.toolkit.retrieval import WITHOUT_MODELS, Retrieval
 
 MEMORY_FUSION = Fusion()  # the retrieval plan's weights, RRF_K, GRAPH_DECAY
@@ -37,16 +38,26 @@ class Context:
         return embedder.name if embedder else None
 
 
+class MemoryScope(TypedDict):
+    """The memories a search sees: the parameters every memory statement of it filters by."""
+
+    statuses: list[str]
+    project: str | None
+    type: MemoryType | None
+    branch: str | None
+    tags: list[str]
+
+
 @dataclass(frozen=True)
 class Sources:
     fulltext: str  # query names
     vector: str
     scan: str
     expand: str
-    params: dict[str, Any]
+    params: Params
     fusion: Fusion = MEMORY_FUSION
 
-    def channel_params(self) -> dict[str, Any]:
+    def channel_params(self) -> Params:
         """The scope parameters the channel queries take (not the graph's)."""
         return {k: v for k, v in self.params.items() if k not in GRAPH_PARAMS}
 

@@ -3,12 +3,12 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from graphmem.core.errors import InvalidArgument
 from graphmem.retrieval.lexical import FETCH_GROWTH, MAX_QUERY_TERMS, lucene_query, widening
 from graphmem.search.channels.context import Hit, Reading
 from graphmem.search.channels.names import ChannelName
+from graphmem.search.rows import FullTextHit, FullTextRow
+from graphmem.store import Params, shaped
 
 
 class FullText:
@@ -20,7 +20,7 @@ class FullText:
         return [Hit(row["id"], row["type"]) for row in rows]
 
 
-async def fulltext_rows(reading: Reading) -> list[dict[str, Any]]:
+async def fulltext_rows(reading: Reading) -> list[FullTextHit]:
     """The channel's best hits after the filters, best first (ties by id).
 
     Lucene is asked for its top 4 x pool first (a top-k read, cheap at any corpus size); when
@@ -32,10 +32,10 @@ async def fulltext_rows(reading: Reading) -> list[dict[str, Any]]:
     lucene = lucene_query(context.db.tenant, query, MAX_QUERY_TERMS)
     if not lucene:
         return []
-    params = {"lucene": lucene, "pool": context.pool, **sources.channel_params()}
+    params: Params = {"lucene": lucene, "pool": context.pool, **sources.channel_params()}
 
-    async def read(fetch: int) -> dict[str, Any]:
-        [row] = await context.db.read(sources.fulltext, fetch=fetch, **params)
+    async def read(fetch: int) -> FullTextRow:
+        [row] = shaped(FullTextRow, await context.db.read(sources.fulltext, fetch=fetch, **params))
         return row
 
     row = await widening(

@@ -10,9 +10,8 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import Any
 
-from graphmem.search.channels.context import Context, Hit, Reading, Sources
+from graphmem.search.channels.context import Context, Hit, MemoryScope, Reading, Sources
 from graphmem.search.channels.fulltext import FullText
 from graphmem.search.channels.graph import GRAPH_PER_SEED, TURN_GRAPH_DEPTH, Graph
 from graphmem.search.channels.protocol import Channel
@@ -32,7 +31,7 @@ class Ranking:
     channels: list[str]
 
 
-def memory_sources(scope: dict[str, Any]) -> Sources:
+def memory_sources(scope: MemoryScope) -> Sources:
     """The memory channels' statements and the scope they read."""
     return Sources(
         "search/search_memories_fulltext",

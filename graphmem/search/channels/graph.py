@@ -7,6 +7,8 @@ from __future__ import annotations
 from graphmem.search.channels.context import Hit, Reading
 from graphmem.search.channels.names import ChannelName
 from graphmem.search.ranking import graph_ranking
+from graphmem.search.rows import NeighbourRow
+from graphmem.store import shaped
 
 GRAPH_SEEDS = 10
 GRAPH_PER_SEED = 5
@@ -22,8 +24,11 @@ class Graph:
             return None
         sources = reading.sources
         seeds = reading.fused[:GRAPH_SEEDS]
-        rows = await reading.context.db.read(
-            sources.expand, seeds=[s.id for s in seeds], **sources.params
+        rows = shaped(
+            NeighbourRow,
+            await reading.context.db.read(
+                sources.expand, seeds=[s.id for s in seeds], **sources.params
+            ),
         )
         types: dict[str, str | None] = {}
         for row in rows:

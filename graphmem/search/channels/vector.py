@@ -5,12 +5,13 @@ the pool."""
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from graphmem.search.channels.context import Hit, Reading, Sources
 from graphmem.search.channels.names import ChannelName
-from graphmem.store import TenantStore
+from graphmem.search.rows import IndexedNearestRow, NearestRow
+from graphmem.store import Params, TenantStore, shaped
 
 # The most nearest one vector-index query asks for, and the margin over the estimate of how
 # many hold a pool of the caller's (bench/tenants.py measures both paths per tenant size).
@@ -29,8 +30,8 @@ class Vector:
         return [Hit(row["id"], row["type"]) for row in rows]
 
 
-async def vector_rows(reading: Reading, vector: list[float]) -> list[dict[str, Any]]:
-    params = {"vector": vector, **reading.sources.channel_params()}
+async def vector_rows(reading: Reading, vector: list[float]) -> Sequence[NearestRow]:
+    params: Params = {"vector": vector, **reading.sources.channel_params()}
     context = reading.context
     found = await nearest_in_scope(context.db, reading.sources, context.pool, params)
     return found.rows
@@ -38,13 +39,13 @@ async def vector_rows(reading: Reading, vector: list[float]) -> list[dict[str, A
 
 @dataclass(frozen=True)
 class VectorRead:
-    rows: list[dict[str, Any]]
+    rows: Sequence[NearestRow]  # the index's rows say how many it gave too (IndexedNearestRow)
     path: str  # "index", "refetch" (a second, larger index query) or "scan" (exact)
     kept: int  # the caller's rows among the first query's nearest
 
 
 async def nearest_in_scope(
-    db: TenantStore, sources: Sources, pool: int, params: dict[str, Any], cap: int = FETCH_CAP
+    db: TenantStore, sources: Sources, pool: int, params: Params, cap: int = FETCH_CAP
 ) -> VectorRead:
     """The caller's ``pool`` nearest, at a bounded cost while the database grows.
 
@@ -55,18 +56,23 @@ async def nearest_in_scope(
     that gave fewer than asked gave everything it holds: its rows are exact already.
     """
     fetch = min(max(pool * 4, 200), cap)
-    rows = await db.read(sources.vector, fetch=fetch, pool=pool, **params)
+    rows = shaped(
+        IndexedNearestRow, await db.read(sources.vector, fetch=fetch, pool=pool, **params)
+    )
     kept = len(rows)
     if _complete(rows, pool, fetch):
         return VectorRead(rows, "index", kept)
     wanted = math.ceil(fetch * pool / kept * REFETCH_MARGIN) if kept else None
     if wanted is not None and wanted <= cap:
-        again = await db.read(sources.vector, fetch=wanted, pool=pool, **params)
+        again = shaped(
+            IndexedNearestRow, await db.read(sources.vector, fetch=wanted, pool=pool, **params)
+        )
         if _complete(again, pool, wanted):
             return VectorRead(again, "refetch", kept)
-    return VectorRead(await db.read(sources.scan, pool=pool, **params), "scan", kept)
+    scanned = shaped(NearestRow, await db.read(sources.scan, pool=pool, **params))
+    return VectorRead(scanned, "scan", kept)
 
 
-def _complete(rows: list[dict[str, Any]], pool: int, fetch: int) -> bool:
+def _complete(rows: list[IndexedNearestRow], pool: int, fetch: int) -> bool:
     """A pool of the caller's, or all the index holds (it gave fewer than ``fetch``)."""
     return len(rows) >= pool or (bool(rows) and rows[0]["seen"] < fetch)

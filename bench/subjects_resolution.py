@@ -1,0 +1,159 @@
+"""Subject resolution against hand-made gold sets: B-cubed precision, recall and F1, the
+questions a person would be asked per 100 mentions, and a name-only baseline beside them.
+
+    python -m bench.subjects_resolution --gold PATH [--gold PATH ...]
+
+A gold file lists mentions (id, text, type, doc, optionally dia_id) and the cluster of each
+(neo4j-labs/agent-memory's benchmarks/data/poleo_resolution_gold.json has this shape; so does
+bench/subjects/locomo_gold.json, written by hand from the seven LoCoMo conversations of
+snap-research/locomo). Mentions are resolved in document order, each document's longest names
+first (a source's mentions arrive together), by the product's decision (graphmem/subjects/
+resolve.py) over the candidates that share an index key, as the store finds them. A
+question leaves the mention a subject of its own (as it is until a person answers). A gold
+file whose mentions carry a ``dia_id`` is resolved per ``doc`` (one memory per
+conversation), with its session (``D3:5``: session 3) as the source; else one memory holds
+every document and the document is the source.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections import defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from graphmem.subjects.names import Name, lookup_keys, name_of
+from graphmem.subjects.resolve import Candidate, Mention, decide
+
+KINDS = {
+    "PERSON": "person",
+    "ORGANIZATION": "organisation",
+    "LOCATION": "place",
+    "OBJECT": "thing",
+    "EVENT": "event",
+    "PROJECT": "project",
+}
+
+
+@dataclass
+class Subject:
+    id: str
+    kind: str | None
+    aliases: list[Name] = field(default_factory=list[Name])
+    sources: set[str] = field(default_factory=set[str])
+
+
+@dataclass
+class Ledger:
+    """One memory's subjects and its index of keys, as the store keeps them."""
+
+    subjects: dict[str, Subject] = field(default_factory=dict[str, Subject])
+    index: dict[str, set[str]] = field(default_factory=lambda: defaultdict(set))
+    questions: int = 0
+
+    def resolve(self, mention: Mention) -> str:
+        found = {s for key in lookup_keys(mention.name) for s in self.index.get(key, ())}
+        candidates = [self._candidate(self.subjects[s]) for s in sorted(found)]
+        decision = decide(mention, candidates)
+        if decision.verdict == "same" and decision.best is not None:
+            subject = self.subjects[decision.best.subject_id]
+        else:
+            self.questions += decision.verdict == "ask"
+            subject = Subject(f"s{len(self.subjects) + 1}", mention.kind)
+            self.subjects[subject.id] = subject
+        self._add(subject, mention)
+        return subject.id
+
+    def _add(self, subject: Subject, mention: Mention) -> None:
+        subject.sources.add(mention.source)
+        if mention.name.described or mention.name.normal in {a.normal for a in subject.aliases}:
+            return
+        subject.aliases.append(mention.name)
+        for key in lookup_keys(mention.name):
+            self.index[key].add(subject.id)
+
+    @staticmethod
+    def _candidate(subject: Subject) -> Candidate:
+        return Candidate(
+            subject.id, subject.kind, tuple(subject.aliases), frozenset(subject.sources)
+        )
+
+
+def bcubed(predicted: dict[str, str], gold: dict[str, str]) -> tuple[float, float, float]:
+    by_predicted: dict[str, set[str]] = defaultdict(set)
+    by_gold: dict[str, set[str]] = defaultdict(set)
+    for mention, cluster in predicted.items():
+        by_predicted[cluster].add(mention)
+    for mention, cluster in gold.items():
+        by_gold[cluster].add(mention)
+    precision = recall = 0.0
+    for mention in gold:
+        mine, truth = by_predicted[predicted[mention]], by_gold[gold[mention]]
+        both = len(mine & truth)
+        precision += both / len(mine)
+        recall += both / len(truth)
+    precision, recall = precision / len(gold), recall / len(gold)
+    return precision, recall, 2 * precision * recall / (precision + recall)
+
+
+def _source(mention: dict[str, str], per_doc: bool) -> str:
+    if per_doc:
+        return mention["dia_id"].split(":")[0]
+    return mention["doc"]
+
+
+def resolved(mentions: list[dict[str, str]], per_doc: bool) -> tuple[dict[str, str], int]:
+    """Each mention's predicted cluster, and how many questions were asked."""
+    ledgers: dict[str, Ledger] = defaultdict(Ledger)
+    predicted: dict[str, str] = {}
+    by_source: dict[tuple[str, str], list[dict[str, str]]] = defaultdict(list)
+    for mention in mentions:
+        by_source[(mention["doc"], _source(mention, per_doc))].append(mention)
+    for (doc, source), group in by_source.items():
+        memory = doc if per_doc else "-"
+        ordered = sorted(group, key=lambda m: _order(name_of(m["text"])))
+        for item in ordered:
+            mention = Mention(name_of(item["text"]), KINDS.get(item["type"]), source)
+            predicted[item["id"]] = f"{memory}/{ledgers[memory].resolve(mention)}"
+    return predicted, sum(ledger.questions for ledger in ledgers.values())
+
+
+def _order(name: Name) -> tuple[int, int]:
+    """Full names first, then short forms, initials and descriptions (which lean on them)."""
+    leaning = name.described or name.initials_only
+    return (1 if leaning else 0, -len(name.words))
+
+
+def baseline(mentions: list[dict[str, str]], per_doc: bool) -> dict[str, str]:
+    """Name only: lower-cased exact text, nothing else."""
+    return {
+        m["id"]: f"{m['doc'] if per_doc else '-'}/{m['text'].strip().lower()}" for m in mentions
+    }
+
+
+def report(path: Path) -> None:
+    gold = json.loads(path.read_text())
+    mentions: list[dict[str, str]] = gold["mentions"]
+    clusters: dict[str, str] = gold["clusters"]
+    per_doc = all("dia_id" in m for m in mentions)
+    predicted, questions = resolved(mentions, per_doc)
+    p, r, f = bcubed(predicted, clusters)
+    bp, br, bf = bcubed(baseline(mentions, per_doc), clusters)
+    print(
+        f"{gold.get('name', path.name)}: {len(mentions)} mentions, "
+        f"{len(set(clusters.values()))} subjects | graphmem B-cubed P {p:.3f} R {r:.3f} "
+        f"F1 {f:.3f}, questions {100 * questions / len(mentions):.1f} per 100 mentions | "
+        f"name only P {bp:.3f} R {br:.3f} F1 {bf:.3f}"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
+    parser.add_argument("--gold", type=Path, action="append", required=True)
+    for path in parser.parse_args().gold:
+        report(path)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,1 @@
+"""Subjects: the people, organisations, places, projects and things the memory is about."""

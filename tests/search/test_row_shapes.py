@@ -1,0 +1,76 @@
+"""The TypedDicts search and retrieval read rows through (``shaped``) name exactly the columns
+their statement returns, and the keys of the maps those columns hold: ``shaped`` declares, it
+does not check, so this test does."""
+
+from __future__ import annotations
+
+import pytest
+
+from graphmem.retrieval.rows import (
+    EmbeddedRow,
+    ItemRow,
+    ItemsToEmbedRow,
+    MemorySearchFields,
+    MemoryToEmbed,
+    TurnText,
+    UnembeddedTurnRow,
+    UnindexedMemoryRow,
+)
+from graphmem.search.rows import (
+    FullTextHit,
+    FullTextRow,
+    HitFact,
+    HitMemory,
+    IndexedNearestRow,
+    MemoryHitRow,
+    MemoryIdRow,
+    NearestRow,
+    NeighbourRow,
+    RawTurnRow,
+)
+from tests.row_shapes import fields, keys_of_map, returned
+
+pytestmark = pytest.mark.pure
+
+SHAPES: dict[str, type] = {
+    "search/search_memories_fulltext": FullTextRow,
+    "search/search_turns_fulltext": FullTextRow,
+    "search/search_memories_vector": IndexedNearestRow,
+    "search/search_turns_vector": IndexedNearestRow,
+    "search/scan_memories_vector": NearestRow,
+    "search/scan_turns_vector": NearestRow,
+    "search/expand_memory_graph": NeighbourRow,
+    "search/expand_turn_graph": NeighbourRow,
+    "search/get_memory_hits": MemoryHitRow,
+    "memories/list_memories": MemoryIdRow,
+    "archive/get_raw_turns": RawTurnRow,
+    "retrieval/count_items_to_embed": ItemsToEmbedRow,
+    "retrieval/list_memories_to_embed": ItemRow,
+    "retrieval/list_turns_to_embed": ItemRow,
+    "retrieval/read_turn_vector_texts": TurnText,
+    "retrieval/set_memory_embeddings": EmbeddedRow,
+    "retrieval/set_turn_vectors": EmbeddedRow,
+    "retrieval/list_unindexed_memories": UnindexedMemoryRow,
+    "retrieval/list_unembedded_turns": UnembeddedTurnRow,
+}
+
+# A column that holds a map (or a list of maps): the TypedDict of its keys.
+MAPS: dict[tuple[str, str], type] = {
+    ("search/search_memories_fulltext", "hits"): FullTextHit,
+    ("search/search_turns_fulltext", "hits"): FullTextHit,
+    ("search/get_memory_hits", "memory"): HitMemory,
+    ("search/get_memory_hits", "fact"): HitFact,
+    ("retrieval/list_memories_to_embed", "item"): MemoryToEmbed,
+    ("retrieval/list_turns_to_embed", "item"): TurnText,
+    ("retrieval/list_unindexed_memories", "memory"): MemorySearchFields,
+}
+
+
+@pytest.mark.parametrize("name", sorted(SHAPES))
+def test_a_shape_names_its_statements_columns(name: str) -> None:
+    assert sorted(returned(name)) == fields(SHAPES[name])
+
+
+@pytest.mark.parametrize(("name", "column"), sorted(MAPS))
+def test_a_map_shape_names_the_keys_its_column_holds(name: str, column: str) -> None:
+    assert sorted(keys_of_map(returned(name)[column])) == fields(MAPS[(name, column)])

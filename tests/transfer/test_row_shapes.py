@@ -1,0 +1,32 @@
+"""The TypedDicts export and import read rows through (``shaped``) name exactly the columns
+their statement returns: ``shaped`` declares, it does not check, so this test does."""
+
+from __future__ import annotations
+
+import pytest
+
+from graphmem.transfer.rows import (
+    CreatedRow,
+    ExportedEventRow,
+    ExportedNodeRow,
+    FoundRow,
+    TransferHeadRow,
+)
+from tests.row_shapes import fields, returned
+
+pytestmark = pytest.mark.pure
+
+SHAPES: dict[str, type] = {
+    "transfer/list_tenant_nodes": ExportedNodeRow,
+    "transfer/list_project_nodes": ExportedNodeRow,
+    "transfer/list_tenant_events": ExportedEventRow,
+    "transfer/get_transfer_head": TransferHeadRow,
+    "transfer/find_any_tenant_node": FoundRow,
+    "transfer/create_imported_nodes": CreatedRow,
+    "transfer/create_imported_relationships": CreatedRow,
+}
+
+
+@pytest.mark.parametrize("name", sorted(SHAPES))
+def test_a_shape_names_its_statements_columns(name: str) -> None:
+    assert sorted(returned(name)) == fields(SHAPES[name])
