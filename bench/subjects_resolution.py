@@ -4,7 +4,7 @@ questions a person would be asked per 100 mentions, and a name-only baseline bes
     python -m bench.subjects_resolution --gold PATH [--gold PATH ...]
 
 A gold file lists mentions (id, text, type, doc, optionally dia_id) and the cluster of each
-(neo4j-labs/agent-memory's benchmarks/data/poleo_resolution_gold.json has this shape; so does
+(poleo_resolution_gold.json in neo4j-labs/agent-memory's benchmark data has this shape; so does
 bench/subjects/locomo_gold.json, written by hand from the seven LoCoMo conversations of
 snap-research/locomo). Mentions are resolved in document order, each document's longest names
 first (a source's mentions arrive together), by the product's decision (graphmem/subjects/
