@@ -121,7 +121,7 @@ def resolved(mentions: list[dict[str, str]], per_doc: bool) -> tuple[dict[str, s
 
 def _order(name: Name) -> tuple[int, int]:
     """Full names first, then short forms, initials and descriptions (which lean on them)."""
-    leaning = name.described or name.initials_only
+    leaning = name.described or name.acronym
     return (1 if leaning else 0, -len(name.words))
 
 

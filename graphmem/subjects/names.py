@@ -67,7 +67,7 @@ LEGAL_SUFFIXES = frozenset(
 ARTICLES = frozenset({"the"})
 _WORD = re.compile(r"[^\W_]+")
 _POSSESSIVE = re.compile(r"['\u2019]s\b", re.IGNORECASE)
-_INITIALS = re.compile(r"^(?:[^\W\d_]\.?\s*){2,4}$")
+_ACRONYM = re.compile(r"^(?:[^\W\d_]\.?\s*){2,5}$")
 
 
 def _plain(text: str) -> str:
@@ -81,7 +81,7 @@ class Name:
 
     written: str
     words: tuple[str, ...]  # normal form's words
-    initials_only: bool = False  # written as initials ("A.C.", "JFK")
+    acronym: bool = False  # written as initials or capitals ("A.C.", "NYC", "ACME")
     described: bool = False  # a definite description: "the trust", "The union"
 
     @property
@@ -98,18 +98,18 @@ class Name:
 
     @property
     def initials(self) -> str:
-        """The first letters of the words ("amara chen": "ac"); of initials, the letters."""
-        if self.initials_only:
-            return "".join(self.words)
+        """The first letters of the words ("amara chen": "ac"); an acronym's own letters."""
+        if self.acronym:
+            return self.normal
         return "".join(word[0] for word in self.words) if len(self.words) > 1 else ""
 
 
 def name_of(written: str) -> Name:
     """The normal form of a name as written."""
     text = _POSSESSIVE.sub("", written.strip())
-    if _INITIALS.fullmatch(text) and (("." in text) or text.isupper()):
-        letters = tuple(ch for ch in _plain(text) if ch.isalpha())
-        return Name(written, letters, initials_only=True)
+    if _ACRONYM.fullmatch(text) and ("." in text or text.isupper()):
+        letters = "".join(ch for ch in _plain(text) if ch.isalpha())
+        return Name(written, (letters,), acronym=True)
     words = _WORD.findall(_plain(text))
     described = len(words) == 2 and words[0] in ARTICLES and text.split()[-1].islower()
     while len(words) > 1 and (words[0] in HONORIFICS or words[0] in ARTICLES):
@@ -122,8 +122,8 @@ def name_of(written: str) -> Name:
 def lookup_keys(name: Name) -> list[str]:
     """What the index is asked for: a candidate shares at least one of these."""
     keys = {f"n:{name.normal}"}
-    if name.initials_only:
-        keys.add(f"i:{name.normal.replace(' ', '')}")
+    if name.acronym:
+        keys.add(f"i:{name.normal}")
         return sorted(keys)
     if len(name.words) > 1:
         keys |= {f"f:{name.first}", f"l:{name.last}", f"i:{name.initials}"}

@@ -106,9 +106,11 @@ def _evidence(name: Name, alias: Name, together: bool) -> tuple[float, str] | No
     near = 0.85 if together else 0.55
     if name.normal == alias.normal and not name.described:
         return 1.0, "alias"
-    if name.initials_only or alias.initials_only:
-        short, full = (name, alias) if name.initials_only else (alias, name)
-        return (near, "initials") if short.normal.replace(" ", "") == full.initials else None
+    if name.acronym != alias.acronym:
+        short, full = (name, alias) if name.acronym else (alias, name)
+        return (near, "initials") if short.normal == full.initials else None
+    if name.acronym:
+        return None  # two different acronyms
     if name.described:
         return (0.85, "described") if together and name.last == alias.last else None
     if len(name.words) == 1 or len(alias.words) == 1:
