@@ -23,7 +23,7 @@ from graphmem.app.tools import attach, credentials_tenant, mcp_tool
 from graphmem.browser.routes import register_browser_files
 from graphmem.core.errors import ConfigurationError
 from graphmem.core.settings import Settings
-from graphmem.facts.attestation import configured_verifiers
+from graphmem.facts.attestation import load_verifiers
 from graphmem.localdb.log_push import log_pusher
 from graphmem.store import Store
 from graphmem.toolkit.retrieval import load_retrieval
@@ -104,7 +104,7 @@ def create_server(store: Store | StoreGate, settings: Settings) -> FastMCP:
     gate = store if isinstance(store, StoreGate) else StoreGate(store)
     auth = _auth(settings)
     specs = tools_for(settings.toolset)
-    configured_verifiers(settings)  # a verifier keys file that cannot be read stops the start
+    load_verifiers(settings)  # a verifier keys file that cannot be read stops the start
     services = Services(
         gate=gate,
         settings=settings,

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import base64
 import binascii
-import functools
 import hashlib
 import json
 from collections.abc import Mapping
@@ -193,20 +192,36 @@ class TrustedVerifiers:
         return cls.from_json(path.read_text(encoding="utf-8"))
 
 
-def configured_verifiers(settings: Settings) -> TrustedVerifiers | None:
-    """The verifier public keys GRAPHMEM_VERIFIER_KEYS_FILE names, or None when verification is
-    not configured. Read once per file (the start reads it first, so a bad file stops it)."""
-    if settings.verifier_keys_file is None:
+# The keys each configured file held when a server was last created from it: a change to the
+# file takes effect at the next start (docs/operations.md, Verifier keys).
+_LOADED: dict[Path, TrustedVerifiers] = {}
+
+
+def load_verifiers(settings: Settings) -> TrustedVerifiers | None:
+    """Read the keys GRAPHMEM_VERIFIER_KEYS_FILE names (at a server's creation: a file that
+    cannot be read stops the start, naming the file to the operator); None when unset."""
+    path = settings.verifier_keys_file
+    if path is None:
         return None
-    return _verifiers_in(settings.verifier_keys_file)
-
-
-@functools.cache
-def _verifiers_in(path: Path) -> TrustedVerifiers:
     try:
-        return TrustedVerifiers.from_file(path)
+        _LOADED[path] = TrustedVerifiers.from_file(path)
     except (OSError, ValueError) as error:
         raise ConfigurationError(f"GRAPHMEM_VERIFIER_KEYS_FILE {path}: {error}") from error
+    return _LOADED[path]
+
+
+def configured_verifiers(settings: Settings) -> TrustedVerifiers | None:
+    """The keys the server's start read (read now if it did not: a client then learns only that
+    verification is not available, never where the keys live)."""
+    path = settings.verifier_keys_file
+    if path is None:
+        return None
+    if path not in _LOADED:
+        try:
+            return load_verifiers(settings)
+        except ConfigurationError:
+            raise ConfigurationError("verification is not available") from None
+    return _LOADED[path]
 
 
 def check_attestation(

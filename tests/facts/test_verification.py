@@ -13,6 +13,8 @@ from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from pydantic import ValidationError
 
+from graphmem.core.errors import ConfigurationError
+from graphmem.core.settings import Settings
 from graphmem.facts.attestation import (
     CLAIM_FIELDS,
     Attestation,
@@ -20,10 +22,12 @@ from graphmem.facts.attestation import (
     VerificationRefused,
     _instant,
     check_attestation,
+    configured_verifiers,
     fact_claim,
     fact_digest,
     generate_keypair,
     load_private_key,
+    load_verifiers,
     public_key_b64,
     sign_attestation,
     signed_payload,
@@ -308,3 +312,26 @@ def test_load_private_key_refuses_other_files(tmp_path: Path) -> None:
     )
     with pytest.raises(ValueError, match="Ed25519 private key"):
         load_private_key(other)
+
+
+def test_the_keys_are_read_at_each_start_and_served_as_read(tmp_path: Path) -> None:
+    keys = tmp_path / "trusted.json"
+    settings = Settings.model_validate({"verifier_keys_file": keys})
+    keys.write_text(json.dumps({"alice": generate_keypair()[1]}), encoding="utf-8")
+    assert set(_keys(load_verifiers(settings))) == {"alice"}
+    keys.write_text(json.dumps({"bob": generate_keypair()[1]}), encoding="utf-8")
+    assert set(_keys(configured_verifiers(settings))) == {"alice"}  # until the next start
+    assert set(_keys(load_verifiers(settings))) == {"bob"}  # a new start reads the file again
+    keys.write_text("{not json", encoding="utf-8")
+    with pytest.raises(ConfigurationError, match="GRAPHMEM_VERIFIER_KEYS_FILE"):
+        load_verifiers(settings)  # the operator learns which file
+    unread = Settings.model_validate({"verifier_keys_file": tmp_path / "never-read.json"})
+    with pytest.raises(ConfigurationError) as refused:
+        configured_verifiers(unread)  # a call (not a start) names no path
+    assert str(tmp_path) not in str(refused.value)
+    assert configured_verifiers(Settings.model_validate({})) is None
+
+
+def _keys(trusted: TrustedVerifiers | None) -> list[str]:
+    assert trusted is not None
+    return list(trusted.keys)
