@@ -18,13 +18,15 @@ every document and the document is the source.
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 from collections import defaultdict
-from dataclasses import dataclass, field
+from collections.abc import Callable
 from pathlib import Path
 
-from graphmem.subjects.names import Name, lookup_keys, name_of
-from graphmem.subjects.resolve import Candidate, Mention, decide
+from graphmem.subjects.ledger import Ledger, in_order
+from graphmem.subjects.names import name_of
+from graphmem.subjects.resolve import Mention
 
 KINDS = {
     "PERSON": "person",
@@ -34,50 +36,6 @@ KINDS = {
     "EVENT": "event",
     "PROJECT": "project",
 }
-
-
-@dataclass
-class Subject:
-    id: str
-    kind: str | None
-    aliases: list[Name] = field(default_factory=list[Name])
-    sources: set[str] = field(default_factory=set[str])
-
-
-@dataclass
-class Ledger:
-    """One memory's subjects and its index of keys, as the store keeps them."""
-
-    subjects: dict[str, Subject] = field(default_factory=dict[str, Subject])
-    index: dict[str, set[str]] = field(default_factory=lambda: defaultdict(set))
-    questions: int = 0
-
-    def resolve(self, mention: Mention) -> str:
-        found = {s for key in lookup_keys(mention.name) for s in self.index.get(key, ())}
-        candidates = [self._candidate(self.subjects[s]) for s in sorted(found)]
-        decision = decide(mention, candidates)
-        if decision.verdict == "same" and decision.best is not None:
-            subject = self.subjects[decision.best.subject_id]
-        else:
-            self.questions += decision.verdict == "ask"
-            subject = Subject(f"s{len(self.subjects) + 1}", mention.kind)
-            self.subjects[subject.id] = subject
-        self._add(subject, mention)
-        return subject.id
-
-    def _add(self, subject: Subject, mention: Mention) -> None:
-        subject.sources.add(mention.source)
-        if mention.name.described or mention.name.normal in {a.normal for a in subject.aliases}:
-            return
-        subject.aliases.append(mention.name)
-        for key in lookup_keys(mention.name):
-            self.index[key].add(subject.id)
-
-    @staticmethod
-    def _candidate(subject: Subject) -> Candidate:
-        return Candidate(
-            subject.id, subject.kind, tuple(subject.aliases), frozenset(subject.sources)
-        )
 
 
 def bcubed(predicted: dict[str, str], gold: dict[str, str]) -> tuple[float, float, float]:
@@ -104,25 +62,27 @@ def _source(mention: dict[str, str], per_doc: bool) -> str:
 
 
 def resolved(mentions: list[dict[str, str]], per_doc: bool) -> tuple[dict[str, str], int]:
-    """Each mention's predicted cluster, and how many questions were asked."""
-    ledgers: dict[str, Ledger] = defaultdict(Ledger)
+    """Each mention's predicted cluster, and how many questions were asked: the product's
+    pass (graphmem/subjects/ledger.py) over one memory's mentions, source by source."""
+    ledgers: dict[str, Ledger] = {}
     predicted: dict[str, str] = {}
     by_source: dict[tuple[str, str], list[dict[str, str]]] = defaultdict(list)
     for mention in mentions:
         by_source[(mention["doc"], _source(mention, per_doc))].append(mention)
     for (doc, source), group in by_source.items():
         memory = doc if per_doc else "-"
-        ordered = sorted(group, key=lambda m: _order(name_of(m["text"])))
-        for item in ordered:
-            mention = Mention(name_of(item["text"]), KINDS.get(item["type"]), source)
-            predicted[item["id"]] = f"{memory}/{ledgers[memory].resolve(mention)}"
-    return predicted, sum(ledger.questions for ledger in ledgers.values())
+        ledger = ledgers.setdefault(memory, Ledger.of([], _counter()))
+        names = [name_of(item["text"]) for item in group]
+        for i in in_order(names):
+            item = group[i]
+            subject = ledger.resolve(Mention(names[i], KINDS.get(item["type"]), source))
+            predicted[item["id"]] = f"{memory}/{subject}"
+    return predicted, sum(len(ledger.questions) for ledger in ledgers.values())
 
 
-def _order(name: Name) -> tuple[int, int]:
-    """Full names first, then short forms, initials and descriptions (which lean on them)."""
-    leaning = name.described or name.acronym
-    return (1 if leaning else 0, -len(name.words))
+def _counter() -> Callable[[], str]:
+    count = itertools.count(1)
+    return lambda: f"s{next(count)}"
 
 
 def baseline(mentions: list[dict[str, str]], per_doc: bool) -> dict[str, str]:
@@ -146,6 +106,19 @@ def report(path: Path) -> None:
         f"F1 {f:.3f}, questions {100 * questions / len(mentions):.1f} per 100 mentions | "
         f"name only P {bp:.3f} R {br:.3f} F1 {bf:.3f}"
     )
+    if per_doc:
+        per_memory(mentions, predicted, clusters)
+
+
+def per_memory(
+    mentions: list[dict[str, str]], predicted: dict[str, str], gold: dict[str, str]
+) -> None:
+    """One line per memory (conversation): no constant here was chosen on any of them, so each
+    is as good as a held-out one."""
+    for doc in sorted({m["doc"] for m in mentions}):
+        ids = [m["id"] for m in mentions if m["doc"] == doc]
+        p, r, f = bcubed({i: predicted[i] for i in ids}, {i: gold[i] for i in ids})
+        print(f"  {doc}: {len(ids)} mentions, P {p:.3f} R {r:.3f} F1 {f:.3f}")
 
 
 def main() -> None:
