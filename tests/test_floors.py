@@ -39,7 +39,7 @@ STANDS_ON: dict[str, tuple[str, ...]] = {
     "history": ("toolkit",),  # the hash chain and the one write path
     "retrieval": ("history",),  # lexical text, vectors, the indexer, the catch-up
     "subjects": ("history",),  # what the memory is about: names, mentions, resolution
-    "archive": ("retrieval", "screening"),  # raw turns
+    "archive": ("retrieval", "screening", "subjects"),  # raw turns
     "workstreams": ("history",),
     "commits": ("history", "screening"),
     "impact": ("history",),

@@ -4,7 +4,7 @@
 // call's event: what an actor's erasure selects them by.
 MATCH (s:Session {tenant: $tenant, id: $session_id})
 UNWIND $turns AS turn
-CREATE (t:Turn {
+CREATE (t:Turn:Unread {
   tenant: $tenant, id: turn.id, session_id: s.id, project: s.project, role: turn.role,
   content: turn.content, lexical: turn.lexical, ts: datetime(turn.ts), seq: turn.seq, content_hash: turn.content_hash,
   quarantined: turn.quarantined, quarantine_reasons: turn.quarantine_reasons,

@@ -6,12 +6,12 @@ MATCH (h:History {tenant: $tenant})
 SET h.lock_token = $lock_token
 WITH h
 WHERE h.revision = $revision - 1 AND h.last_hash = $expected_hash
-CREATE (m:Memory:Unindexed {
+CREATE (m:Memory:Unindexed:Unread {
   tenant: $tenant, id: $id, project: $project, type: $type, title: $title, content: $content,
   topic_key: $topic_key, topic_version: $topic_version, branch: $branch, tags: $tags,
   files: $files, status: $status, version: 1, created_at: datetime($now),
   updated_at: datetime($now), session_id: $session_id, quarantine_reasons: $quarantine_reasons,
-  redactions: $redactions, access_count: 0, revision: $revision
+  redactions: $redactions, access_count: 0, revision: $revision, about: $about
 })
 SET m.active_from = CASE WHEN $status = 'active' THEN datetime($now) END
 CREATE (e:Event {

@@ -60,7 +60,9 @@ class ThreadedRow(TypedDict):
 
 
 class RawTurnRow(TypedDict):
-    """archive/get_raw_turns: an archived turn by id, with its session."""
+    """archive/get_raw_turns: an archived turn by id, with its session (get_observations and
+    search's raw hits read it). Its columns are property reads: a turn without the property
+    (one imported from an older export) gives null."""
 
     id: str
     session_id: str
@@ -70,8 +72,8 @@ class RawTurnRow(TypedDict):
     ts: str  # ISO text (toString)
     seq: int
     content: str
-    quarantined: bool
-    quarantine_reasons: list[str]
+    quarantined: bool | None
+    quarantine_reasons: list[str] | None
 
 
 class RawHitRow(TypedDict):

@@ -101,6 +101,7 @@ from graphmem.history.write_path import Write, write
 from graphmem.retrieval.indexing import indexer_of
 from graphmem.retrieval.lexical import FETCH_GROWTH, MAX_QUERY_TERMS, lucene_query, widening
 from graphmem.store import Params, TenantStore, shaped
+from graphmem.subjects.reading import reader_of
 from graphmem.toolkit.retrieval import WITHOUT_MODELS, Retrieval
 
 EARLIEST = datetime(1, 1, 1, tzinfo=UTC)
@@ -158,6 +159,8 @@ async def archive_turns(
     await step(2, 3, f"stored {archived.stored} turns")
     if embedder is not None and archived.stored:  # vectors follow the acknowledgement
         indexer_of(db.store).submit_turns(db.tenant, stored, embedder)
+    if archived.stored:  # and the subjects they name (graphmem/subjects/reading.py)
+        reader_of(db.store).soon(db.tenant)
     await step(3, 3, "vectors queued" if embedder is not None else "no embeddings configured")
     return archived
 

@@ -55,6 +55,18 @@ class FactNode(TypedDict):
     actor: NotRequired[str]
     client: NotRequired[str]
     schema_version: int
+    # A fact promoted from a claim carries the claim's triple (knowledge/mark_claim_promoted
+    # sets each once: a fact reinforced by a later claim keeps the first one's). facts stands
+    # under knowledge, so its Literals are text here: predicate is a Predicate, scope a Scope,
+    # validation_mode a PromotionMode (graphmem/knowledge/models/).
+    claim_id: NotRequired[str]
+    subject: NotRequired[str]
+    predicate: NotRequired[str]
+    object: NotRequired[str]
+    subject_norm: NotRequired[str]
+    object_norm: NotRequired[str]
+    scope: NotRequired[str]
+    validation_mode: NotRequired[str]
 
 
 class FactStateNode(TypedDict):

@@ -290,6 +290,14 @@ def _batch_work(
     return lambda current: run(current, position, list(done))
 
 
+async def derived_write(db: TenantStore, label: str, work: Callable[[Tx], Awaitable[T]]) -> T:
+    """A write of what is derived from knowledge already recorded (the subjects a memory names):
+    one transaction of several statements, no tenant lock and no event (it records no new
+    knowledge; erasure reaches it through what it derives from). ``work`` may run more than
+    once and must serialise itself where it needs to (the subjects pass locks its ledger)."""
+    return await db.store.write_transaction(label, db.tenant, work)
+
+
 async def bookkeeping(db: TenantStore, name: str, **params: object) -> list[Row]:
     """A write that is not knowledge and records no history (usage counters): one statement,
     no tenant lock, no event, so readers who trigger it never queue behind writers. The

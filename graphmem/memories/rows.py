@@ -39,6 +39,7 @@ class MemoryNode(TypedDict):
     session_id: NotRequired[str]
     quarantine_reasons: list[str]
     redactions: list[str]
+    about: NotRequired[list[str]]  # the names the writer gave; absent on older memories
     access_count: int
     last_accessed_at: NotRequired[datetime]
     revision: int
@@ -87,6 +88,7 @@ class MemoryFields(TypedDict):
     session_id: str | None
     quarantine_reasons: list[str]
     redactions: list[str]
+    about: list[str]  # the names the writer gave (graphmem/subjects/reading.py reads them)
 
 
 # A node is handed to its model, which validates it: any node's properties will do.

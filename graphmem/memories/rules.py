@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Container
 from dataclasses import dataclass
 
-from graphmem.core.errors import InvalidState, NotFound
+from graphmem.core.errors import InvalidArgument, InvalidState, NotFound
 from graphmem.memories.models.memories import (
     PREVIEW_CHARS,
     GovernAction,
@@ -55,6 +55,12 @@ class Screened:
 
 
 def screen_memory(request: SaveMemoryRequest) -> Screened:
+    """The gate's verdict on the title and content; a name in ``about`` that it would redact or
+    flag is refused (a name is kept as given, so it must be one)."""
+    for position, name in enumerate(request.about):
+        screened = screen(name)
+        if screened.redactions or screened.quarantine_reasons:  # never echoed: it may be a secret
+            raise InvalidArgument(f"about[{position}]", "the poisoning gate refuses it as a name")
     title, content = screen(request.title), screen(request.content)
     redactions = [
         *(
@@ -85,6 +91,7 @@ def memory_fields(request: SaveMemoryRequest, screened: Screened) -> MemoryField
         "session_id": request.session_id,
         "quarantine_reasons": screened.quarantine_reasons,
         "redactions": [r.kind for r in screened.redactions],
+        "about": list(dict.fromkeys(request.about)),
     }
     return fields
 

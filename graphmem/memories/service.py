@@ -74,6 +74,7 @@ from graphmem.memories.rules import (
 from graphmem.retrieval.indexing import Pending, indexer_of
 from graphmem.retrieval.rows import MemorySearchFields
 from graphmem.store import TenantStore, shaped
+from graphmem.subjects.reading import reader_of
 from graphmem.toolkit.retrieval import WITHOUT_MODELS, Retrieval
 
 
@@ -123,6 +124,7 @@ async def save_memory(
         return result
     pending = Pending.of(db.tenant, _search_fields(memory_id, fields))
     indexer_of(db.store).submit(db.tenant, pending, retrieval.embedder)
+    reader_of(db.store).soon(db.tenant)  # the subjects it names follow (subjects/reading.py)
     backup = write_backup(backup_dir, db.tenant, result.memory) if request.backup else None
     return result.model_copy(update={"backup": backup or BackupResult(status="skipped")})
 

@@ -117,13 +117,13 @@ class MemoryTimelineRow(TypedDict):
 
 
 class TimelineTurnMap(TypedDict):
-    """A turn of recall/get_turn_timeline, its content cut to one character more than the
-    preview."""
+    """A turn of recall/get_turn_timeline (a map projection: an absent property is null), its
+    content cut to one character more than the preview."""
 
     id: str
     role: Role
     seq: int
-    quarantined: bool
+    quarantined: bool | None  # null on a turn without the property
     content: str
     ts: str
 

@@ -1,10 +1,14 @@
 """The rows of the statements search runs, each read through its TypedDict (``shaped``): the
-channels' hits, the pages' memories and raw turns (graphmem/store/rows.py says how)."""
+channels' hits and the pages' memories (graphmem/store/rows.py says how; the raw turns' rows
+are archive's RawTurnRow)."""
 
 from __future__ import annotations
 
 from typing import TypedDict
 
+# archive/get_raw_turns (the raw hits' page) has one shape, archive's; named here too for
+# tests/search/test_row_shapes.py, which imports it from this module.
+from graphmem.archive.rows import RawTurnRow as RawTurnRow
 from graphmem.memories.models.memories import MemoryStatus, MemoryType
 
 # --- the channels ----------------------------------------------------------------------------
@@ -96,18 +100,3 @@ class MemoryHitRow(TypedDict):
 
     memory: HitMemory
     fact: HitFact | None
-
-
-class RawTurnRow(TypedDict):
-    """archive/get_raw_turns: one archived turn of a page, with its session."""
-
-    id: str
-    session_id: str
-    session_ref: str
-    project: str
-    role: str
-    ts: str  # ISO text (toString)
-    seq: int
-    content: str
-    quarantined: bool
-    quarantine_reasons: list[str] | None

@@ -43,6 +43,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
+from graphmem.archive.rows import RawTurnRow
 from graphmem.core.errors import GraphmemError, InvalidArgument
 from graphmem.core.models import from_node
 from graphmem.embeddings.embedder import Embedder
@@ -73,7 +74,7 @@ from graphmem.search.models import (
 from graphmem.search.pages import explanation, memory_hit, next_step, pagination, within_budget
 from graphmem.search.plans import DEFAULT_WEIGHTS, compile_plan
 from graphmem.search.ranking import Fused, fuse
-from graphmem.search.rows import MemoryHitRow, MemoryIdRow, RawTurnRow
+from graphmem.search.rows import MemoryHitRow, MemoryIdRow
 from graphmem.search.second_stage import reordered, second_stage_top
 from graphmem.store import TenantStore, shaped
 from graphmem.toolkit.retrieval import WITHOUT_MODELS, Retrieval

@@ -88,7 +88,7 @@ def _names(text: str) -> list[Found]:
     found: list[Found] = []
     i = 0
     while i < len(tokens):
-        end = _span_end(tokens, i)
+        end = _span_end(text, tokens, i)
         if end == i:
             i += 1
             continue
@@ -104,7 +104,7 @@ def _capitalised(word: str) -> bool:
     return word[0].isupper() and word.casefold() not in NOT_NAMES
 
 
-def _span_end(tokens: list[re.Match[str]], i: int) -> int:
+def _span_end(text: str, tokens: list[re.Match[str]], i: int) -> int:
     """Where the name that starts at token ``i`` ends (``i``: no name starts there)."""
     first = tokens[i].group(0)
     titled = first == "The" and i + 1 < len(tokens) and _capitalised(tokens[i + 1].group(0))
@@ -113,9 +113,8 @@ def _span_end(tokens: list[re.Match[str]], i: int) -> int:
     end = i + 1
     while end < len(tokens):
         word = tokens[end].group(0)
-        adjacent = tokens[end].start() - tokens[end - 1].end() <= 1
-        if not adjacent:
-            break
+        if text[tokens[end - 1].end() : tokens[end].start()] not in (" ", "\u00a0"):
+            break  # a name's words are one space apart: no line, comma or full stop between
         if _capitalised(word) or (word.isdigit() and len(word) <= 4):
             end += 1
         elif word.casefold() in JOINERS:

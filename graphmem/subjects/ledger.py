@@ -26,6 +26,7 @@ class Known:
     aliases: list[Name]
     sources: set[str]
     new: bool = False
+    alias_ids: dict[str, str] = field(default_factory=dict[str, str])  # normal form: alias id
 
     def candidate(self) -> Candidate:
         return Candidate(self.id, self.kind, tuple(self.aliases), frozenset(self.sources))
@@ -34,9 +35,17 @@ class Known:
 @dataclass(frozen=True)
 class Resolved:
     subject_id: str
+    alias_id: str | None  # the spelling it was written in (None: a description, "the trust")
     source: str
     written: str
     evidence: str  # alias, short_form, ... or "new"
+
+
+@dataclass(frozen=True)
+class NewAlias:
+    subject_id: str
+    alias_id: str
+    name: Name
 
 
 @dataclass(frozen=True)
@@ -51,7 +60,7 @@ class Ledger:
     new_id: Callable[[], str] = lambda: ""
     index: dict[str, set[str]] = field(default_factory=lambda: defaultdict(set))
     mentions: list[Resolved] = field(default_factory=list[Resolved])
-    aliases: list[tuple[str, Name]] = field(default_factory=list[tuple[str, Name]])  # added
+    aliases: list[NewAlias] = field(default_factory=list[NewAlias])  # spellings added
     questions: list[Question] = field(default_factory=list[Question])
 
     @classmethod
@@ -87,13 +96,16 @@ class Ledger:
     def _attach(self, subject: Known, mention: Mention, evidence: str) -> str:
         subject.sources.add(mention.source)
         name = mention.name
-        if not name.described and name.normal not in {a.normal for a in subject.aliases}:
+        if not name.described and name.normal not in subject.alias_ids:
+            added = NewAlias(subject.id, self.new_id(), name)
             subject.aliases.append(name)
-            self.aliases.append((subject.id, name))
+            subject.alias_ids[name.normal] = added.alias_id
+            self.aliases.append(added)
             self.index_alias(subject.id, name)
         if subject.kind is None and mention.kind is not None:
             subject.kind = mention.kind
-        self.mentions.append(Resolved(subject.id, mention.source, name.written, evidence))
+        alias_id = None if name.described else subject.alias_ids[name.normal]
+        self.mentions.append(Resolved(subject.id, alias_id, mention.source, name.written, evidence))
         return subject.id
 
 

@@ -14,7 +14,8 @@ Evidence, each with the confidence it gives (the first that applies to a candida
                             source ("the trust", "Riverside Housing Trust"); elsewhere: none
   surname       0.55        same last word, a first word or initial that differs ("J.
                             Marchetti", "Giulia Marchetti"): people are asked about, not merged
-  spelling      0.55        near-equal spellings (Jaro-Winkler >= 0.93, six letters or more)
+  spelling      0.55        near-equal spellings (Jaro-Winkler >= 0.93, six letters or more,
+                            the same digits)
 
 A candidate of another kind never matches (a mention or subject of no kind matches any). The
 best candidate at ``MERGE`` or above is the mention's subject when no other candidate reaches
@@ -133,4 +134,11 @@ def _short_form(name: Name, alias: Name, near: float) -> tuple[float, str] | Non
 def _spelling(name: Name, alias: Name) -> tuple[float, str] | None:
     if len(name.words) != len(alias.words) or len(name.normal) < MIN_SPELLING_CHARS:
         return None
+    if _digits(name.normal) != _digits(alias.normal):
+        return None  # "Halcyon 200" and "Halcyon 300" are two things, however alike
+
     return (0.55, "spelling") if similarity(name.normal, alias.normal) >= SPELLING else None
+
+
+def _digits(text: str) -> str:
+    return "".join(ch for ch in text if ch.isdigit())

@@ -33,7 +33,7 @@ def head_fields(text: str) -> set[str]:
 
 def test_the_memory_is_created_as_create_memory_creates_it() -> None:
     general = CATALOG["memories/create_memory"].text
-    label = "Memory:Unindexed"
+    label = "Memory:Unindexed:Unread"
     assert created(FAST, label) == created(general, label)
     assert "SET m.active_from = CASE WHEN $status = 'active' THEN datetime($now) END" in general
     assert "SET m.active_from = CASE WHEN $status = 'active' THEN datetime($now) END" in FAST
@@ -50,4 +50,4 @@ def test_the_event_is_appended_as_append_events_appends_it() -> None:
 
 def test_the_comparison_sees_a_missing_field() -> None:
     fewer = FAST.replace(" access_count: 0,", "")
-    assert created(fewer, "Memory:Unindexed") != created(FAST, "Memory:Unindexed")
+    assert created(fewer, "Memory:Unindexed:Unread") != created(FAST, "Memory:Unindexed:Unread")

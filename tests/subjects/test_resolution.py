@@ -114,6 +114,7 @@ def test_near_spellings_are_asked_about() -> None:
     decision = decide(mention("Shia Labeouf"), [candidate("s", "Shia LaBeouff")])
     assert decision.verdict in ("same", "ask")
     assert decide(mention("Rotterdam"), [candidate("s", "Amsterdam")]).verdict == "new"
+    assert decide(mention("Halcyon 200"), [candidate("s", "Halcyon 300")]).verdict == "new"
 
 
 def test_extraction_finds_names_handles_and_identifiers() -> None:

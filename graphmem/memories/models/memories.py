@@ -10,6 +10,7 @@ from pydantic import Field, model_validator
 
 from graphmem.core.errors import InvalidArgument
 from graphmem.core.models import Audit, AuditedRequest, AuditText, Name, OutputModel, StrictModel
+from graphmem.subjects.models import ABOUT_DESCRIPTION, MAX_ABOUT, SubjectName
 from graphmem.toolkit.answers import compact
 
 MemoryType = Literal[
@@ -51,6 +52,9 @@ class SaveMemoryRequest(StrictModel):
     files: list[FilePath] = Field(default_factory=list, max_length=MAX_FILES, description="Files.")
     backup: bool = Field(default=True, description="Markdown backup.")
     session_id: AuditText | None = Field(default=None, description="Archived session id.")
+    about: list[SubjectName] = Field(
+        default_factory=list[str], max_length=MAX_ABOUT, description=ABOUT_DESCRIPTION
+    )
     actor: Audit = None
     client: Audit = None
 

@@ -1,0 +1,240 @@
+"""The subjects pass: the memories and turns written since the last pass (label ``Unread``)
+are read for the subjects they name, resolved against the tenant's subjects, and recorded.
+
+Write-behind, as the search fields are (graphmem/retrieval/indexing.py): a save or an
+archive_turns call commits without resolving anything (its write costs one label more); this
+process's ``SubjectReader`` runs a pass for the tenant soon after (``soon``), and a read that
+needs the subjects runs one first (``settle``). A pass is one transaction of the one write
+path's ``derived_write``: it locks the tenant's ledger node (so two passes, in any process,
+resolve one after the other and never make one subject twice), reads up to ``BATCH`` unread
+sources, finds the candidates of their mentions by key (an index seek each), resolves them in
+order (graphmem/subjects/ledger.py) and writes what it found. A source left unread by a crash
+or a failed pass is found by the next pass of its tenant.
+
+The names a writer gave (``about``) are mentions of their own (their kind is unknown); names
+found in the text where none was given (graphmem/subjects/extract.py) are resolved after them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from dataclasses import dataclass
+from typing import Literal, TypedDict
+from weakref import WeakKeyDictionary
+
+from graphmem.core.clock import utc_now_iso
+from graphmem.core.ids import new_id
+from graphmem.history.write_path import derived_write
+from graphmem.store import Store, TenantStore, Tx, shaped
+from graphmem.subjects.extract import mentions_in
+from graphmem.subjects.ledger import Known, Ledger, in_order
+from graphmem.subjects.names import lookup_keys, name_of
+from graphmem.subjects.resolve import Mention
+
+log = logging.getLogger("graphmem")
+
+BATCH = 64  # sources read per pass
+CANDIDATES = 512  # subjects a pass considers at most
+SOON = 0.2  # seconds after a write before its tenant's pass
+
+
+class UnreadRow(TypedDict):
+    """subjects/list_unread_sources."""
+
+    kind: Literal["memory", "turn"]
+    id: str
+    source: str
+    text: str | None
+    about: list[str]
+
+
+class CandidateRow(TypedDict):
+    """subjects/find_subject_candidates."""
+
+    id: str
+    kind: str | None
+    aliases: list[AliasItem]
+    sources: list[str]
+
+
+class AliasItem(TypedDict):
+    id: str
+    written: str
+
+
+@dataclass(frozen=True)
+class PassResult:
+    read: int  # sources
+    mentions: int
+    subjects: int  # made by this pass
+    questions: int
+
+
+async def read_subjects(db: TenantStore, limit: int = BATCH) -> PassResult:
+    """One pass over the tenant's unread sources (at most ``limit``)."""
+
+    async def work(tx: Tx) -> PassResult:
+        now = utc_now_iso()
+        await tx.run("subjects/lock_subject_ledger", now=now)
+        unread = shaped(UnreadRow, await tx.run("subjects/list_unread_sources", limit=limit))
+        if not unread:
+            return PassResult(0, 0, 0, 0)
+        found = [(row, _mentions_of(row)) for row in unread]
+        ledger = await _ledger(tx, found)
+        written = [m for row, ms in found for m in _resolve_source(ledger, row, ms)]
+        read = [row["id"] for row in unread]
+        await tx.run("subjects/record_subjects", now=now, read=read, **_changes(ledger, written))
+        made = sum(1 for subject in ledger.known.values() if subject.new)
+        return PassResult(len(unread), len(ledger.mentions), made, len(ledger.questions))
+
+    return await derived_write(db, "subjects", work)
+
+
+def _mentions_of(row: UnreadRow) -> list[tuple[Mention, bool]]:
+    """A source's mentions, each with whether it is weak: the names given, then those found."""
+    given = [(Mention(name_of(name), None, row["source"]), False) for name in row["about"]]
+    found = mentions_in(row["text"]) if row["text"] else []
+    return given + [(Mention(name_of(f.text), f.kind, row["source"]), f.weak) for f in found]
+
+
+async def _ledger(tx: Tx, found: list[tuple[UnreadRow, list[tuple[Mention, bool]]]]) -> Ledger:
+    keys = sorted({key for _, ms in found for m, _ in ms for key in lookup_keys(m.name)})
+    sources = sorted({row["source"] for row, _ in found})
+    rows = shaped(
+        CandidateRow,
+        await tx.run(
+            "subjects/find_subject_candidates", keys=keys, sources=sources, limit=CANDIDATES
+        ),
+    )
+    known = [
+        Known(
+            row["id"],
+            row["kind"],
+            [name_of(a["written"]) for a in row["aliases"]],
+            set(row["sources"]),
+            alias_ids={name_of(a["written"]).normal: a["id"] for a in row["aliases"]},
+        )
+        for row in rows
+    ]
+    return Ledger.of(known, new_id)
+
+
+def _resolve_source(
+    ledger: Ledger, row: UnreadRow, mentions: list[tuple[Mention, bool]]
+) -> list[dict[str, object]]:
+    """Resolve one source's mentions; the mention records to write, from this source."""
+    first = len(ledger.mentions)
+    names = [mention.name for mention, _ in mentions]
+    for i in in_order(names):
+        mention, weak = mentions[i]
+        if mention.name.words:
+            ledger.resolve(mention, weak=weak)
+    return [
+        {
+            "id": new_id(),
+            "subject_id": m.subject_id,
+            "alias_id": m.alias_id,
+            "source": m.source,
+            "source_kind": row["kind"],
+            "source_id": row["id"],
+            "written": m.written,
+            "evidence": m.evidence,
+        }
+        for m in ledger.mentions[first:]
+    ]
+
+
+def _changes(ledger: Ledger, mentions: list[dict[str, object]]) -> dict[str, object]:
+    """The parameters of subjects/record_subjects (besides the sources read)."""
+    return {
+        "subjects": [
+            {"id": s.id, "kind": s.kind, "name": s.aliases[0].written if s.aliases else ""}
+            for s in ledger.known.values()
+            if s.new
+        ],
+        "aliases": [
+            {
+                "subject_id": a.subject_id,
+                "id": a.alias_id,
+                "written": a.name.written,
+                "normal": a.name.normal,
+                "kind": ledger.known[a.subject_id].kind,
+                "keys": lookup_keys(a.name),
+            }
+            for a in ledger.aliases
+        ],
+        "mentions": mentions,
+        "questions": [
+            {
+                "id": new_id(),
+                "subject_id": q.subject_id,
+                "candidate_id": q.candidate.subject_id,
+                "evidence": q.candidate.evidence,
+                "confidence": q.candidate.confidence,
+            }
+            for q in ledger.questions
+        ],
+    }
+
+
+class SubjectReader:
+    """This process's passes: at most one running per tenant, one more asked for behind it."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self._running: dict[str, asyncio.Task[None]] = {}
+        self._again: set[str] = set()
+
+    def soon(self, tenant: str) -> None:
+        """A write left unread sources: read them shortly (after a burst of writes, once)."""
+        if tenant in self._running:
+            self._again.add(tenant)
+            return
+        self._running[tenant] = asyncio.get_running_loop().create_task(self._later(tenant))
+
+    async def settle(self, tenant: str, budget: int = 8) -> int:
+        """Read the tenant's unread sources now (at most ``budget`` passes): what a read of
+        subjects runs first, so a write is found by the next read. Sources still unread."""
+        running = self._running.get(tenant)
+        if running is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.shield(running)
+        db = self.store.of(tenant)
+        for _ in range(budget):
+            if (await read_subjects(db)).read < BATCH:
+                return 0
+        return BATCH  # more than a read waits for: the background passes go on
+
+    async def _later(self, tenant: str) -> None:
+        try:
+            while True:
+                await asyncio.sleep(SOON)
+                self._again.discard(tenant)
+                db = self.store.of(tenant)
+                while (await read_subjects(db)).read == BATCH:
+                    pass
+                if tenant not in self._again:
+                    return
+        except Exception:  # the next write's pass, or a settle, finds what is left
+            log.warning("subjects: a pass of a tenant failed; its sources stay unread")
+        finally:
+            self._running.pop(tenant, None)
+
+    async def close(self) -> None:
+        for task in list(self._running.values()):
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+
+
+_READERS: WeakKeyDictionary[Store, SubjectReader] = WeakKeyDictionary()
+
+
+def reader_of(store: Store) -> SubjectReader:
+    reader = _READERS.get(store)
+    if reader is None:
+        reader = _READERS[store] = SubjectReader(store)
+        store.on_close(reader.close)
+    return reader

@@ -1,0 +1,18 @@
+"""The TypedDicts the subjects pass reads rows through name exactly their statements' columns
+(and the keys of the aliases' map)."""
+
+from __future__ import annotations
+
+import pytest
+
+from graphmem.subjects.reading import AliasItem, CandidateRow, UnreadRow
+from tests.row_shapes import fields, keys_of_map, returned
+
+pytestmark = pytest.mark.pure
+
+
+def test_the_unread_sources_and_the_candidates_are_read_as_returned() -> None:
+    assert sorted(returned("subjects/list_unread_sources")) == fields(UnreadRow)
+    candidates = returned("subjects/find_subject_candidates")
+    assert sorted(candidates) == fields(CandidateRow)
+    assert sorted(keys_of_map(candidates["aliases"].split("RETURN")[-1])) == fields(AliasItem)
