@@ -6,9 +6,6 @@ from __future__ import annotations
 
 from typing import TypedDict
 
-# archive/get_raw_turns (the raw hits' page) has one shape, archive's; named here too for
-# tests/search/test_row_shapes.py, which imports it from this module.
-from graphmem.archive.rows import RawTurnRow as RawTurnRow
 from graphmem.memories.models.memories import MemoryStatus, MemoryType
 
 # --- the channels ----------------------------------------------------------------------------

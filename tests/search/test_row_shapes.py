@@ -26,7 +26,6 @@ from graphmem.search.rows import (
     MemoryIdRow,
     NearestRow,
     NeighbourRow,
-    RawTurnRow,
 )
 from tests.row_shapes import fields, keys_of_map, returned
 
@@ -43,7 +42,6 @@ SHAPES: dict[str, type] = {
     "search/expand_turn_graph": NeighbourRow,
     "search/get_memory_hits": MemoryHitRow,
     "memories/list_memories": MemoryIdRow,
-    "archive/get_raw_turns": RawTurnRow,
     "retrieval/count_items_to_embed": ItemsToEmbedRow,
     "retrieval/list_memories_to_embed": ItemRow,
     "retrieval/list_turns_to_embed": ItemRow,

@@ -1,0 +1,34 @@
+"""The TypedDicts the impact area reads rows through (``shaped``) name exactly the columns their
+statement returns, and the keys of the maps those columns hold: ``shaped`` declares, it does
+not check, so this test does. (No impact statement returns a node whole.)
+
+list_impact_edges UNIONs its reads inside a CALL: the parser reads the statement's last
+RETURN outside any subquery, the one that projects every edge, so it is checked whole."""
+
+from __future__ import annotations
+
+import pytest
+
+from graphmem.impact.rows import EdgeItem, EdgesRow, EndpointsRow, LinkedRow
+from tests.row_shapes import fields, keys_of_map, returned
+
+pytestmark = pytest.mark.pure
+
+SHAPES: dict[str, type] = {
+    "impact/find_impact_endpoints": EndpointsRow,
+    "impact/link_impact": LinkedRow,
+    "impact/list_impact_edges": EdgesRow,
+}
+
+# A column that holds a map (or a list of maps): the TypedDict of its keys.
+MAPS: dict[tuple[str, str], type] = {("impact/list_impact_edges", "edges"): EdgeItem}
+
+
+@pytest.mark.parametrize("name", sorted(SHAPES))
+def test_a_shape_names_its_statements_columns(name: str) -> None:
+    assert sorted(returned(name)) == fields(SHAPES[name])
+
+
+@pytest.mark.parametrize(("name", "column"), sorted(MAPS))
+def test_a_map_shape_names_the_keys_its_column_holds(name: str, column: str) -> None:
+    assert sorted(keys_of_map(returned(name)[column])) == fields(MAPS[(name, column)])
