@@ -43,6 +43,12 @@ INDEX = {
     "Session": ("tenant", "id"),
     "Turn": ("tenant", "id"),
     "Memory": ("tenant", "id"),
+    "Subject": ("tenant", "id"),
+    "Alias": ("tenant", "id"),
+    "SubjectKey": ("tenant", "key"),
+    "Mention": ("tenant", "subject_id", "source"),
+    "SubjectQuestion": ("tenant", "id"),
+    "SubjectLedger": ("tenant",),
     "IdempotencyRecord": ("tenant", "scope", "key"),
     "History": ("tenant",),
     "Event": ("tenant", "revision"),
@@ -51,7 +57,12 @@ INDEX = {
 }
 # Tenant-level records a project's slice leaves out (a hash chain cannot be cut by project;
 # a tombstone no longer says its project).
-TENANT_LEVEL = "History|Event|EventSubject|AuditState|IdempotencyRecord|Issue|Run|Erased"
+# Subjects are the tenant's too (one subject spans projects): a project's import reads the
+# names of its memories and turns again.
+TENANT_LEVEL = (
+    "History|Event|EventSubject|AuditState|IdempotencyRecord|Issue|Run|Erased"
+    "|Subject|Alias|SubjectKey|Mention|SubjectQuestion|SubjectLedger"
+)
 
 
 def properties(v: str) -> str:

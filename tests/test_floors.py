@@ -44,7 +44,7 @@ STANDS_ON: dict[str, tuple[str, ...]] = {
     "commits": ("history", "screening"),
     "impact": ("history",),
     "decisions": ("history",),
-    "erasure": ("retrieval",),
+    "erasure": ("retrieval", "subjects"),
     "memories": ("archive",),  # shows raw turns (get_observations source raw)
     "facts": ("decisions", "erasure", "memories"),
     "search": ("memories",),

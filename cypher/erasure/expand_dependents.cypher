@@ -3,8 +3,9 @@
 // question's answers; a
 // claim's promoted facts and a fact's claims; a fact key's facts; a session's turns; a decision's alternatives,
 // attempts and review signals; a workstream's attempts; an attempt's outcomes; the packs that
-// include or target any of them; the audit issues about them. One step; the caller repeats it
-// until nothing new comes.
+// include or target any of them; the audit issues about them; the mentions of subjects a
+// memory or turn holds (erasure/list_emptied_subjects takes the names no mention is left
+// for). One step; the caller repeats it until nothing new comes.
 UNWIND $refs AS ref
 MATCH (n) WHERE elementId(n) = ref AND n.tenant = $tenant
 CALL (n) {
@@ -22,9 +23,10 @@ CALL (n) {
   UNION MATCH (n:Attempt)-[:HAS_OUTCOME]->(d:Outcome) RETURN d
   UNION MATCH (n)<-[:INCLUDES|FOR_WORKSTREAM]-(d:Pack) RETURN d
   UNION MATCH (d:Issue) WHERE d.tenant = $tenant AND d.subject_ref = n.id RETURN d
+  UNION MATCH (n)-[:HAS_MENTION]->(d:Mention) RETURN d
 }
 WITH DISTINCT d
 WHERE NOT d:Erased
 RETURN elementId(d) AS ref,
-       [label IN labels(d) WHERE NOT label IN ['Unindexed', 'ImportPending', 'Unembedded']][0] AS kind,
+       [label IN labels(d) WHERE NOT label IN ['Unindexed', 'ImportPending', 'Unembedded', 'Unread']][0] AS kind,
        coalesce(d.id, d.sha) AS id

@@ -17,7 +17,7 @@ CALL (n) {
 }
 REMOVE n:Memory:Unindexed:Fact:FactKey:Chunk:Claim:Question:Answer:Annotation:Decision
 REMOVE n:Alternative:Attempt:Outcome:ReviewSignal:Workstream:Commit:Session:Turn:Pack:Issue
-REMOVE n:ImportPending:Unembedded
+REMOVE n:ImportPending:Unembedded:Unread:Mention:Alias:SubjectKey:Subject:SubjectQuestion
 SET n = {tenant: $tenant, id: row.id, erased_kind: row.kind, erased_at: datetime($now),
          erasure_id: $erasure_id, erased_by: $revision}
 SET n:Erased

@@ -15,7 +15,8 @@ CALL () {
                               created_at: datetime($now)})
   WITH a, item
   UNWIND item.keys AS key
-  CREATE (a)<-[:KEYS]-(:SubjectKey {tenant: $tenant, key: key, subject_id: a.subject_id})
+  CREATE (a)<-[:KEYS]-(:SubjectKey {tenant: $tenant, id: key.id, key: key.key,
+                                    subject_id: a.subject_id})
 }
 CALL () {
   UNWIND $mentions AS item

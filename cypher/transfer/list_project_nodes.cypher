@@ -50,12 +50,12 @@ CALL (s) {
   RETURN s AS n
   UNION
   MATCH (s)--(m {tenant: $tenant})
-  WHERE m.project IS NULL AND NOT m:History|Event|EventSubject|AuditState|IdempotencyRecord|Issue|Run|Erased
+  WHERE m.project IS NULL AND NOT m:History|Event|EventSubject|AuditState|IdempotencyRecord|Issue|Run|Erased|Subject|Alias|SubjectKey|Mention|SubjectQuestion|SubjectLedger
   RETURN m AS n
   UNION
   MATCH (s)--(o {tenant: $tenant})--(m {tenant: $tenant})
   WHERE o.project IS NULL AND m.project IS NULL
-    AND NOT o:History|Event|EventSubject|AuditState|IdempotencyRecord|Issue|Run|Erased AND NOT m:History|Event|EventSubject|AuditState|IdempotencyRecord|Issue|Run|Erased
+    AND NOT o:History|Event|EventSubject|AuditState|IdempotencyRecord|Issue|Run|Erased|Subject|Alias|SubjectKey|Mention|SubjectQuestion|SubjectLedger AND NOT m:History|Event|EventSubject|AuditState|IdempotencyRecord|Issue|Run|Erased|Subject|Alias|SubjectKey|Mention|SubjectQuestion|SubjectLedger
   RETURN m AS n
   UNION
   MATCH (m:ReviewSignal {tenant: $tenant, decision_id: s.id})

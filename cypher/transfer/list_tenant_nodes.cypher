@@ -98,6 +98,30 @@ CALL () {
   WHERE n.tenant = $tenant AND n.id IS NOT NULL
   RETURN n, 'Memory' AS label
   UNION ALL
+  MATCH (n:Subject) USING INDEX n:Subject(tenant, id)
+  WHERE n.tenant = $tenant AND n.id IS NOT NULL
+  RETURN n, 'Subject' AS label
+  UNION ALL
+  MATCH (n:Alias) USING INDEX n:Alias(tenant, id)
+  WHERE n.tenant = $tenant AND n.id IS NOT NULL
+  RETURN n, 'Alias' AS label
+  UNION ALL
+  MATCH (n:SubjectKey) USING INDEX n:SubjectKey(tenant, key)
+  WHERE n.tenant = $tenant AND n.key IS NOT NULL
+  RETURN n, 'SubjectKey' AS label
+  UNION ALL
+  MATCH (n:Mention) USING INDEX n:Mention(tenant, subject_id, source)
+  WHERE n.tenant = $tenant AND n.subject_id IS NOT NULL AND n.source IS NOT NULL
+  RETURN n, 'Mention' AS label
+  UNION ALL
+  MATCH (n:SubjectQuestion) USING INDEX n:SubjectQuestion(tenant, id)
+  WHERE n.tenant = $tenant AND n.id IS NOT NULL
+  RETURN n, 'SubjectQuestion' AS label
+  UNION ALL
+  MATCH (n:SubjectLedger) USING INDEX n:SubjectLedger(tenant)
+  WHERE n.tenant = $tenant
+  RETURN n, 'SubjectLedger' AS label
+  UNION ALL
   MATCH (n:IdempotencyRecord) USING INDEX n:IdempotencyRecord(tenant, scope, key)
   WHERE n.tenant = $tenant AND n.scope IS NOT NULL AND n.key IS NOT NULL
   RETURN n, 'IdempotencyRecord' AS label

@@ -31,6 +31,13 @@ class Erased:
     events: int  # payloads erased
 
 
+async def lock_names(current: Write) -> None:
+    """Before a batch selects what derives from its nodes: the tenant's subjects ledger, so no
+    subjects pass (graphmem/subjects/reading.py) records a name of a node this batch erases
+    after the selection saw it (one waits for the other)."""
+    await current.run("subjects/lock_subject_ledger", now=current.now.isoformat())
+
+
 async def erase_batch(
     current: Write,
     erasure_id: str,

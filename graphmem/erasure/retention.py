@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from graphmem.core.ids import new_id
-from graphmem.erasure.batch import erase_batch
+from graphmem.erasure.batch import erase_batch, lock_names
 from graphmem.erasure.policy import RetentionPolicy, cutoffs
 from graphmem.erasure.selection import SelectedRow, counts_by_kind, expanded
 from graphmem.history.write_path import Write
@@ -37,6 +37,7 @@ async def erase_past_retention(current: Write, policy: RetentionPolicy) -> Reten
     roots = shaped(SelectedRow, rows)
     if not roots:
         return RetentionBatch({}, None, more=False, memory_ids=[])
+    await lock_names(current)
     reached = await expanded(current.run, roots)
     nodes = reached[:RETENTION_BATCH]
     record = {"reason": "retention", "selector": "retention"}

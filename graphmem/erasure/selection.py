@@ -191,13 +191,8 @@ async def expanded(read: Reader, roots: list[SelectedRow]) -> list[SelectedRow]:
     while True:
         fresh = [row["ref"] for row in levels[-1]]
         found = shaped(SelectedRow, await read("erasure/expand_dependents", refs=fresh))
-        facts = [row["ref"] for level in levels for row in level if row["kind"] == "Fact"]
-        emptied = await read("erasure/list_emptied_fact_keys", refs=facts) if facts else []
-        level = [
-            row
-            for row in _distinct([*found, *shaped(SelectedRow, emptied)])
-            if row["ref"] not in seen
-        ]
+        emptied = await _emptied(read, levels)
+        level = [row for row in _distinct([*found, *emptied]) if row["ref"] not in seen]
         if not level:
             return [row for level in reversed(levels) for row in level]
         if len(levels) == MAX_EXPANSIONS:
@@ -207,6 +202,17 @@ async def expanded(read: Reader, roots: list[SelectedRow]) -> list[SelectedRow]:
             )
         seen.update(row["ref"] for row in level)
         levels.append(level)
+
+
+async def _emptied(read: Reader, levels: list[list[SelectedRow]]) -> list[SelectedRow]:
+    """What the selection empties of content kept for others: fact keys no fact is left in,
+    names (subjects' spellings) no mention is left for."""
+    selected = [row for level in levels for row in level]
+    facts = [row["ref"] for row in selected if row["kind"] == "Fact"]
+    mentions = [row["ref"] for row in selected if row["kind"] == "Mention"]
+    keys = await read("erasure/list_emptied_fact_keys", refs=facts) if facts else []
+    names = await read("erasure/list_emptied_subjects", refs=mentions) if mentions else []
+    return shaped(SelectedRow, [*keys, *names])
 
 
 def _distinct(rows: list[SelectedRow]) -> list[SelectedRow]:

@@ -26,7 +26,7 @@ from typing import TypedDict
 from graphmem.core.errors import Conflict
 from graphmem.core.ids import new_id
 from graphmem.erasure.backups import BackupRemoval
-from graphmem.erasure.batch import erase_batch
+from graphmem.erasure.batch import erase_batch, lock_names
 from graphmem.erasure.models import MAX_IDS, EraseRequest, EraseResult, ErasureSample
 from graphmem.erasure.selection import Plan, SelectedRow, counts_by_kind, expanded, plan
 from graphmem.history.erasure import forget_authors
@@ -34,6 +34,7 @@ from graphmem.history.write_path import Write, write_batches
 from graphmem.retrieval.indexing import indexer_of
 from graphmem.store import TenantStore, shaped
 from graphmem.store.continuations import Position
+from graphmem.subjects.reading import reader_of
 
 BATCH = 1_000
 MAX_PER_CALL = 100_000
@@ -56,6 +57,9 @@ class SharedSessionRow(TypedDict):
 async def erase(
     db: TenantStore, request: EraseRequest, backup_dir: Path | None = None
 ) -> EraseResult:
+    # the names what was written before this call holds are selected with it (a pass behind
+    # the dry run would change the selection and refuse its confirmation)
+    await reader_of(db.store).settle(db.tenant)
     selected = await plan(db, request)
     if request.dry_run:
         return await _dry_run(db, selected)
@@ -162,6 +166,7 @@ class _Erasure:
         taken = self.nodes[at : at + BATCH]
         written = self.written[max(0, at - len(self.nodes)) :][: BATCH - len(taken)]
         planned = await self._still_theirs(current, taken)
+        await lock_names(current)
         # what derives from them now (written since the plan) goes with them
         nodes = await expanded(current.run, planned) if planned else []
         record = {"reason": self.request.reason, **self.request.selector_record()}

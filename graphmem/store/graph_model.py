@@ -173,7 +173,8 @@ GRAPH_MODEL = GraphModel(
             "Turn",
             (
                 "one archived conversation turn, word for word (secrets redacted); labelled "
-                "Unembedded until its vector, written behind it, is set"
+                "Unembedded until its vector, written behind it, is set, and Unread until the "
+                "subjects it names are read"
             ),
             (
                 "id tenant session_id project role content ts seq content_hash quarantined "
@@ -184,7 +185,8 @@ GRAPH_MODEL = GraphModel(
             "Memory",
             (
                 "a curated memory (one version of its topic when it has a topic_key); "
-                "labelled Unindexed until its lexical and embedding are set, just after its save"
+                "labelled Unindexed until its lexical and embedding are set, just after its save, "
+                "and Unread until the subjects it names are read"
             ),
             (
                 "id tenant project type title content topic_key topic_version branch tags files "
@@ -192,6 +194,36 @@ GRAPH_MODEL = GraphModel(
                 "status_reason session_id quarantine_reasons redactions access_count "
                 "last_accessed_at lexical embedding embedding_model"
             ),
+        ),
+        node(
+            "Subject",
+            "who or what the memory is about (a person, organisation, place, project, thing)",
+            "id tenant kind name created_at updated_at",
+        ),
+        node(
+            "Alias",
+            "one spelling of a subject, kept while a mention carries it",
+            "id tenant subject_id written normal created_at",
+        ),
+        node(
+            "SubjectKey",
+            "a key an alias is found by (its normal form, first and last word, initials)",
+            "id tenant key subject_id",
+        ),
+        node(
+            "Mention",
+            "a subject named in a memory or turn, as written there",
+            "id tenant subject_id alias_id source source_kind source_id written evidence at",
+        ),
+        node(
+            "SubjectQuestion",
+            "a question for a person: is the mentioned subject the same as the candidate?",
+            "id tenant status evidence confidence asked_at",
+        ),
+        node(
+            "SubjectLedger",
+            "the node a tenant's subjects pass locks first (one pass at a time)",
+            "tenant at",
         ),
         node(
             "IdempotencyRecord",
@@ -303,5 +335,11 @@ GRAPH_MODEL = GraphModel(
         ),
         edge("IN_SESSION", "Memory", "Session", "saved in one of the caller's archived sessions"),
         edge("NEXT", "Turn", "Turn", "the following turn"),
+        edge("OF", "Alias", "Subject", "a spelling of the subject"),
+        edge("KEYS", "SubjectKey", "Alias", "how the spelling is found"),
+        edge("HAS_MENTION", "Memory|Turn", "Mention", "a name read in the source"),
+        edge("NAMES", "Mention", "Subject", "the subject the mention resolved to"),
+        edge("AS", "Mention", "Alias", "the spelling it was written in"),
+        edge("ASKS_ABOUT", "SubjectQuestion", "Subject", "the two subjects asked about", "role"),
     ],
 )

@@ -8,8 +8,8 @@ What counts as a mention:
   keeps a weak mention only when it is an alias of a subject the memory already knows;
 - a handle (``@dana_park``), an e-mail address, a URL's host, and a code identifier
   (``snake_case``, ``camelCase``, ``dotted.module.name``, ``PascalCase`` with two humps).
-Words that are capitalised for grammar, not for naming (I, days, months, greetings) are
-never a name on their own. At most ``MAX_MENTIONS`` per text, in order of first appearance.
+Words that are capitalised for grammar, not for naming (I, days, months, greetings, the verbs
+and linking words a sentence opens with: "Ask Zelda", "Thanks Mel") never start a name. At most ``MAX_MENTIONS`` per text, in order of first appearance.
 """
 
 from __future__ import annotations
@@ -30,6 +30,10 @@ NOT_NAMES = frozenset(
     thank wow yeah yep nope sure great cool nice awesome sorry please well also just this that
     these those what when where why how who which it it's its my your our their his her we you
     they he she me us them there here then now today tomorrow yesterday tonight
+    ask tell call email mail message text ping send invite remind meet met see saw check let
+    talk talked spoke visited went go going get got make made take took give gave find found
+    maybe perhaps also then after before since until while because although though however
+    dear regards cheers congrats congratulations happy good glad love enjoy welcome sounds
     monday tuesday wednesday thursday friday saturday sunday
     january february march april may june july august september october november december
     """.split()  # noqa: SIM905 - a word list reads best as words

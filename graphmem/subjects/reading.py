@@ -161,7 +161,7 @@ def _changes(ledger: Ledger, mentions: list[dict[str, object]]) -> dict[str, obj
                 "written": a.name.written,
                 "normal": a.name.normal,
                 "kind": ledger.known[a.subject_id].kind,
-                "keys": lookup_keys(a.name),
+                "keys": [{"id": new_id(), "key": key} for key in lookup_keys(a.name)],
             }
             for a in ledger.aliases
         ],

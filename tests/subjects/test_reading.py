@@ -10,6 +10,7 @@ from fastmcp import Client
 
 from graphmem.store import Store
 from graphmem.subjects.reading import BATCH, read_subjects, reader_of
+from tests.erasure.helpers import erase
 from tests.support import call, call_error
 
 SESSION = {"project": "p", "session_ref": "s-1", "host": "laptop", "source_root": "claude"}
@@ -123,3 +124,32 @@ async def test_a_pass_reads_in_batches_and_two_passes_never_make_one_subject_twi
     assert await count(store, tenant, "(:Subject {name: 'Dana Park'})<-[:NAMES]-(n:Mention)") == (
         BATCH + 5
     )
+
+
+async def test_an_erasure_takes_the_names_no_other_source_holds(
+    client: Client[Any], store: Store, tenant: str
+) -> None:
+    one = (await save(client, "One", "Dana Quillworth met Lee Wong in Porto."))["memory"]
+    await save(client, "Two", "Lee Wong called again about Porto.")
+    await erase(client, ids=[one["id"]])  # settles the pass first: its names are selected
+    found = await subjects(store, tenant)
+    assert "Dana Quillworth" not in found
+    assert found["Lee Wong"] == {"Lee Wong"} and found["Porto"] == {"Porto"}
+    assert await count(store, tenant, "(:Subject {name: 'Lee Wong'})<-[:NAMES]-(n:Mention)") == 1
+    records, _, _ = await store._driver.execute_query(  # test inspection: every property
+        "MATCH (n) WHERE n.tenant = $tenant RETURN properties(n) AS p", tenant=tenant
+    )
+    assert not [r["p"] for r in records if "quillworth" in str(r["p"]).lower()]
+
+
+async def test_an_erasure_of_a_session_takes_its_turns_names(
+    client: Client[Any], store: Store, tenant: str
+) -> None:
+    turns = [{"role": "user", "content": "Ask Zelda Okonkwo.", "ts": "2024-03-01T10:00:00Z"}]
+    session = await call(client, "archive_turns", **SESSION, turns=turns)
+    await reader_of(store).settle(tenant)
+    assert "Zelda Okonkwo" in await subjects(store, tenant)
+    await erase(client, raw_session_id=session["session"]["id"])
+    assert await subjects(store, tenant) == {}
+    assert await count(store, tenant, "(n:SubjectKey)") == 0
+    assert await count(store, tenant, "(n:Mention)") == 0
