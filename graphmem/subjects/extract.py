@@ -9,7 +9,8 @@ What counts as a mention:
 - a handle (``@dana_park``), an e-mail address, a URL's host, and a code identifier
   (``snake_case``, ``camelCase``, ``dotted.module.name``, ``PascalCase`` with two humps).
 Words that are capitalised for grammar, not for naming (I, days, months, greetings, the verbs
-and linking words a sentence opens with: "Ask Zelda", "Thanks Mel") never start a name. At most ``MAX_MENTIONS`` per text, in order of first appearance.
+and linking words a sentence opens with: "Ask Zelda", "Thanks Mel") never start a name.
+At most ``MAX_MENTIONS`` per text, in order of first appearance.
 """
 
 from __future__ import annotations
