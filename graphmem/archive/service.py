@@ -108,7 +108,10 @@ EARLIEST = datetime(1, 1, 1, tzinfo=UTC)
 
 
 async def archive_turns(
-    db: TenantStore, request: ArchiveTurnsRequest, retrieval: Retrieval = WITHOUT_MODELS
+    db: TenantStore,
+    request: ArchiveTurnsRequest,
+    retrieval: Retrieval = WITHOUT_MODELS,
+    read_subjects: bool = True,
 ) -> ArchiveTurnsResult:
     embedder = retrieval.embedder
     check_call_size(request)
@@ -159,7 +162,7 @@ async def archive_turns(
     await step(2, 3, f"stored {archived.stored} turns")
     if embedder is not None and archived.stored:  # vectors follow the acknowledgement
         indexer_of(db.store).submit_turns(db.tenant, stored, embedder)
-    if archived.stored:  # and the subjects they name (graphmem/subjects/reading.py)
+    if read_subjects and archived.stored:  # and the subjects they name (subjects/reading.py)
         reader_of(db.store).soon(db.tenant)
     await step(3, 3, "vectors queued" if embedder is not None else "no embeddings configured")
     return archived

@@ -21,7 +21,9 @@ async def archive_turns(
     session_created, stored, duplicates, redactions, quarantined and revision;
     detail=full adds the whole record.
     """
-    return await service.archive_turns(services.db(), request, services.retrieval)
+    return await service.archive_turns(
+        services.db(), request, services.retrieval, services.settings.subjects
+    )
 
 
 @SPECS.tool("Search the raw archive", Effect.READS)

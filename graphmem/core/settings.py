@@ -153,6 +153,11 @@ class Settings(BaseSettings):
     )
 
     # --- Memories ---------------------------------------------------------------------------
+    subjects: bool = Field(
+        default=True,
+        description="Read the subjects memories and turns name, behind each write "
+        "(graphmem/subjects/); off: they wait, unread, until a process with it on reads them.",
+    )
     memory_backup_dir: Path | None = Field(
         default=None,
         description="Folder for save_memory's markdown backups (one file per version); "

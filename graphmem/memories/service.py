@@ -83,6 +83,7 @@ async def save_memory(
     request: SaveMemoryRequest,
     retrieval: Retrieval = WITHOUT_MODELS,
     backup_dir: Path | None = None,
+    read_subjects: bool = True,
 ) -> SaveMemoryResult:
     screened = screen_memory(request)
     fields = memory_fields(request, screened)
@@ -124,7 +125,8 @@ async def save_memory(
         return result
     pending = Pending.of(db.tenant, _search_fields(memory_id, fields))
     indexer_of(db.store).submit(db.tenant, pending, retrieval.embedder)
-    reader_of(db.store).soon(db.tenant)  # the subjects it names follow (subjects/reading.py)
+    if read_subjects:  # the subjects it names follow (subjects/reading.py)
+        reader_of(db.store).soon(db.tenant)
     backup = write_backup(backup_dir, db.tenant, result.memory) if request.backup else None
     return result.model_copy(update={"backup": backup or BackupResult(status="skipped")})
 

@@ -23,8 +23,9 @@ async def save_memory(
     with id, version, status, operation, superseded_id, quarantined, redactions and
     revision; detail=full adds the whole record.
     """
+    settings = services.settings
     return await service.save_memory(
-        services.db(), request, services.retrieval, services.settings.memory_backup_dir
+        services.db(), request, services.retrieval, settings.memory_backup_dir, settings.subjects
     )
 
 
