@@ -165,9 +165,10 @@ def server_pid(url: str) -> int:
 
 
 def graphmem_env(
-    endpoint: Endpoint, tenant: str, scratch: Path, embeddings: str = "none"
+    endpoint: Endpoint, tenant: str, scratch: Path, embeddings: str = "none", subjects: str = "on"
 ) -> dict[str, str]:
     return clean_env(
+        GRAPHMEM_SUBJECTS="true" if subjects == "on" else "false",
         **endpoint.env(),
         GRAPHMEM_TENANT=tenant,
         GRAPHMEM_EMBEDDINGS=embeddings,  # the model's files from this user's cache
@@ -303,7 +304,7 @@ async def run(bench: Bench, ours: Endpoint, theirs: Endpoint, venv: Path) -> Non
     try:
         await store.apply_schema()
         async with scratch_tenant(store, "concurrency") as tenant:
-            env = graphmem_env(ours, tenant, scratch, bench.args.embeddings)
+            env = graphmem_env(ours, tenant, scratch, bench.args.embeddings, bench.args.subjects)
             with contextlib.ExitStack() as stack:
                 (server,) = stack.enter_context(graphmem_servers(env, scratch, 1))
                 bare = stack.enter_context(echo_server("bare", clean_env(), scratch / "bare.log"))
@@ -356,6 +357,12 @@ def main() -> None:
         default="none",
         choices=["none", "e5-small", "minilm"],
         help="graphmem's GRAPHMEM_EMBEDDINGS (the product's default: e5-small)",
+    )
+    parser.add_argument(
+        "--subjects",
+        default="on",
+        choices=["on", "off"],
+        help="graphmem's GRAPHMEM_SUBJECTS (on: the product's default, names read behind writes)",
     )
     parser.add_argument(
         "--faults",
