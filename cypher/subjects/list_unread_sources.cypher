@@ -1,4 +1,4 @@
-// Memories and turns whose subjects were not read yet, oldest first: the text to read (a
+// Memories and turns whose subjects were not read yet, in the order they were written: the text to read (a
 // memory's content: a title is headline-cased, so its words would all look like names; null
 // for quarantined content, which names nothing), the names the writer gave (about), and the
 // source a co-occurrence counts in (a memory itself; a turn's session).
@@ -12,7 +12,7 @@ CALL () {
   MATCH (t:Turn:Unread {tenant: $tenant})
   RETURN 'turn' AS kind, t.id AS id, t.session_id AS source,
          CASE WHEN t.quarantined THEN null ELSE t.content END AS text,
-         [] AS about, t.ts AS at
+         [] AS about, t.archived_at AS at
   LIMIT $limit
 }
 RETURN kind, id, source, text, about

@@ -12,6 +12,7 @@ from graphmem.knowledge.tools import chunks as knowledge
 from graphmem.memories.tools import memories
 from graphmem.recall.tools import recall, timeline
 from graphmem.search import tools as search
+from graphmem.subjects import tools as subjects
 from graphmem.toolkit.toolspec import Toolset, ToolSpec
 from graphmem.workstreams import tools as workstreams
 
@@ -30,6 +31,7 @@ CATALOGUE: list[ToolSpec] = [
     *archive.SPECS,
     *memories.SPECS,
     *search.SPECS,
+    *subjects.SPECS,
     *timeline.SPECS,
     *recall.SPECS,
     *erasure.SPECS,

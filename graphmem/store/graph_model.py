@@ -341,5 +341,12 @@ GRAPH_MODEL = GraphModel(
         edge("NAMES", "Mention", "Subject", "the subject the mention resolved to"),
         edge("AS", "Mention", "Alias", "the spelling it was written in"),
         edge("ASKS_ABOUT", "SubjectQuestion", "Subject", "the two subjects asked about", "role"),
+        edge(
+            "MERGED_INTO",
+            "Subject",
+            "Subject",
+            "a person said they are one (split_subject undoes it)",
+            "at revision reason actor",
+        ),
     ],
 )

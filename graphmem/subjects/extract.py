@@ -35,6 +35,7 @@ NOT_NAMES = frozenset(
     talk talked spoke visited went go going get got make made take took give gave find found
     maybe perhaps also then after before since until while because although though however
     dear regards cheers congrats congratulations happy good glad love enjoy welcome sounds
+    did do does is are was were has have had can could will would should shall might must
     monday tuesday wednesday thursday friday saturday sunday
     january february march april may june july august september october november december
     """.split()  # noqa: SIM905 - a word list reads best as words
@@ -118,8 +119,9 @@ def _span_end(text: str, tokens: list[re.Match[str]], i: int) -> int:
     end = i + 1
     while end < len(tokens):
         word = tokens[end].group(0)
-        if text[tokens[end - 1].end() : tokens[end].start()] not in (" ", "\u00a0"):
-            break  # a name's words are one space apart: no line, comma or full stop between
+        between = text[tokens[end - 1].end() : tokens[end].start()]
+        if between not in (" ", "\u00a0") and not (_initial(tokens[end - 1]) and between == ". "):
+            break  # a name's words are one space apart (or an initial's ". "): nothing else
         if _capitalised(word) or (word.isdigit() and len(word) <= 4):
             end += 1
         elif word.casefold() in JOINERS:
@@ -134,9 +136,16 @@ def _span_end(text: str, tokens: list[re.Match[str]], i: int) -> int:
     return end
 
 
+def _initial(token: re.Match[str]) -> bool:
+    """A capital letter standing for a name ("J." in "J. Marchetti")."""
+    return len(token.group(0)) == 1 and token.group(0).isupper()
+
+
 def _opens_sentence(text: str, tokens: list[re.Match[str]], i: int) -> bool:
     if i == 0:
         return True
+    if _initial(tokens[i - 1]):
+        return False  # "J. Marchetti": the full stop ends an initial, not a sentence
     between = text[tokens[i - 1].end() : tokens[i].start()]
     return bool(_SENTENCE_END.search(text[tokens[i - 1].start() : tokens[i].start()])) or any(
         ch in between for ch in '\n:"“'

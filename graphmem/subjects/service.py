@@ -1,0 +1,188 @@
+"""The subjects a caller reads and governs: ``about`` (what is known under a name, every
+spelling and merge included), ``merge_subjects`` and ``split_subject``.
+
+A merge and a split are writes of the one write path, each one event in the tenant's chain
+(who, why, the two subjects; never a name): a merge links the subject's root to the other's
+root (``MERGED_INTO``), nothing moves, so a split (the link removed) restores exactly what the
+merge joined. Both lock the subjects ledger first, so a pass resolving new mentions waits for
+them (or they for it): nothing is ever half-merged.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import TypedDict
+
+from graphmem.core.errors import InvalidArgument, InvalidState, NotFound
+from graphmem.core.models import from_node
+from graphmem.history.chain import Audit
+from graphmem.history.write_path import Write, write
+from graphmem.store import TenantStore, shaped
+from graphmem.subjects.models import (
+    AboutRequest,
+    AboutResult,
+    FactAbout,
+    MergeSubjectsRequest,
+    MergeSubjectsResult,
+    SplitSubjectRequest,
+    SplitSubjectResult,
+    SubjectView,
+)
+from graphmem.subjects.names import lookup_keys, name_of
+from graphmem.subjects.reading import CandidateRow, reader_of
+from graphmem.subjects.resolve import Candidate, Mention, match
+
+MAX_GROUPS = 5  # subjects one name may answer with
+
+
+class GroupRow(TypedDict):
+    """subjects/get_subject_group."""
+
+    id: str
+    kind: str | None
+    name: str
+    members: list[dict[str, object]]
+    aliases: list[str]
+    mentions: int
+    memories: list[dict[str, object]]
+    turns: list[dict[str, object]]
+    facts: list[FactItem]
+    questions: list[dict[str, object]]
+
+
+class FactItem(TypedDict):
+    id: str
+    key: str
+    owner: str
+    value_json: str
+    status: str
+    recorded_at: object
+
+
+class MergeEndRow(TypedDict):
+    """subjects/get_merge_ends."""
+
+    id: str
+    found: bool
+    root: str | None
+    name: str | None
+
+
+async def about(db: TenantStore, request: AboutRequest) -> AboutResult:
+    await reader_of(db.store).settle(db.tenant)  # what was written before this call is read
+    name = name_of(request.name)
+    rows = shaped(
+        CandidateRow,
+        await db.read(
+            "subjects/find_subject_candidates", keys=lookup_keys(name), sources=[], limit=64
+        ),
+    )
+    mention = Mention(name, None, "")
+    equal: list[str] = []
+    similar: list[str] = []
+    for row in rows:
+        found = match(mention, _candidate(row))
+        if found is not None and found.evidence == "alias":
+            equal.append(row["id"])
+        elif found is not None:
+            similar.append(row["aliases"][0]["written"] if row["aliases"] else row["id"])
+    views: dict[str, SubjectView] = {}
+    for subject_id in equal[:MAX_GROUPS]:
+        view = await _group(db, subject_id, request.limit)
+        views.setdefault(view.id, view)  # two members of one group answer once
+    shown = {alias for view in views.values() for alias in view.aliases}
+    return AboutResult(
+        subjects=list(views.values()),
+        similar=sorted({s for s in similar if s not in shown})[: request.limit],
+    )
+
+
+def _candidate(row: CandidateRow) -> Candidate:
+    names = tuple(name_of(alias["written"]) for alias in row["aliases"])
+    return Candidate(row["id"], row["kind"], names, frozenset())
+
+
+async def _group(db: TenantStore, subject_id: str, limit: int) -> SubjectView:
+    [row] = shaped(
+        GroupRow, await db.read("subjects/get_subject_group", id=subject_id, limit=limit)
+    )
+    facts = [
+        from_node(FactAbout, fact, value=json.loads(fact["value_json"])) for fact in row["facts"]
+    ]
+    return from_node(SubjectView, row, facts=facts)
+
+
+async def merge_subjects(db: TenantStore, request: MergeSubjectsRequest) -> MergeSubjectsResult:
+    async def work(w: Write) -> MergeSubjectsResult:
+        await w.run("subjects/lock_subject_ledger", now=w.now.isoformat())
+        ends = shaped(
+            MergeEndRow,
+            await w.run(
+                "subjects/get_merge_ends", subject_id=request.subject_id, into_id=request.into_id
+            ),
+        )
+        roots = {row["id"]: row["root"] for row in ends if row["found"]}
+        for wanted in (request.subject_id, request.into_id):
+            if wanted not in roots:
+                raise NotFound("subject", wanted)
+        from_root, into_root = roots[request.subject_id], roots[request.into_id]
+        if from_root is None or into_root is None or from_root == into_root:
+            raise InvalidState(
+                "subject", request.subject_id, "merged", f"already one with {request.into_id!r}"
+            )
+        revision = w.next_revision
+        [settled] = await w.run(
+            "subjects/merge_subjects",
+            from_id=from_root,
+            into_id=into_root,
+            revision=revision,
+            reason=request.reason,
+            actor=request.actor,
+            now=w.now.isoformat(),
+        )
+        recorded = await w.record(
+            "subject",
+            from_root,
+            [from_root, into_root],
+            {"merged": from_root, "into": into_root, "reason": request.reason},
+        )
+        return MergeSubjectsResult(
+            subject_id=from_root,
+            into_id=into_root,
+            settled_questions=_count(settled, "settled"),
+            revision=recorded,
+        )
+
+    return await write(db, "merge_subjects", work, audit=Audit.of(request))
+
+
+async def split_subject(db: TenantStore, request: SplitSubjectRequest) -> SplitSubjectResult:
+    async def work(w: Write) -> SplitSubjectResult:
+        await w.run("subjects/lock_subject_ledger", now=w.now.isoformat())
+        rows = await w.run(
+            "subjects/split_subject", subject_id=request.subject_id, now=w.now.isoformat()
+        )
+        if not rows:
+            ends = await w.run("subjects/get_merge_ends", subject_id=request.subject_id, into_id="")
+            if not any(row["found"] for row in shaped(MergeEndRow, ends)):
+                raise NotFound("subject", request.subject_id)
+            raise InvalidState("subject", request.subject_id, "unmerged", "nothing to split")
+        into = str(rows[0]["into_id"])
+        revision = await w.record(
+            "subject",
+            request.subject_id,
+            [request.subject_id, into],
+            {"split": request.subject_id, "from": into, "reason": request.reason},
+        )
+        return SplitSubjectResult(
+            subject_id=request.subject_id, was_merged_into=into, revision=revision
+        )
+
+    return await write(db, "split_subject", work, audit=Audit.of(request))
+
+
+def _count(row: dict[str, object], column: str) -> int:
+    value = row[column]
+    if not isinstance(value, int):
+        raise InvalidArgument(column, "not a count")  # never: the statement counts
+    return value
