@@ -1,6 +1,13 @@
 // What one subjects pass resolved: new subjects, new spellings (aliases) with the keys they are
 // found by, each mention (from its source to its subject and spelling), the questions for a
-// person, and the sources read (no longer Unread). All of it or none: one transaction.
+// person, and the sources read (no longer Unread). All of it or none: one transaction. The
+// sources are locked first, in id order ($read is sorted), as the search fields' batches lock
+// them: the two wait for each other, never in a circle.
+CALL () {
+  UNWIND $read AS id
+  MATCH (n:Unread {tenant: $tenant, id: id})
+  REMOVE n:Unread
+}
 CALL () {
   UNWIND $subjects AS item
   CREATE (:Subject {tenant: $tenant, id: item.id, kind: item.kind, name: item.name,
@@ -44,10 +51,5 @@ CALL () {
                              asked_at: datetime($now)})
   CREATE (q)-[:ASKS_ABOUT {role: 'mentioned'}]->(mentioned)
   CREATE (q)-[:ASKS_ABOUT {role: 'candidate'}]->(candidate)
-}
-CALL () {
-  UNWIND $read AS id
-  MATCH (n:Unread {tenant: $tenant, id: id})
-  REMOVE n:Unread
 }
 RETURN size($mentions) AS mentions

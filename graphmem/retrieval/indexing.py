@@ -285,7 +285,8 @@ class Indexer:
             assert embedder is not None  # turns are queued only for a model
             await self._write_turn_vectors(tenant, embedder, [item.item_id for item in items])
             return
-        for start in range(0, len(items), BATCH):
+        items = sorted(items, key=lambda item: item.item_id)  # locks in id order, as the
+        for start in range(0, len(items), BATCH):  # subjects pass takes them (subjects/reading)
             batch = items[start : start + BATCH]
             vectors = await _embedded(embedder, [item.embedding_text for item in batch])
             rows = [

@@ -35,9 +35,9 @@ from graphmem.subjects.resolve import Mention
 
 log = logging.getLogger("graphmem")
 
-BATCH = 64  # sources read per pass
+BATCH = 256  # sources read per pass
 CANDIDATES = 512  # subjects a pass considers at most
-SOON = 0.2  # seconds after a write before its tenant's pass
+SOON = 1.0  # seconds after a write before its tenant's pass (a burst shares one)
 
 
 class UnreadRow(TypedDict):
@@ -84,7 +84,10 @@ async def read_subjects(db: TenantStore, limit: int = BATCH) -> PassResult:
         found = [(row, _mentions_of(row)) for row in unread]
         ledger = await _ledger(tx, found)
         written = [m for row, ms in found for m in _resolve_source(ledger, row, ms)]
-        read = [row["id"] for row in unread]
+        # the sources' locks are taken in id order, as the search fields' batches take them
+        # (graphmem/retrieval/indexing.py), so the two never wait for each other in a circle
+        written.sort(key=lambda mention: str(mention["source_id"]))
+        read = sorted(row["id"] for row in unread)
         await tx.run("subjects/record_subjects", now=now, read=read, **_changes(ledger, written))
         made = sum(1 for subject in ledger.known.values() if subject.new)
         return PassResult(len(unread), len(ledger.mentions), made, len(ledger.questions))
@@ -100,12 +103,15 @@ def _mentions_of(row: UnreadRow) -> list[tuple[Mention, bool]]:
 
 
 async def _ledger(tx: Tx, found: list[tuple[UnreadRow, list[tuple[Mention, bool]]]]) -> Ledger:
-    keys = sorted({key for _, ms in found for m, _ in ms for key in lookup_keys(m.name)})
-    sources = sorted({row["source"] for row, _ in found})
+    probes = sorted(
+        {(key, m.source) for _, ms in found for m, _ in ms for key in lookup_keys(m.name)}
+    )
     rows = shaped(
         CandidateRow,
         await tx.run(
-            "subjects/find_subject_candidates", keys=keys, sources=sources, limit=CANDIDATES
+            "subjects/find_subject_candidates",
+            probes=[{"key": key, "source": source} for key, source in probes],
+            limit=CANDIDATES,
         ),
     )
     known = [

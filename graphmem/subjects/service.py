@@ -74,7 +74,9 @@ async def about(db: TenantStore, request: AboutRequest) -> AboutResult:
     rows = shaped(
         CandidateRow,
         await db.read(
-            "subjects/find_subject_candidates", keys=lookup_keys(name), sources=[], limit=64
+            "subjects/find_subject_candidates",
+            probes=[{"key": key, "source": ""} for key in lookup_keys(name)],
+            limit=64,
         ),
     )
     mention = Mention(name, None, "")
