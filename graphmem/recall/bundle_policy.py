@@ -13,8 +13,13 @@ from graphmem.core.text import STOP_WORDS, stem, words
 from graphmem.recall.models.recall import (
     BUNDLE_SCHEMA_VERSION,
     AuditEntry,
+    AuditReason,
     BundleItem,
     BundleRequest,
+    Channel,
+    SourceKind,
+    Trust,
+    Validity,
 )
 from graphmem.recall.rows import BundleMemoryRow
 from graphmem.recall.texts import clip
@@ -26,7 +31,7 @@ POLICY_VERSION = "graphmem_bundle_v1"
 @dataclass(frozen=True)
 class Section:
     name: str
-    channel: str
+    channel: Channel
     share: float
     limit: int
     text_chars: int
@@ -43,7 +48,7 @@ SECTIONS = {
         Section("recent_sessions", "sessions", 0.14, 5, 300),
     )
 }
-ROLE_ORDER = {
+ROLE_ORDER: dict[str, tuple[Channel, ...]] = {
     "coder": ("core", "lessons", "preferences", "workstreams", "memory_index", "sessions"),
     "reviewer": ("lessons", "core", "memory_index", "preferences", "workstreams", "sessions"),
     "planner": ("workstreams", "core", "memory_index", "preferences", "lessons", "sessions"),
@@ -55,16 +60,16 @@ TITLE_CHARS = 120
 @dataclass
 class Candidate:
     stable_key: str
-    channel: str
+    channel: Channel
     title: str
     text: str
     canonical_ref: str
-    source_kind: str = "canonical"
-    validity: str = "current"
-    trust: str = "standard"
+    source_kind: SourceKind = "canonical"
+    validity: Validity = "current"
+    trust: Trust = "standard"
     branch: str | None = None
     relevant: bool = False
-    drop: str | None = None  # decided before the budget walk
+    drop: AuditReason | None = None  # decided before the budget walk
 
 
 def token_estimate(title: str, text: str) -> int:
@@ -93,7 +98,7 @@ def plan_hash(request: BundleRequest, as_of: str | None) -> str:
     return hashlib.sha256(canonical_json(body).encode()).hexdigest()
 
 
-def memory_channel(memory_type: str) -> str:
+def memory_channel(memory_type: str) -> Channel:
     if memory_type == "preference":
         return "preferences"
     return "lessons" if memory_type in ("bugfix", "lesson") else "memory_index"
@@ -128,10 +133,10 @@ def _other_branch(wanted: str | None, branch: str | None) -> bool:
     return wanted is not None and branch is not None and branch != wanted
 
 
-def unknown_entry(stable_key: str, channel: str) -> AuditEntry:
+def unknown_entry(stable_key: str, channel: Channel) -> AuditEntry:
     return AuditEntry(
         stable_key=stable_key,
-        channel=channel,  # pyright: ignore[reportArgumentType]  # a str the pydantic model validates
+        channel=channel,
         selected=False,
         reason="not_yet_known",
         token_estimate=0,
@@ -145,13 +150,13 @@ def task_terms(text: str) -> set[str]:
 def bundle_item(c: Candidate, project: str) -> BundleItem:
     return BundleItem(
         stable_key=c.stable_key,
-        channel=c.channel,  # pyright: ignore[reportArgumentType]  # a str the pydantic model validates
+        channel=c.channel,
         title=c.title,
         text=c.text,
-        source_kind=c.source_kind,  # pyright: ignore[reportArgumentType]  # a str the pydantic model validates
+        source_kind=c.source_kind,
         canonical_ref=c.canonical_ref,
-        validity=c.validity,  # pyright: ignore[reportArgumentType]  # a str the pydantic model validates
-        trust=c.trust,  # pyright: ignore[reportArgumentType]  # a str the pydantic model validates
+        validity=c.validity,
+        trust=c.trust,
         project=project,
         branch=c.branch,
     )
@@ -189,9 +194,9 @@ def select(
             entries.append(
                 AuditEntry(
                     stable_key=candidate.stable_key,
-                    channel=channel,  # pyright: ignore[reportArgumentType]  # a str the pydantic model validates
+                    channel=channel,
                     selected=chosen,
-                    reason=reason,  # pyright: ignore[reportArgumentType]  # a str the pydantic model validates
+                    reason=reason,
                     token_estimate=cost,
                 )
             )
@@ -210,7 +215,7 @@ def _screen(candidate: Candidate) -> None:
     candidate.text = text.text
 
 
-def _fit(candidate: Candidate, cost: int, counts: dict[str, int], budget: _Budget) -> str:
+def _fit(candidate: Candidate, cost: int, counts: dict[str, int], budget: _Budget) -> AuditReason:
     channel = candidate.channel
     if counts[channel] >= SECTIONS[channel].limit:
         return "channel_item_limit"

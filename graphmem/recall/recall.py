@@ -146,9 +146,10 @@ async def _current_states(db: TenantStore, request: RecallRequest) -> list[Candi
                     f"fact:{key}",
                 )
             )
-        else:
+        else:  # "current" without an answer cannot be: the statement gives both or neither
+            drop = "no_current" if state.status == "current" else state.status
             candidates.append(
-                Candidate("current_state", key, key, "", [], f"fact:{key}", drop=state.status)
+                Candidate("current_state", key, key, "", [], f"fact:{key}", drop=drop)
             )
     return candidates
 

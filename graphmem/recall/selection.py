@@ -6,7 +6,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from graphmem.recall.models.recall import RecallDropped, RecallItem, RecallRequest, RecallSource
+from graphmem.recall.models.recall import (
+    RecallDropped,
+    RecallDropReason,
+    RecallItem,
+    RecallRequest,
+    RecallSource,
+)
 from graphmem.recall.texts import clip
 from graphmem.screening.gate import screen
 
@@ -22,7 +28,7 @@ class Candidate:
     text: str
     reasons: list[str]
     identity: str  # what makes two candidates the same thing: memory:<id>, fact:<key>, ...
-    drop: str | None = None  # decided before selection (quarantined, no_current, ...)
+    drop: RecallDropReason | None = None  # decided before selection (quarantined, ...)
     redacted: bool = False  # saved with redactions
     group: str = field(default="")  # the source group the intent orders
 
@@ -72,12 +78,13 @@ def select(
                 seen.add(_text_key(item))
                 used += cost
                 continue
+        assert reason is not None  # _screened gives the item or the reason it may not be shown
         dropped.append(
             RecallDropped(
                 source_type=candidate.source_type,
                 source_id=candidate.source_id,
                 label=clip(candidate.title, TITLE_CHARS),
-                reason_code=reason,  # pyright: ignore[reportArgumentType]  # a drop always has a reason
+                reason_code=reason,
             )
         )
     return included, dropped
@@ -89,7 +96,7 @@ def _text_key(item: RecallItem) -> str:
 
 def _screened(
     candidate: Candidate, include_sensitive: bool
-) -> tuple[RecallItem | None, str | None]:
+) -> tuple[RecallItem | None, RecallDropReason | None]:
     """The item as it may be shown, or the reason it may not."""
     if candidate.drop is not None:
         return None, candidate.drop
