@@ -112,6 +112,21 @@ SLIDES: tuple[Slide, ...] = (
         "memories with their reasons.",
     ),
     Slide(
+        "What do we know about …?",
+        "What is known about a person, organisation, place or project, under any name?",
+        "browser/show_subject",
+        ("subject",),
+        "The subject a name (any spelling) resolves to, the subjects merged into it, and the "
+        "memories and turns that mention them (the about tool answers the same).",
+    ),
+    Slide(
+        "Merged names",
+        "Which names were merged, by whom, and why?",
+        "browser/list_subject_merges",
+        note="Each MERGED_INTO with its revision, actor and reason (merge_subjects); "
+        "split_subject undoes one exactly.",
+    ),
+    Slide(
         "History",
         "Which writes changed this thing?",
         "browser/list_thing_events",
@@ -127,6 +142,7 @@ EXAMPLE_VALUES = {
     "topic_key": "architecture/database",
     "session_ref": "session-1",
     "id": "<a node id>",
+    "subject": "Acme",
 }
 
 

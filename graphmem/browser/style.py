@@ -26,6 +26,7 @@ DECISIONS = Area("decisions", "#F79767", "#F36924", "#FFFFFF")
 KNOWLEDGE = Area("knowledge pipeline", "#8DCC93", "#5DB665", "#2A2C34")
 MEMORY = Area("memory and archive", "#FFC454", "#D7A013", "#2A2C34")
 IMPACT = Area("impact", "#C990C0", "#B261A5", "#FFFFFF")
+SUBJECTS = Area("subjects", "#57C7E3", "#23B3D7", "#2A2C34")
 BOOKKEEPING = Area("bookkeeping", "#E4E4E4", "#C4C4C4", "#6B6B6B")
 
 
@@ -63,6 +64,12 @@ LABELS: dict[str, LabelStyle] = {
     "Session": LabelStyle(MEMORY, "{session_ref}"),
     "Turn": LabelStyle(MEMORY, "{role}: {content}"),
     "Commit": LabelStyle(MEMORY, "{message}"),
+    "Subject": LabelStyle(SUBJECTS, "{name}"),
+    "Alias": LabelStyle(SUBJECTS, "{written}"),
+    "SubjectQuestion": LabelStyle(SUBJECTS, "same? {evidence}"),
+    "Mention": LabelStyle(SUBJECTS, "{written}"),
+    "SubjectKey": LabelStyle(BOOKKEEPING, "{key}"),
+    "SubjectLedger": LabelStyle(BOOKKEEPING, "subjects ledger"),
     "FactState": LabelStyle(BOOKKEEPING, "{status}"),
     "Annotation": LabelStyle(BOOKKEEPING, "{kind}: {marker}"),
     "Run": LabelStyle(BOOKKEEPING, "{tool} {status}"),
@@ -75,7 +82,11 @@ LABELS: dict[str, LabelStyle] = {
 }
 
 # Relationships show their type, except where a property says more.
-RELATIONSHIP_CAPTIONS = {"IMPACTS": "{type} {score}", "EVIDENCED_BY": "{type} {weight}"}
+RELATIONSHIP_CAPTIONS = {
+    "IMPACTS": "{type} {score}",
+    "EVIDENCED_BY": "{type} {weight}",
+    "MERGED_INTO": "merged r{revision}",
+}
 
 NODE_DIAMETER = "55px"
 BOOKKEEPING_DIAMETER = "25px"

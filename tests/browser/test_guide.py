@@ -193,6 +193,7 @@ async def test_slides_leave_bookkeeping_out_and_stay_in_the_tenant(
         "topic_key": "architecture/database",
         "session_ref": "session-1",
         "id": seeded["decision_id"],
+        "subject": "Postgres",
     }
     for slide in SLIDES:
         found = nodes_of(await run(store, slide.query, **parameters))

@@ -102,3 +102,19 @@ async def test_bad_merges_and_splits_are_refused_and_change_nothing(client: Clie
     replay = await call(client, "replay_memory")
     assert [e["revision"] for e in replay["events"] if e["revision"] > revision] == [revision + 1]
     assert replay["chain"]["verified"] is True
+
+
+async def test_the_browser_guide_shows_a_subject_and_its_merges(
+    client: Client[Any], store: Store, tenant: str
+) -> None:
+    await save(client, "Giulia Marchetti wrote it. Acme Corp printed it.")
+    await save(client, "J. Marchetti signed.")
+    giulia = (await about(client, "Giulia Marchetti"))["subjects"][0]["id"]
+    j = (await about(client, "J. Marchetti"))["subjects"][0]["id"]
+    await call(client, "merge_subjects", subject_id=j, into_id=giulia, reason="one author")
+    rows = await store.read("browser/show_subject", tenant, subject="Giulia Marchetti")
+    shown = {str(row["s"]["name"]) for row in rows if isinstance(row["s"], dict)}
+    assert shown == {"Giulia Marchetti"}
+    merges = await store.read("browser/list_subject_merges", tenant)
+    assert [(m["reason"], m["actor"]) for m in merges] == [("one author", None)]
+    assert await store.read("browser/list_subject_merges", "someone-else") == []
