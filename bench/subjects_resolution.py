@@ -1,7 +1,7 @@
 """Subject resolution against hand-made gold sets: B-cubed precision, recall and F1, the
 questions a person would be asked per 100 mentions, and a name-only baseline beside them.
 
-    python -m bench.subjects_resolution --gold PATH [--gold PATH ...]
+    python -m bench.subjects_resolution --gold PATH [--gold PATH ...] [--locomo DIR]
 
 A gold file lists mentions (id, text, type, doc, optionally dia_id) and the cluster of each
 (poleo_resolution_gold.json in neo4j-labs/agent-memory's benchmark data has this shape; so does
@@ -24,6 +24,7 @@ from collections import defaultdict
 from collections.abc import Callable
 from pathlib import Path
 
+from graphmem.subjects.extract import mentions_in
 from graphmem.subjects.ledger import Ledger, in_order
 from graphmem.subjects.names import name_of
 from graphmem.subjects.resolve import Mention
@@ -121,11 +122,41 @@ def per_memory(
         print(f"  {doc}: {len(ids)} mentions, P {p:.3f} R {r:.3f} F1 {f:.3f}")
 
 
+def extraction(gold: Path, locomo: Path) -> None:
+    """How many of a LoCoMo gold set's mentions the extraction finds in their turn's text as
+    written (strong: not a lone sentence opener), when no writer names them."""
+    mentions: list[dict[str, str]] = json.loads(gold.read_text())["mentions"]
+    texts: dict[tuple[str, str], str] = {}
+    for doc in {m["doc"] for m in mentions}:
+        conversation = json.loads((locomo / f"{doc}.json").read_text())
+        for key, turns in conversation.items():
+            if key.startswith("session_") and isinstance(turns, list):
+                for turn in turns:
+                    texts[(doc, turn["dia_id"])] = turn["text"]
+    found = strong = 0
+    for mention in mentions:
+        hits = [
+            f
+            for f in mentions_in(texts[(mention["doc"], mention["dia_id"])])
+            if f.text.casefold() == mention["text"].casefold()
+        ]
+        found += bool(hits)
+        strong += bool(hits) and not hits[0].weak
+    print(
+        f"extraction: {found} of {len(mentions)} gold mentions found as written "
+        f"({100 * found / len(mentions):.1f}%; {strong} strong, the rest weak openers)"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     parser.add_argument("--gold", type=Path, action="append", required=True)
-    for path in parser.parse_args().gold:
+    parser.add_argument("--locomo", type=Path, help="the LoCoMo folder: measure extraction too")
+    args = parser.parse_args()
+    for path in args.gold:
         report(path)
+        if args.locomo is not None and "locomo" in path.name:
+            extraction(path, args.locomo)
 
 
 if __name__ == "__main__":

@@ -23,7 +23,7 @@ from graphmem.subjects.names import MAX_NAME_CHARS
 MAX_MENTIONS = 32
 
 JOINERS = frozenset(
-    "of the de da do dos das del della di du van von der den le la y and &".split()  # noqa: SIM905 - a word list reads best as words
+    "of the de da do dos das del della di du van von der den le la &".split()  # noqa: SIM905 - a word list reads best as words
 )
 NOT_NAMES = frozenset(
     """
