@@ -115,5 +115,29 @@ CALL () {
   MATCH (n:Erased) USING INDEX n:Erased(tenant, id)
   WHERE n.tenant = $tenant AND n.id IS NOT NULL
   RETURN 'Erased' AS label, null AS project, count(*) AS count
+  UNION ALL
+  MATCH (n:Subject) USING INDEX n:Subject(tenant, id)
+  WHERE n.tenant = $tenant AND n.id IS NOT NULL
+  RETURN 'Subject' AS label, null AS project, count(*) AS count
+  UNION ALL
+  MATCH (n:Alias) USING INDEX n:Alias(tenant, id)
+  WHERE n.tenant = $tenant AND n.id IS NOT NULL
+  RETURN 'Alias' AS label, null AS project, count(*) AS count
+  UNION ALL
+  MATCH (n:SubjectKey) USING INDEX n:SubjectKey(tenant, key)
+  WHERE n.tenant = $tenant AND n.key IS NOT NULL
+  RETURN 'SubjectKey' AS label, null AS project, count(*) AS count
+  UNION ALL
+  MATCH (n:Mention) USING INDEX n:Mention(tenant, subject_id, source)
+  WHERE n.tenant = $tenant AND n.subject_id IS NOT NULL AND n.source IS NOT NULL
+  RETURN 'Mention' AS label, null AS project, count(*) AS count
+  UNION ALL
+  MATCH (n:SubjectQuestion) USING INDEX n:SubjectQuestion(tenant, id)
+  WHERE n.tenant = $tenant AND n.id IS NOT NULL
+  RETURN 'SubjectQuestion' AS label, null AS project, count(*) AS count
+  UNION ALL
+  MATCH (n:SubjectLedger) USING INDEX n:SubjectLedger(tenant)
+  WHERE n.tenant = $tenant
+  RETURN 'SubjectLedger' AS label, null AS project, count(*) AS count
 }
 RETURN label, project, count

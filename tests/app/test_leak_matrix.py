@@ -196,6 +196,12 @@ def _matrix(a: dict[str, Any], attestation: dict[str, Any]) -> dict[str, Calls]:
         "record_commit": [
             {"project": "p", "sha": _A_SHA, "message": "B", "session_id": "A-session"}
         ],
+        # A's subjects: never found by name, merged or split from B (as an unknown id reads)
+        "about": [{"name": _A_NAME}, {"name": "Arbogast"}, {"name": "A-secret-value"}],
+        "merge_subjects": [
+            {"subject_id": a["subject_id"], "into_id": a["other_subject_id"], "reason": "r"}
+        ],
+        "split_subject": [{"subject_id": a["subject_id"], "reason": "r"}],
         # B's memory under A's topic key and session id: a first version, linked to nothing
         "save_memory": [
             {
@@ -210,6 +216,7 @@ def _matrix(a: dict[str, Any], attestation: dict[str, Any]) -> dict[str, Calls]:
 
 
 _A_SHA = "a1b2c3d4e5f60718293a4b5c6d7e8f9012345678"
+_A_NAME = "Quentin Arbogast"  # a person only tenant A's memories name
 _RAW_SESSION = {"project": "p", "session_ref": "s-1", "host": "h", "source_root": "r"}
 _RAW_TURN = {"role": "user", "content": "A-secret-value turn", "ts": "2024-01-01T00:00:00Z"}
 
@@ -229,6 +236,9 @@ def _hints_at_a(payload: Any, a: dict[str, Any], arguments: dict[str, Any]) -> b
         a["other"]["id"],
         "A-secret-value",
         a["fact"]["recorded_at"],
+        a["subject_id"],
+        a["other_subject_id"],
+        "Arbogast",
     )
     return any(secret in text and secret not in sent for secret in secrets)
 
@@ -248,6 +258,8 @@ def _with_unknown_ids(arguments: dict[str, Any], a: dict[str, Any]) -> dict[str,
         a["workstream_id"],
         a["memory_id"],
         a["turn_id"],
+        a["subject_id"],
+        a["other_subject_id"],
     )
     for n, known in enumerate(ids):
         text = text.replace(known, f"01a22918-0000-7000-8000-{n:012d}")
@@ -344,7 +356,12 @@ async def _tenant_a(client: Client[Any]) -> dict[str, Any]:
         value="A-secret-value",
         source_class="human_confirmed",
     )
+    await call(client, "save_memory", project="p", title="t", content=f"{_A_NAME} met Zora Qi.")
+    named = (await call(client, "about", name=_A_NAME))["subjects"][0]["id"]  # settles A's pass
+    other_named = (await call(client, "about", name="Zora Qi"))["subjects"][0]["id"]
     return {
+        "subject_id": named,
+        "other_subject_id": other_named,
         "as_of_epoch": time.time(),
         "memory_id": memory["memory"]["id"],
         "turn_id": found["raw_hits"][0]["turn_id"],
@@ -470,6 +487,9 @@ def _assert_b_sees_nothing(tool: str, arguments: dict[str, Any], error: bool, pa
         "context_bundle": lambda: _is(
             [payload[section] for section in _SECTIONS] + [payload["audit"]["entries"]], [[]] * 7
         ),
+        "about": lambda: _is((payload["subjects"], payload["similar"]), ([], [])),
+        "merge_subjects": lambda: _is(payload["error"], "not_found"),
+        "split_subject": lambda: _is(payload["error"], "not_found"),
         "save_memory": lambda: _is(
             (payload["operation"], payload["memory"]["topic_version"], payload["revision"]),
             ("created", 1, 11),
@@ -518,6 +538,8 @@ def test_the_matrix_covers_every_tool() -> None:
         "workstream_id": "w",
         "memory_id": "m",
         "turn_id": "t",
+        "subject_id": "s1",
+        "other_subject_id": "s2",
         "as_of_epoch": 0,
     }
     assert set(_matrix(dummy, {})) == {spec.name for spec in CATALOGUE}

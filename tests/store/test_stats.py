@@ -80,6 +80,9 @@ async def _seed(client: Client[Any]) -> None:
     await call(client, "save_memory", project="a", title="t", content="c", topic_key="topic")
     await call(client, "save_memory", project="a", title="t", content="d", topic_key="topic")
     await call(client, "build_context_pack")
+    # subjects: names read behind the writes, one asked about (erase settles the pass first)
+    await call(client, "save_memory", project="a", title="t", content="Giulia Marchetti wrote.")
+    await call(client, "save_memory", project="a", title="t", content="J. Marchetti signed.")
     erasable = await call(client, "save_memory", project="a", title="gone", content="erased")
     await erase(client, ids=[erasable["memory"]["id"]])  # a tombstone
 
