@@ -83,7 +83,7 @@ def resolved(mentions: list[dict[str, str]], per_doc: bool) -> tuple[dict[str, s
 
 def _counter() -> Callable[[], str]:
     count = itertools.count(1)
-    return lambda: f"s{next(count)}"
+    return lambda: f"s{next(count):06d}"  # grows with time, as ids do
 
 
 def baseline(mentions: list[dict[str, str]], per_doc: bool) -> dict[str, str]:

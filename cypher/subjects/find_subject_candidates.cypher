@@ -1,13 +1,26 @@
-// The subjects a pass's mentions may name: those with one of the mentions' keys (an index
-// seek each: $probes pairs a key with the source its mention is in), their spellings, and
-// which of those sources already mention them (a seek per subject and source it was probed
-// from, never per subject and every source of the pass).
+// The subjects a pass's mentions may name: those with one of the mentions' keys, found by an
+// index seek each ($probes pairs a key with the source its mention is in). An equal name
+// ('n:' keys) finds every subject that bears it; a partial key (first or last word, initials)
+// at most $per_key, so a common word ("john", a host's "com") costs a bounded read. With each:
+// its spellings, its group's root (where its merges end: one subject with its members), and
+// which of the probing sources already mention it.
 UNWIND $probes AS probe
-MATCH (k:SubjectKey {tenant: $tenant, key: probe.key})
-WITH k.subject_id AS subject_id, collect(DISTINCT probe.source) AS probed
-LIMIT $limit
+CALL (probe) {
+  MATCH (k:SubjectKey {tenant: $tenant, key: probe.key})
+  WHERE probe.key STARTS WITH 'n:'
+  RETURN k.subject_id AS subject_id
+  LIMIT 1000
+  UNION
+  MATCH (k:SubjectKey {tenant: $tenant, key: probe.key})
+  WHERE NOT probe.key STARTS WITH 'n:'
+  RETURN k.subject_id AS subject_id
+  LIMIT $per_key
+}
+WITH subject_id, collect(DISTINCT probe.source) AS probed
 MATCH (s:Subject {tenant: $tenant, id: subject_id})
-RETURN s.id AS id, s.kind AS kind,
+OPTIONAL MATCH (s)-[:MERGED_INTO*1..]->(up:Subject)
+WHERE NOT EXISTS { (up)-[:MERGED_INTO]->() }
+RETURN s.id AS id, s.kind AS kind, coalesce(up.id, s.id) AS root,
        COLLECT {
          MATCH (s)<-[:OF]-(a:Alias) WITH a ORDER BY a.created_at, a.id RETURN a {.id, .written}
        } AS aliases,

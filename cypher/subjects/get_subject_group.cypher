@@ -4,10 +4,11 @@
 // names as a key would write it (acme., acme_corp., acme-corp., acmecorp.: an index seek
 // each), and the open questions about them. Bounded: $limit of each list.
 MATCH (start:Subject {tenant: $tenant, id: $id})
-OPTIONAL MATCH (start)-[:MERGED_INTO*1..32]->(up:Subject)
+OPTIONAL MATCH (start)-[:MERGED_INTO*1..]->(up:Subject)
 WHERE NOT EXISTS { (up)-[:MERGED_INTO]->() }
 WITH coalesce(up, start) AS root
-WITH root, [root] + COLLECT { MATCH (m:Subject)-[:MERGED_INTO*1..32]->(root) RETURN m } AS members
+WITH root,
+     [root] + COLLECT { MATCH (m:Subject)-[:MERGED_INTO*1..]->(root) RETURN m LIMIT 100 } AS members
 WITH root, members,
      COLLECT { UNWIND members AS m MATCH (m)<-[:OF]-(a:Alias) RETURN a.normal } AS normals
 WITH root, members, [n IN normals | replace(n, ' ', '_') + '.'] + [n IN normals | replace(n, ' ', '-') + '.']

@@ -113,10 +113,6 @@ CALL () {
   WHERE n.tenant = $tenant AND n.id IS NOT NULL
   RETURN n LIMIT 1
   UNION ALL
-  MATCH (n:SubjectLedger) USING INDEX n:SubjectLedger(tenant)
-  WHERE n.tenant = $tenant
-  RETURN n LIMIT 1
-  UNION ALL
   MATCH (n:IdempotencyRecord) USING INDEX n:IdempotencyRecord(tenant, scope, key)
   WHERE n.tenant = $tenant AND n.scope IS NOT NULL AND n.key IS NOT NULL
   RETURN n LIMIT 1

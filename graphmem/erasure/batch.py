@@ -68,6 +68,7 @@ async def erase_batch(
         refs = shaped(TombstonedRow, rows)[0]["refs"]
         await current.run("erasure/delete_idempotency_records", ids=ids)
         await current.run("erasure/refresh_derived_counters", refs=refs)
+        await current.run("erasure/refresh_subject_names", refs=refs)
         # the turn after an erased one encoded it in its vector: it is embedded again
         await current.run("erasure/unembed_next_turns", refs=refs)
     return Erased(revision, events)

@@ -17,8 +17,9 @@ process saw last. The statement checks that head under the lock; when another wr
 nothing is written and the caller runs ``write`` instead. The remembered head is a guess that
 saves a round trip, never an answer: no data is read from it.
 
-``bookkeeping`` is the one exception: what is derived, not told (usage counters, the search
-fields written behind a save), with no lock and no event. A test
+``bookkeeping`` (one statement) and ``derived_write`` (one transaction of several: the subjects a
+memory names) are the exceptions: what is derived, not told (usage counters, the search fields
+and subjects written behind a save), with no tenant lock and no event. A test
 (tests/history/test_write_path.py) fails when code outside this module takes the lock,
 appends an event, opens a write transaction or runs an unlocked write.
 """

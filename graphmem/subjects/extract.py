@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from graphmem.subjects.names import MAX_NAME_CHARS
 
 MAX_MENTIONS = 32
+MAX_TEXT_CHARS = 20_000  # a text is read for names this far (a turn's, a memory's content)
 
 JOINERS = frozenset(
     "of the de da do dos das del della di du van von der den le la &".split()  # noqa: SIM905 - a word list reads best as words
@@ -43,7 +44,8 @@ NOT_NAMES = frozenset(
 _TOKEN = re.compile(r"[^\W\d_][\w'\u2019\-]*|[&]|\d+")
 _SENTENCE_END = re.compile(r"[.!?]\s*$")
 _HANDLE = re.compile(r"(?<![\w@])@([A-Za-z0-9_]{2,39})\b")
-_EMAIL = re.compile(r"\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b")
+# Bounded, and anchored where a run of address characters starts: linear on any text
+_EMAIL = re.compile(r"(?<![\w.+-])[\w.+-]{1,64}@[\w-]{1,63}(?:\.[\w-]{1,63}){1,8}\b")
 _URL = re.compile(r"\bhttps?://([\w.-]+)", re.IGNORECASE)
 _IDENTIFIER = re.compile(
     r"\b(?:[a-z][a-z0-9]*(?:_[a-z0-9]+)+|[a-z]+(?:[A-Z][a-z0-9]+)+|[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]+)+"
@@ -60,6 +62,7 @@ class Found:
 
 
 def mentions_in(text: str) -> list[Found]:
+    text = text[:MAX_TEXT_CHARS]
     found = [*_names(text), *_marked(text)]
     found.sort(key=lambda f: f.start)
     seen: set[str] = set()

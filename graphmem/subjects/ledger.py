@@ -27,9 +27,12 @@ class Known:
     sources: set[str]
     new: bool = False
     alias_ids: dict[str, str] = field(default_factory=dict[str, str])  # normal form: alias id
+    root: str | None = None  # the subject its merges end at (None: itself)
 
     def candidate(self) -> Candidate:
-        return Candidate(self.id, self.kind, tuple(self.aliases), frozenset(self.sources))
+        return Candidate(
+            self.id, self.kind, tuple(self.aliases), frozenset(self.sources), self.root
+        )
 
 
 @dataclass(frozen=True)

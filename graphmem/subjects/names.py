@@ -20,24 +20,10 @@ from dataclasses import dataclass
 
 MAX_NAME_CHARS = 200
 
+# Dropped before a full name ("Dr. Amara Chen"); kept before a lone word ("Mr. Chen" and "Ms.
+# Chen" are not one name, nor "Lady Gaga" and "Gaga"). "St" is never one: St Louis is a place.
 HONORIFICS = frozenset(
-    [
-        "dr",
-        "mr",
-        "mrs",
-        "ms",
-        "miss",
-        "mx",
-        "prof",
-        "sir",
-        "dame",
-        "lord",
-        "lady",
-        "rev",
-        "fr",
-        "sr",
-        "st",
-    ]
+    "dr mr mrs ms miss mx prof sir dame lord lady rev fr".split()  # noqa: SIM905 - words
 )
 LEGAL_SUFFIXES = frozenset(
     [
@@ -112,7 +98,7 @@ def name_of(written: str) -> Name:
         return Name(written, (letters,), acronym=True)
     words = _WORD.findall(_plain(text))
     described = len(words) == 2 and words[0] in ARTICLES and text.split()[-1].islower()
-    while len(words) > 1 and (words[0] in HONORIFICS or words[0] in ARTICLES):
+    while (len(words) > 2 and words[0] in HONORIFICS) or (len(words) > 1 and words[0] in ARTICLES):
         words = words[1:]
     while len(words) > 1 and words[-1] in LEGAL_SUFFIXES:
         words = words[:-1]

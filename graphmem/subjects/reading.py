@@ -36,8 +36,9 @@ from graphmem.subjects.resolve import Mention
 log = logging.getLogger("graphmem")
 
 BATCH = 256  # sources read per pass
-CANDIDATES = 512  # subjects a pass considers at most
+PER_KEY = 64  # subjects a partial key (a first or last word, initials) finds at most
 SOON = 1.0  # seconds after a write before its tenant's pass (a burst shares one)
+HAND_OVER = 0.05  # seconds between two passes of a backlog
 
 
 class UnreadRow(TypedDict):
@@ -50,11 +51,18 @@ class UnreadRow(TypedDict):
     about: list[str]
 
 
+class UnreadFlag(TypedDict):
+    """subjects/has_unread_sources."""
+
+    unread: bool
+
+
 class CandidateRow(TypedDict):
     """subjects/find_subject_candidates."""
 
     id: str
     kind: str | None
+    root: str
     aliases: list[AliasItem]
     sources: list[str]
 
@@ -81,7 +89,8 @@ async def read_subjects(db: TenantStore, limit: int = BATCH) -> PassResult:
         unread = shaped(UnreadRow, await tx.run("subjects/list_unread_sources", limit=limit))
         if not unread:
             return PassResult(0, 0, 0, 0)
-        found = [(row, _mentions_of(row)) for row in unread]
+        # the text's reading is pure CPU: off the event loop (other tenants' calls go on)
+        found = await asyncio.to_thread(lambda: [(row, _mentions_of(row)) for row in unread])
         ledger = await _ledger(tx, found)
         written = [m for row, ms in found for m in _resolve_source(ledger, row, ms)]
         # the sources' locks are taken in id order, as the search fields' batches take them
@@ -111,7 +120,7 @@ async def _ledger(tx: Tx, found: list[tuple[UnreadRow, list[tuple[Mention, bool]
         await tx.run(
             "subjects/find_subject_candidates",
             probes=[{"key": key, "source": source} for key, source in probes],
-            limit=CANDIDATES,
+            per_key=PER_KEY,
         ),
     )
     known = [
@@ -121,8 +130,9 @@ async def _ledger(tx: Tx, found: list[tuple[UnreadRow, list[tuple[Mention, bool]
             [name_of(a["written"]) for a in row["aliases"]],
             set(row["sources"]),
             alias_ids={name_of(a["written"]).normal: a["id"] for a in row["aliases"]},
+            root=row["root"],
         )
-        for row in rows
+        for row in sorted(rows, key=lambda row: row["id"])  # ids grow with time: oldest first
     ]
     return Ledger.of(known, new_id)
 
@@ -208,6 +218,8 @@ class SubjectReader:
             with contextlib.suppress(Exception):
                 await asyncio.shield(running)
         db = self.store.of(tenant)
+        if not shaped(UnreadFlag, await db.read("subjects/has_unread_sources"))[0]["unread"]:
+            return 0  # nothing to read: no write, no lock
         for _ in range(budget):
             if (await read_subjects(db)).read < BATCH:
                 return 0
@@ -219,12 +231,11 @@ class SubjectReader:
                 await asyncio.sleep(SOON)
                 self._again.discard(tenant)
                 db = self.store.of(tenant)
-                while (await read_subjects(db)).read == BATCH:
-                    pass
+                await _read_backlog(db)
                 if tenant not in self._again:
                     return
         except Exception:  # the next write's pass, or a settle, finds what is left
-            log.warning("subjects: a pass of a tenant failed; its sources stay unread")
+            log.warning("subjects: a pass failed; its sources stay unread", exc_info=True)
         finally:
             self._running.pop(tenant, None)
 
@@ -233,6 +244,15 @@ class SubjectReader:
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
+
+
+async def _read_backlog(db: TenantStore) -> None:
+    """Passes until one reads less than a batch, a pause between two so that a merge or an
+    erasure waiting for the ledger takes it."""
+    while True:
+        if (await read_subjects(db)).read < BATCH:
+            return
+        await asyncio.sleep(HAND_OVER)
 
 
 _READERS: WeakKeyDictionary[Store, SubjectReader] = WeakKeyDictionary()

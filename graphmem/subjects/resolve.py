@@ -49,6 +49,7 @@ class Candidate:
     kind: str | None
     aliases: tuple[Name, ...]
     sources: frozenset[str]
+    root: str | None = None  # the subject its merges end at (None: itself)
 
 
 @dataclass(frozen=True)
@@ -73,21 +74,36 @@ class Decision:
 
 
 def decide(mention: Mention, candidates: Sequence[Candidate]) -> Decision:
-    matches = sorted(
-        (m for m in (match(mention, c) for c in candidates) if m is not None),
-        key=lambda m: (-m.confidence, m.subject_id),
-    )
-    plausible = [m for m in matches if m.confidence >= ASK]
+    """The verdict on ``mention`` over ``candidates`` (oldest first: an equal rank goes to the
+    older subject)."""
+    plausible = [m for m in _ranked(mention, candidates) if m.confidence >= ASK]
     if not plausible:
         return Decision("new", None)
     best, rivals = plausible[0], tuple(plausible[1:])
-    # An equal name outranks lesser evidence for another subject; anything else competing asks.
-    unrivalled = not rivals or (
-        best.evidence == "alias" and all(r.evidence != "alias" for r in rivals)
-    )
-    if best.confidence >= MERGE and unrivalled and not any(r.confidence >= MERGE for r in rivals):
-        return Decision("same", best, rivals)
-    return Decision("ask", best, rivals)
+    if best.confidence < MERGE:
+        return Decision("ask", best, rivals)
+    if best.evidence == "alias":
+        # A namesake the memory already holds (another equal name) makes no new subject: the
+        # first ranked is it. Lesser evidence for another subject does not outrank an equal
+        # name; strong evidence for another does, and a person is asked.
+        contested = any(r.evidence != "alias" and r.confidence >= MERGE for r in rivals)
+        return Decision("ask" if contested else "same", best, rivals)
+    return Decision("ask" if rivals else "same", best, rivals)
+
+
+def _ranked(mention: Mention, candidates: Sequence[Candidate]) -> list[Match]:
+    """The best match of each group (a subject and those merged with it: one subject), the
+    strongest first, then the mention's own kind, then the oldest."""
+    best: dict[str, tuple[tuple[float, int, int], Match]] = {}
+    for position, candidate in enumerate(candidates):
+        found = match(mention, candidate)
+        if found is None:
+            continue
+        rank = (-found.confidence, 0 if candidate.kind == mention.kind else 1, position)
+        group = candidate.root or candidate.id
+        if group not in best or rank < best[group][0]:
+            best[group] = (rank, found)
+    return [found for _, found in sorted(best.values(), key=lambda item: item[0])]
 
 
 def match(mention: Mention, candidate: Candidate) -> Match | None:

@@ -29,7 +29,7 @@ from graphmem.subjects.models import (
     SubjectView,
 )
 from graphmem.subjects.names import lookup_keys, name_of
-from graphmem.subjects.reading import CandidateRow, reader_of
+from graphmem.subjects.reading import PER_KEY, CandidateRow, reader_of
 from graphmem.subjects.resolve import Candidate, Mention, match
 
 MAX_GROUPS = 5  # subjects one name may answer with
@@ -68,15 +68,16 @@ class MergeEndRow(TypedDict):
     name: str | None
 
 
-async def about(db: TenantStore, request: AboutRequest) -> AboutResult:
-    await reader_of(db.store).settle(db.tenant)  # what was written before this call is read
+async def about(db: TenantStore, request: AboutRequest, read_first: bool = True) -> AboutResult:
+    if read_first:  # what was written before this call is read (GRAPHMEM_SUBJECTS on)
+        await reader_of(db.store).settle(db.tenant)
     name = name_of(request.name)
     rows = shaped(
         CandidateRow,
         await db.read(
             "subjects/find_subject_candidates",
             probes=[{"key": key, "source": ""} for key in lookup_keys(name)],
-            limit=64,
+            per_key=PER_KEY,
         ),
     )
     mention = Mention(name, None, "")
@@ -101,7 +102,7 @@ async def about(db: TenantStore, request: AboutRequest) -> AboutResult:
 
 def _candidate(row: CandidateRow) -> Candidate:
     names = tuple(name_of(alias["written"]) for alias in row["aliases"])
-    return Candidate(row["id"], row["kind"], names, frozenset())
+    return Candidate(row["id"], row["kind"], names, frozenset(), row["root"])
 
 
 async def _group(db: TenantStore, subject_id: str, limit: int) -> SubjectView:
@@ -133,7 +134,7 @@ async def merge_subjects(db: TenantStore, request: MergeSubjectsRequest) -> Merg
                 "subject", request.subject_id, "merged", f"already one with {request.into_id!r}"
             )
         revision = w.next_revision
-        [settled] = await w.run(
+        rows = await w.run(
             "subjects/merge_subjects",
             from_id=from_root,
             into_id=into_root,
@@ -142,6 +143,8 @@ async def merge_subjects(db: TenantStore, request: MergeSubjectsRequest) -> Merg
             actor=request.actor,
             now=w.now.isoformat(),
         )
+        if not rows:  # the guard refused a circle (the roots were read under the same lock)
+            raise InvalidState("subject", request.subject_id, "merged", "it would make a circle")
         recorded = await w.record(
             "subject",
             from_root,
@@ -151,7 +154,7 @@ async def merge_subjects(db: TenantStore, request: MergeSubjectsRequest) -> Merg
         return MergeSubjectsResult(
             subject_id=from_root,
             into_id=into_root,
-            settled_questions=_count(settled, "settled"),
+            settled_questions=_count(rows[0], "settled"),
             revision=recorded,
         )
 

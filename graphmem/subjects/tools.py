@@ -14,7 +14,7 @@ async def about(services: Services, request: models.AboutRequest) -> models.Abou
     current facts whose key starts with one of its names, and open questions (is it one
     with another?). similar: names it may be. Read-only.
     """
-    return await service.about(services.db(), request)
+    return await service.about(services.db(), request, services.settings.subjects)
 
 
 @SPECS.tool("Merge two subjects", Effect.CHANGES)

@@ -206,8 +206,9 @@ async def import_file(
     return loader.imported(checked)
 
 
-# A merge keeps the target's own chain head and audit cursors; the file's are not loaded.
-HEAD_LABELS = frozenset({"History", "AuditState"})
+# A merge keeps the target's own chain head, audit cursors and subjects ledger; the file's are
+# not loaded.
+HEAD_LABELS = frozenset({"History", "AuditState", "SubjectLedger"})
 # What records a revision besides events: shifted by the target's head in a merge.
 REVISIONED = frozenset({"Event", "EventSubject", "IdempotencyRecord"})
 

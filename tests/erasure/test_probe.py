@@ -16,6 +16,7 @@ from graphmem.history.verification import verify_chain
 from graphmem.store import Store
 from tests.erasure.helpers import (
     NEEDLE,
+    PROBE,
     PROJECT,
     confirm,
     exported,
@@ -43,6 +44,7 @@ async def _slides_holding_the_probe(store: Store, tenant: str, ids: dict[str, An
         "topic_key": "probe-topic",
         "session_ref": "probe-session",
         "id": ids["decision"],
+        "subject": PROBE,  # a name: the guide's subject slide finds nothing of it after
     }
     found = []
     for slide in SLIDES:

@@ -3,6 +3,7 @@ spelling, merges a person decides (events in the chain), and splits that restore
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 from fastmcp import Client
@@ -118,3 +119,18 @@ async def test_the_browser_guide_shows_a_subject_and_its_merges(
     merges = await store.read("browser/list_subject_merges", tenant)
     assert [(m["reason"], m["actor"]) for m in merges] == [("one author", None)]
     assert await store.read("browser/list_subject_merges", "someone-else") == []
+
+
+async def test_no_chain_of_merges_however_long_closes_a_circle(client: Client[Any]) -> None:
+    names = [f"Kestrel Unit{n}" for n in range(36)]
+    await save(client, " ".join(f"{name} reported." for name in names[:18]))
+    await save(client, " ".join(f"{name} reported." for name in names[18:]))
+    ids = [(await about(client, name))["subjects"][0]["id"] for name in names]
+    for lower, upper in itertools.pairwise(ids):
+        await call(client, "merge_subjects", subject_id=lower, into_id=upper, reason="chain")
+    refused = await call_error(
+        client, "merge_subjects", subject_id=ids[-1], into_id=ids[0], reason="circle"
+    )
+    assert refused["error"] == "invalid_state"
+    [group] = (await about(client, names[0]))["subjects"]
+    assert group["id"] == ids[-1] and len(group["members"]) == 36

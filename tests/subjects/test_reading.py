@@ -153,3 +153,22 @@ async def test_an_erasure_of_a_session_takes_its_turns_names(
     assert await subjects(store, tenant) == {}
     assert await count(store, tenant, "(n:SubjectKey)") == 0
     assert await count(store, tenant, "(n:Mention)") == 0
+
+
+async def test_an_erasure_leaves_no_spelling_only_the_erased_source_held(
+    client: Client[Any], store: Store, tenant: str
+) -> None:
+    first = (await save(client, "One", "Giulia Marchetti met Giulia."))["memory"]
+    await save(client, "Two", "Giulia called back.")
+    given = (await save(client, "Three", "the board met", about=["Dr. Dana Quayle"]))["memory"]
+    await save(client, "Four", "Dana Quayle chaired the board.")
+    await erase(client, ids=[first["id"], given["id"]])
+    found = await subjects(store, tenant)
+    assert found == {"Giulia": {"Giulia"}, "Dana Quayle": {"Dana Quayle"}}
+    records, _, _ = await store._driver.execute_query(  # test inspection: every property
+        "MATCH (n) WHERE n.tenant = $tenant OPTIONAL MATCH (n)-[r]-() "
+        "RETURN properties(n) AS p, properties(r) AS r",
+        tenant=tenant,
+    )
+    held = " ".join(f"{r['p']} {r['r']}" for r in records).lower()
+    assert "marchetti" not in held and "dr. dana" not in held

@@ -142,3 +142,19 @@ def test_extraction_is_bounded() -> None:
     text = " ".join(f"Name{n} met Person{n}." for n in range(200))
     assert len(mentions_in(text)) == 32
     assert mentions_in("x" * 100_000) == []
+
+
+def test_a_namesake_already_held_makes_no_new_subject() -> None:
+    person = Candidate("a", "person", (name_of("@acme_corp"),), frozenset())
+    thing = Candidate("b", "thing", (name_of("acme_corp"),), frozenset())
+    decision = decide(mention("acme corp"), [person, thing])  # no kind: the older one
+    assert decision.verdict == "same" and decision.best and decision.best.subject_id == "a"
+    decision = decide(mention("acme corp", "thing"), [person, thing])  # its own kind
+    assert decision.verdict == "same" and decision.best and decision.best.subject_id == "b"
+
+
+def test_subjects_merged_into_one_are_one_candidate() -> None:
+    root = Candidate("r", None, (name_of("Kestrel Robotics"),), frozenset({"s1"}))
+    member = Candidate("m", None, (name_of("Kestrel Airways"),), frozenset({"s1"}), root="r")
+    decision = decide(mention("Kestrel"), [root, member])
+    assert decision.verdict == "same" and not decision.rivals
