@@ -1,3 +1,6 @@
-// Whether the tenant has memories or turns whose subjects were not read yet: a read, so a
-// settle with nothing to do writes nothing (an index seek on the Unread label's tenant).
-RETURN EXISTS { MATCH (n:Unread) WHERE n.tenant = $tenant } AS unread
+// Whether a pass has anything to do: memories or turns whose subjects were not read yet, or a
+// backlog of those written before subjects not yet walked (subjects/label_unread_backlog). A
+// read, so a settle with nothing to do writes nothing (index seeks on the tenant).
+RETURN EXISTS { MATCH (n:Unread) WHERE n.tenant = $tenant }
+    OR NOT EXISTS { MATCH (l:SubjectLedger) WHERE l.tenant = $tenant AND l.backlog_done }
+    AS unread

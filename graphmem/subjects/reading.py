@@ -36,6 +36,7 @@ from graphmem.subjects.resolve import Mention
 log = logging.getLogger("graphmem")
 
 BATCH = 256  # sources read per pass
+BACKLOG = 2_000  # memories and turns written before subjects, looked at per pass
 PER_KEY = 64  # subjects a partial key (a first or last word, initials) finds at most
 SOON = 1.0  # seconds after a write before its tenant's pass (a burst shares one)
 HAND_OVER = 0.05  # seconds between two passes of a backlog
@@ -86,6 +87,7 @@ async def read_subjects(db: TenantStore, limit: int = BATCH) -> PassResult:
     async def work(tx: Tx) -> PassResult:
         now = utc_now_iso()
         await tx.run("subjects/lock_subject_ledger", now=now)
+        await tx.run("subjects/label_unread_backlog", limit=BACKLOG)  # once per tenant, in steps
         unread = shaped(UnreadRow, await tx.run("subjects/list_unread_sources", limit=limit))
         if not unread:
             return PassResult(0, 0, 0, 0)

@@ -172,3 +172,20 @@ async def test_an_erasure_leaves_no_spelling_only_the_erased_source_held(
     )
     held = " ".join(f"{r['p']} {r['r']}" for r in records).lower()
     assert "marchetti" not in held and "dr. dana" not in held
+
+
+async def test_what_was_written_before_subjects_is_read_once(
+    client: Client[Any], store: Store, tenant: str
+) -> None:
+    async with store._driver.session(database=store.database) as session:  # as an old version
+        await session.run(
+            "UNWIND range(1, 5) AS n CREATE (:Memory {tenant: $tenant, id: 'old-' + n, "
+            "project: 'p', title: 't', content: 'Wilhelmina Oduya wrote ' + n, "
+            "status: 'active', created_at: datetime(), updated_at: datetime()})",
+            tenant=tenant,
+        )
+    found = (await call(client, "about", name="Wilhelmina Oduya"))["subjects"]
+    assert [s["mentions"] for s in found] == [5]
+    assert await count(store, tenant, "(n:Unread)") == 0
+    await call(client, "about", name="Wilhelmina Oduya")  # walked once: nothing read again
+    assert await count(store, tenant, "(:Subject)<-[:NAMES]-(n:Mention)") == 5
