@@ -18,10 +18,12 @@ Evidence, each with the confidence it gives (the first that applies to a candida
                             the same digits)
 
 A candidate of another kind never matches (a mention or subject of no kind matches any). The
-best candidate at ``MERGE`` or above is the mention's subject when no other candidate reaches
-``ASK``; a best candidate between ``ASK`` and ``MERGE``, or two that compete, make a question.
-Below ``ASK``: a new subject. A wrong merge costs more than a missed one (it joins two truths
-into one), so only ``alias`` or evidence backed by the same source merges unasked.
+best candidate at ``JOIN_AT`` or above is the mention's subject when no other candidate reaches
+``ASK_AT`` (an equal name wins over lesser evidence, and over another equal name: the older
+namesake); a best candidate between ``ASK_AT`` and ``JOIN_AT``, or two that compete, make a
+question. Subjects merged into one count as one candidate. Below ``ASK_AT``: a new subject.
+A wrong merge costs more than a missed one (it joins two truths into one), so only ``alias``
+or evidence backed by the same source merges unasked.
 """
 
 from __future__ import annotations
@@ -32,8 +34,8 @@ from typing import Literal
 
 from graphmem.subjects.names import Name, similarity
 
-MERGE = 0.8
-ASK = 0.5
+JOIN_AT = 0.8
+ASK_AT = 0.5
 SPELLING = 0.93
 MIN_NICKNAME = 3
 MIN_SPELLING_CHARS = 6
@@ -70,23 +72,23 @@ class Match:
 class Decision:
     verdict: Verdict
     best: Match | None  # the subject it is (same), or the one asked about (ask)
-    rivals: tuple[Match, ...] = ()  # other candidates at ASK or above
+    rivals: tuple[Match, ...] = ()  # other candidates at ASK_AT or above
 
 
 def decide(mention: Mention, candidates: Sequence[Candidate]) -> Decision:
     """The verdict on ``mention`` over ``candidates`` (oldest first: an equal rank goes to the
     older subject)."""
-    plausible = [m for m in _ranked(mention, candidates) if m.confidence >= ASK]
+    plausible = [m for m in _ranked(mention, candidates) if m.confidence >= ASK_AT]
     if not plausible:
         return Decision("new", None)
     best, rivals = plausible[0], tuple(plausible[1:])
-    if best.confidence < MERGE:
+    if best.confidence < JOIN_AT:
         return Decision("ask", best, rivals)
     if best.evidence == "alias":
         # A namesake the memory already holds (another equal name) makes no new subject: the
         # first ranked is it. Lesser evidence for another subject does not outrank an equal
         # name; strong evidence for another does, and a person is asked.
-        contested = any(r.evidence != "alias" and r.confidence >= MERGE for r in rivals)
+        contested = any(r.evidence != "alias" and r.confidence >= JOIN_AT for r in rivals)
         return Decision("ask" if contested else "same", best, rivals)
     return Decision("ask" if rivals else "same", best, rivals)
 
