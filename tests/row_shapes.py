@@ -5,7 +5,10 @@ it): the columns, the expression each returns, and the keys of a map one of them
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import get_type_hints
+
+import pytest
 
 from graphmem.store.catalog import default_catalog
 
@@ -108,3 +111,37 @@ def keys_of_map(expression: str) -> list[str]:
             break
     items = [item.strip() for item in _items(expression[start + 1 : end])]
     return [item[1:] if item.startswith(".") else item.split(":")[0].strip() for item in items]
+
+
+# --- the tests every area's test_row_shapes.py declares with its own tables ---------------------
+def column_test(shapes: dict[str, type]) -> Callable[[str], None]:
+    """Each statement's RETURN columns are its TypedDict's fields."""
+
+    @pytest.mark.parametrize("name", sorted(shapes))
+    def test_a_shape_names_its_statements_columns(name: str) -> None:
+        assert sorted(returned(name)) == fields(shapes[name])
+
+    return test_a_shape_names_its_statements_columns
+
+
+def map_test(maps: dict[tuple[str, str], type]) -> Callable[[str, str], None]:
+    """A column that holds a map written in the column itself: its keys are the shape's."""
+
+    @pytest.mark.parametrize(("name", "column"), sorted(maps))
+    def test_a_map_shape_names_the_keys_its_column_holds(name: str, column: str) -> None:
+        assert sorted(keys_of_map(returned(name)[column])) == fields(maps[(name, column)])
+
+    return test_a_map_shape_names_the_keys_its_column_holds
+
+
+def opening_test(openings: dict[tuple[str, str, int], type]) -> Callable[[str, str, int], None]:
+    """A map built elsewhere in the statement (where its text opens, which occurrence)."""
+
+    @pytest.mark.parametrize(("name", "opening", "occurrence"), sorted(openings))
+    def test_a_map_shape_names_the_keys_of_the_map_returned(
+        name: str, opening: str, occurrence: int
+    ) -> None:
+        text = default_catalog()[name].text
+        assert map_keys(text, opening, occurrence) == fields(openings[(name, opening, occurrence)])
+
+    return test_a_map_shape_names_the_keys_of_the_map_returned

@@ -19,8 +19,7 @@ from graphmem.archive.rows import (
     SessionRow,
     ThreadedRow,
 )
-from graphmem.store.catalog import default_catalog
-from tests.row_shapes import fields, map_keys, returned
+from tests.row_shapes import column_test, opening_test
 
 pytestmark = pytest.mark.pure
 
@@ -42,14 +41,7 @@ OPENINGS: dict[tuple[str, str, int], type] = {
 }
 
 
-@pytest.mark.parametrize("name", sorted(SHAPES))
-def test_a_shape_names_its_statements_columns(name: str) -> None:
-    assert sorted(returned(name)) == fields(SHAPES[name])
+test_a_shape_names_its_statements_columns = column_test(SHAPES)
 
 
-@pytest.mark.parametrize(("name", "opening", "occurrence"), sorted(OPENINGS))
-def test_a_map_shape_names_the_keys_of_the_map_returned(
-    name: str, opening: str, occurrence: int
-) -> None:
-    text = default_catalog()[name].text
-    assert map_keys(text, opening, occurrence) == fields(OPENINGS[(name, opening, occurrence)])
+test_a_map_shape_names_the_keys_of_the_map_returned = opening_test(OPENINGS)

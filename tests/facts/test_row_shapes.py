@@ -19,7 +19,7 @@ from graphmem.facts.rows import (
     StatesSlotRow,
 )
 from graphmem.store.catalog import default_catalog
-from tests.row_shapes import fields, map_keys, returned_columns
+from tests.row_shapes import column_test, fields, map_keys
 
 pytestmark = pytest.mark.pure
 
@@ -35,10 +35,7 @@ SHAPES: dict[str, type] = {
 }
 
 
-@pytest.mark.parametrize("name", sorted(SHAPES))
-def test_a_shape_names_its_statements_columns(name: str) -> None:
-    columns = returned_columns(default_catalog()[name].text)
-    assert sorted(columns) == fields(SHAPES[name])
+test_a_shape_names_its_statements_columns = column_test(SHAPES)
 
 
 def test_the_maps_of_current_state_have_the_keys_of_their_shapes() -> None:

@@ -6,8 +6,7 @@ from __future__ import annotations
 import pytest
 
 from graphmem.history.erasure import ErasedRow, EventToErase
-from graphmem.store.catalog import default_catalog
-from tests.row_shapes import fields, returned_columns
+from tests.row_shapes import column_test
 
 pytestmark = pytest.mark.pure
 
@@ -18,7 +17,4 @@ SHAPES: dict[str, type] = {
 }
 
 
-@pytest.mark.parametrize("name", sorted(SHAPES))
-def test_a_shape_names_its_statements_columns(name: str) -> None:
-    columns = returned_columns(default_catalog()[name].text)
-    assert sorted(columns) == fields(SHAPES[name])
+test_a_shape_names_its_statements_columns = column_test(SHAPES)

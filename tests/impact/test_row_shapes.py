@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from graphmem.impact.rows import EdgeItem, EdgesRow, EndpointsRow, LinkedRow
-from tests.row_shapes import fields, keys_of_map, returned
+from tests.row_shapes import column_test, map_test
 
 pytestmark = pytest.mark.pure
 
@@ -24,11 +24,7 @@ SHAPES: dict[str, type] = {
 MAPS: dict[tuple[str, str], type] = {("impact/list_impact_edges", "edges"): EdgeItem}
 
 
-@pytest.mark.parametrize("name", sorted(SHAPES))
-def test_a_shape_names_its_statements_columns(name: str) -> None:
-    assert sorted(returned(name)) == fields(SHAPES[name])
+test_a_shape_names_its_statements_columns = column_test(SHAPES)
 
 
-@pytest.mark.parametrize(("name", "column"), sorted(MAPS))
-def test_a_map_shape_names_the_keys_its_column_holds(name: str, column: str) -> None:
-    assert sorted(keys_of_map(returned(name)[column])) == fields(MAPS[(name, column)])
+test_a_map_shape_names_the_keys_its_column_holds = map_test(MAPS)

@@ -59,8 +59,7 @@ from graphmem.knowledge.rows import (
     UncertainChunkRow,
     WorkstreamFocusRow,
 )
-from graphmem.store.catalog import default_catalog
-from tests.row_shapes import fields, keys_of_map, map_keys, returned
+from tests.row_shapes import column_test, fields, keys_of_map, map_test, opening_test, returned
 
 pytestmark = pytest.mark.pure
 
@@ -134,22 +133,13 @@ CANDIDATES: dict[str, type] = {
 }
 
 
-@pytest.mark.parametrize("name", sorted(SHAPES))
-def test_a_shape_names_its_statements_columns(name: str) -> None:
-    assert sorted(returned(name)) == fields(SHAPES[name])
+test_a_shape_names_its_statements_columns = column_test(SHAPES)
 
 
-@pytest.mark.parametrize(("name", "column"), sorted(MAPS))
-def test_a_map_shape_names_the_keys_its_column_holds(name: str, column: str) -> None:
-    assert sorted(keys_of_map(returned(name)[column])) == fields(MAPS[(name, column)])
+test_a_map_shape_names_the_keys_its_column_holds = map_test(MAPS)
 
 
-@pytest.mark.parametrize(("name", "opening", "occurrence"), sorted(OPENINGS))
-def test_a_map_shape_names_the_keys_of_the_map_returned(
-    name: str, opening: str, occurrence: int
-) -> None:
-    text = default_catalog()[name].text
-    assert map_keys(text, opening, occurrence) == fields(OPENINGS[(name, opening, occurrence)])
+test_a_map_shape_names_the_keys_of_the_map_returned = opening_test(OPENINGS)
 
 
 @pytest.mark.parametrize("pool", sorted(CANDIDATES))

@@ -24,7 +24,7 @@ from graphmem.store.rows import (
     TenantRow,
     VectorSpaceRow,
 )
-from tests.row_shapes import fields, returned_columns
+from tests.row_shapes import column_test
 
 pytestmark = pytest.mark.pure
 
@@ -44,9 +44,7 @@ SHAPES: dict[str, type] = {
 }
 
 
-@pytest.mark.parametrize("name", sorted(SHAPES))
-def test_a_shape_names_its_statements_columns(name: str) -> None:
-    assert sorted(returned_columns(default_catalog()[name].text)) == fields(SHAPES[name])
+test_a_shape_names_its_statements_columns = column_test(SHAPES)
 
 
 def test_a_chain_event_names_the_fields_of_the_chain_page() -> None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from graphmem.workstreams.rows import WorkstreamRow
-from tests.row_shapes import fields, returned
+from tests.row_shapes import column_test
 
 pytestmark = pytest.mark.pure
 
@@ -21,6 +21,4 @@ SHAPES: dict[str, type] = {
 }
 
 
-@pytest.mark.parametrize("name", sorted(SHAPES))
-def test_a_shape_names_its_statements_columns(name: str) -> None:
-    assert sorted(returned(name)) == fields(SHAPES[name])
+test_a_shape_names_its_statements_columns = column_test(SHAPES)
