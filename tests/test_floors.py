@@ -43,7 +43,7 @@ STANDS_ON: dict[str, tuple[str, ...]] = {
     "workstreams": ("history",),
     "commits": ("history", "screening"),
     "impact": ("history",),
-    "decisions": ("history",),
+    "decisions": ("subjects",),  # a reopen rule watches its key under every alias
     "erasure": ("retrieval", "subjects"),
     "memories": ("archive",),  # shows raw turns (get_observations source raw)
     "facts": ("decisions", "erasure", "memories"),
