@@ -4,7 +4,9 @@
 // into one row (many small records cost the driver more than one large one). Evidence is
 // returned for every rule with $details, else only for breached rules. The evidence is the
 // key's current fact unless it has lapsed, plus the live facts in open contradiction with
-// it; when their verdicts disagree the rule is unknown (conflicting_evidence). Comparison
+// it and the live current facts of the owner's keys naming the same subject under the same
+// attribute (the subject's $spellings: one of them answers when the key has none); when
+// their verdicts disagree the rule is unknown (conflicting_evidence). Comparison
 // rules: graphmem/decisions/reopen_rules.py (typed projections written with each fact and rule). Instants are
 // returned as ISO strings: the driver's temporal values cost more to decode than the query.
 // Each rule also returns the unknown reason kept from its last evaluation in a write
@@ -13,8 +15,19 @@
 UNWIND $decision_ids AS decision_id
 MATCH (d:Decision {tenant: $tenant, id: decision_id})-[:HAS_ALTERNATIVE]->(a:Alternative)
       -[r:REOPEN_WHEN]->(k:FactKey)
-OPTIONAL MATCH (k)-[:CURRENT]->(f:Fact)
-WITH d, a, r, k, f,
+OPTIONAL MATCH (k)-[:CURRENT]->(own:Fact)
+WITH d, a, r, k, own, COLLECT {
+       MATCH (same:FactKey)
+       WHERE same.tenant = $tenant AND same.subject IN coalesce($spellings[k.subject], [])
+         AND same.attribute = k.attribute AND same.owner = k.owner AND same.id <> k.id
+       MATCH (same)-[:CURRENT]->(g:Fact)
+       WHERE coalesce(g.effective_until > datetime($now), true)
+       RETURN g ORDER BY g.recorded_at DESC, g.id LIMIT 20
+     } AS namesakes
+WITH d, a, r, k, namesakes,
+     CASE WHEN own IS NULL OR (own.effective_until <= datetime($now) AND namesakes <> [])
+          THEN namesakes[0] ELSE own END AS f
+WITH d, a, r, k, f, [g IN namesakes WHERE g <> f] AS namesakes,
      f IS NOT NULL AND f.effective_until IS NOT NULL
        AND f.effective_until <= datetime($now) AS lapsed,
      coalesce(r.operand_numbers, r.operand_instants) AS bounds
@@ -23,7 +36,7 @@ WITH d, a, r, k, f, lapsed, bounds,
        (f)-[c:CONTRADICTS]-(other:Fact)
        WHERE c.cleared_at IS NULL AND other.status = 'active'
          AND coalesce(other.effective_until > datetime($now), true)
-       | other]
+       | other] + namesakes
      END AS evidence
 WITH d, a, r, k, f, lapsed, [e IN evidence | [x IN [CASE
        WHEN r.operand_kind = 'instant' THEN e.value_instant

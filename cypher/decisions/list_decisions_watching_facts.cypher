@@ -1,6 +1,7 @@
 // Live decisions with a reopen rule on the key of any of these facts, or on the key of a fact
 // in contradiction with one of them (push on fact writes: a contradiction made, cleared, or
-// its other side governed changes the evidence of the rules on both keys).
+// its other side governed changes the evidence of the rules on both keys), or on a key of the
+// same owner naming the same subject under the same attribute (the subject's $spellings).
 UNWIND $fact_ids AS fact_id
 MATCH (f:Fact {tenant: $tenant, id: fact_id})
 CALL (f) {
@@ -10,6 +11,14 @@ CALL (f) {
   MATCH (f)-[:CONTRADICTS]-(:Fact)-[:OF_KEY]->(k:FactKey)
   RETURN k
 }
-MATCH (k)<-[:REOPEN_WHEN]-(:Alternative)<-[:HAS_ALTERNATIVE]-(d:Decision)
+CALL (k) {
+  RETURN k AS watched
+  UNION
+  MATCH (watched:FactKey)
+  WHERE watched.tenant = $tenant AND watched.subject IN coalesce($spellings[k.subject], [])
+    AND watched.attribute = k.attribute AND watched.owner = k.owner
+  RETURN watched
+}
+MATCH (watched)<-[:REOPEN_WHEN]-(:Alternative)<-[:HAS_ALTERNATIVE]-(d:Decision)
 WHERE d.status IN ['active', 'review_required', 'stale']
 RETURN DISTINCT d.id AS id ORDER BY id

@@ -1,13 +1,22 @@
-// Resolve a key, per owner, to its CURRENT fact (whole, with its live SUPERSEDES /
-// CONTRADICTS links; other_live: the other end is active and not lapsed) and a compact
+// Resolve a key, per owner and per key that names the same subject under the same attribute
+// ($spellings of its subject; graphmem/subjects/spellings.py), to its CURRENT fact (whole,
+// with its live SUPERSEDES / CONTRADICTS links; other_live: the other end is active and not
+// lapsed) and a compact
 // history: its newest former facts as projections, each with the live link to its successor.
 // A slot made by a decision's rule before any fact was recorded has no facts (has_facts); one
 // whose current fact was erased says so (current_erased).
-MATCH (k:FactKey {tenant: $tenant, key: $key})
-WHERE $owner IS NULL OR k.owner = $owner
-WITH k ORDER BY k.owner LIMIT $owner_limit
+CALL () {
+  MATCH (k:FactKey {tenant: $tenant, key: $key})
+  RETURN k
+  UNION
+  MATCH (k:FactKey)
+  WHERE k.tenant = $tenant AND k.subject IN $spellings AND k.attribute = $attribute
+  RETURN k
+}
+WITH k WHERE $owner IS NULL OR k.owner = $owner
+WITH k ORDER BY k.owner, k.key LIMIT $owner_limit
 OPTIONAL MATCH (k)-[:CURRENT]->(answer:Fact)
-RETURN k.owner AS owner, k.project AS project, k.origin_id AS origin_id, answer,
+RETURN k.owner AS owner, k.key AS key, k.project AS project, k.origin_id AS origin_id, answer,
   answer IS NOT NULL OR EXISTS { (k)<-[:OF_KEY]-(:Fact) } AS has_facts,
   answer IS NULL AND EXISTS { (k)-[:CURRENT]->(:Erased) } AS current_erased,
   [(answer)-[e:SUPERSEDES|CONTRADICTS]-(other:Fact) WHERE e.cleared_at IS NULL | {

@@ -1,9 +1,17 @@
-// A key's facts as known at transaction time $known_at, per owner: each fact recorded by then
+// A key's facts as known at transaction time $known_at, per owner and per key that names the
+// same subject under the same attribute ($spellings of its subject): each fact recorded by then
 // with its state then (FactState) and the links that existed then (other_live: the other end
 // was active and not lapsed at $known_at).
-MATCH (k:FactKey {tenant: $tenant, key: $key})
-WHERE $owner IS NULL OR k.owner = $owner
-WITH k ORDER BY k.owner LIMIT $owner_limit
+CALL () {
+  MATCH (k:FactKey {tenant: $tenant, key: $key})
+  RETURN k
+  UNION
+  MATCH (k:FactKey)
+  WHERE k.tenant = $tenant AND k.subject IN $spellings AND k.attribute = $attribute
+  RETURN k
+}
+WITH k WHERE $owner IS NULL OR k.owner = $owner
+WITH k ORDER BY k.owner, k.key LIMIT $owner_limit
 CALL (k) {
   MATCH (f:Fact)
   USING INDEX f:Fact(tenant, slot_id, recorded_at)
@@ -30,4 +38,4 @@ CALL (k) {
   }
   RETURN collect({fact: f, state: s, edges: edges}) AS facts
 }
-RETURN k.owner AS owner, k.project AS project, k.origin_id AS origin_id, facts
+RETURN k.owner AS owner, k.key AS key, k.project AS project, k.origin_id AS origin_id, facts

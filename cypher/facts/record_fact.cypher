@@ -3,12 +3,14 @@
 // fact becomes history: status 'superseded', linked by SUPERSEDES, its stint as current kept
 // as WAS_CURRENT {since, until}. Each fact's transaction-time states are FactState nodes.
 // value_projection: typed views of the value that reopen rules compare (graphmem/decisions/reopen_rules.py).
-// watching: the live decisions with a reopen rule on this key, which the write re-evaluates
-// (found here rather than by decisions/list_decisions_watching_facts: one round trip less).
+// watching: the live decisions with a reopen rule on this key, or on a key of the owner that
+// names the same subject under the same attribute ($subject's $spellings: one subject under two
+// names is one truth, graphmem/subjects/spellings.py), which the write re-evaluates (found here
+// rather than by decisions/list_decisions_watching_facts: one round trip less).
 MERGE (k:FactKey {tenant: $tenant, owner: $owner, key: $key})
   ON CREATE SET k.id = $key_id, k.project = $project, k.origin_id = $origin_id,
                 k.created_at = datetime($now)
-SET k.updated_at = datetime($now)
+SET k.updated_at = datetime($now), k.subject = $subject, k.attribute = $attribute
 WITH k
 OPTIONAL MATCH (k)-[current:CURRENT]->(previous:Fact)
 CREATE (f:Fact {
@@ -47,7 +49,15 @@ CALL (previous) {
   })
 }
 CALL (k) {
-  OPTIONAL MATCH (k)<-[:REOPEN_WHEN]-(:Alternative)<-[:HAS_ALTERNATIVE]-(d:Decision)
+  CALL (k) {
+    RETURN k AS watched
+    UNION
+    MATCH (watched:FactKey)
+    WHERE watched.tenant = $tenant AND watched.subject IN $spellings
+      AND watched.attribute = $attribute AND watched.owner = k.owner
+    RETURN watched
+  }
+  OPTIONAL MATCH (watched)<-[:REOPEN_WHEN]-(:Alternative)<-[:HAS_ALTERNATIVE]-(d:Decision)
   WHERE d.status IN ['active', 'review_required', 'stale']
   RETURN collect(DISTINCT d.id) AS watching
 }

@@ -41,6 +41,7 @@ from graphmem.decisions.rows import (
     SyncedRow,
     verdict_of,
 )
+from graphmem.decisions.watched import changed_spellings, watched_spellings
 from graphmem.history.write_path import Write
 from graphmem.store import Params, shaped
 
@@ -109,7 +110,10 @@ async def evaluate(w: Write, decision_ids: list[str], *, details: bool = False) 
     decisions: dict[str, _DecisionVerdicts] = {}
     if decision_ids:
         rows = await w.run(
-            "decisions/evaluate_reopen_rules", decision_ids=decision_ids, details=details
+            "decisions/evaluate_reopen_rules",
+            decision_ids=decision_ids,
+            details=details,
+            spellings=await watched_spellings(w.run, decision_ids),
         )
         decisions = verdicts_of(shaped(EvaluationRow, rows)[0]["decisions"])
     coverages = {decision_id: _coverage(v) for decision_id, v in decisions.items()}
@@ -214,7 +218,13 @@ async def evaluate_listed(w: Write, listed: list[ListedDecision]) -> Evaluation:
 
 async def push_signals(w: Write, fact_ids: list[str]) -> Evaluation:
     """Re-evaluate the decisions watching the keys of these facts (called by fact writes)."""
-    rows = shaped(IdRow, await w.run("decisions/list_decisions_watching_facts", fact_ids=fact_ids))
+    spellings = await changed_spellings(w.run, fact_ids)
+    rows = shaped(
+        IdRow,
+        await w.run(
+            "decisions/list_decisions_watching_facts", fact_ids=fact_ids, spellings=spellings
+        ),
+    )
     return await evaluate(w, [row["id"] for row in rows])
 
 

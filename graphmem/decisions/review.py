@@ -45,6 +45,7 @@ from graphmem.decisions.rows import (
     UnknownRulesRow,
     rule_verdict,
 )
+from graphmem.decisions.watched import watched_spellings
 from graphmem.store import TenantStore, shaped
 
 EVALUATION_CHUNK = 500  # decisions per evaluation statement, run concurrently
@@ -153,12 +154,17 @@ async def _evaluate(db: TenantStore, listed: list[ListedDecision], now_iso: str)
     """The candidates' rules evaluated now (signals are not synced)."""
     ids = [row["id"] for row in listed]
     chunks = [ids[i : i + EVALUATION_CHUNK] for i in range(0, len(ids), EVALUATION_CHUNK)]
+    spellings = await asyncio.gather(*(watched_spellings(db.read, chunk) for chunk in chunks))
     evaluated = await asyncio.gather(
         *(
             db.read(
-                "decisions/evaluate_reopen_rules", decision_ids=chunk, details=False, now=now_iso
+                "decisions/evaluate_reopen_rules",
+                decision_ids=chunk,
+                details=False,
+                now=now_iso,
+                spellings=chunk_spellings,
             )
-            for chunk in chunks
+            for chunk, chunk_spellings in zip(chunks, spellings, strict=True)
         )
     )
     decisions = listed_verdicts(listed)

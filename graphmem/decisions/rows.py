@@ -188,6 +188,12 @@ class IdRow(TypedDict):
     id: str
 
 
+class SubjectsRow(TypedDict):
+    """decisions/list_watched_subjects and list_changed_subjects: the keys' subject parts."""
+
+    subjects: list[str]
+
+
 class StatusRow(TypedDict):
     """decisions/get_attempt and get_review_signal: the record's status."""
 

@@ -35,9 +35,11 @@ from graphmem.decisions.rows import (
     decision_from_row,
     rule_verdict,
 )
+from graphmem.decisions.watched import watched_spellings
 from graphmem.history.chain import Audit
 from graphmem.history.write_path import Idempotency, IdempotencyRecord, Write, write
 from graphmem.store import Params, TenantStore, shaped
+from graphmem.subjects.spellings import key_fields
 
 _ID_SHAPE = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$")
 
@@ -54,6 +56,7 @@ async def load_decisions(w: Write, ids: list[str]) -> tuple[dict[str, Decision],
 async def read_decision(db: TenantStore, decision_id: str) -> Decision:
     """A decision with its rules' verdicts now, as a pure read: signals are not synced (that
     is review_decisions' job)."""
+    spellings = await watched_spellings(db.read, [decision_id])
     rows, evaluated = await asyncio.gather(  # two independent reads, one round trip's wait
         db.read("decisions/get_decisions", ids=[decision_id]),
         db.read(
@@ -61,6 +64,7 @@ async def read_decision(db: TenantStore, decision_id: str) -> Decision:
             decision_ids=[decision_id],
             details=True,
             now=utc_now_iso(),
+            spellings=spellings,
         ),
     )
     row = first_row(shaped(DecisionRow, rows), "decision", decision_id)
@@ -145,7 +149,7 @@ async def _create(w: Write, decision_id: str, request: RecordDecisionRequest) ->
             "decisions/link_dependencies",
             decision_id=decision_id,
             fact_ids=fact_ids,
-            keys=[{"key": key, "key_id": new_id()} for key in keys],
+            keys=[{"key": key, "key_id": new_id(), **key_fields(key)} for key in keys],
             owner=owner,
             project=request.project,
         )
@@ -184,6 +188,7 @@ def _alternatives_and_rules(request: RecordDecisionRequest) -> tuple[list[Params
                     "alternative_id": alternative_id,
                     "position": rule_position,
                     "key_id": new_id(),
+                    **key_fields(rule.key),
                 },
             )
     return alternatives, list(rules.values())

@@ -1,5 +1,7 @@
 """current_state on the facts side: the read (now, or the graph as known at known_at) and its
-resolution (resolution.py, where the time rules are). state.py adds the memories side."""
+resolution (resolution.py, where the time rules are). state.py adds the memories side. The
+read takes the key and every key of its owner that names the same subject under the same
+attribute (graphmem/subjects/spellings.py)."""
 
 from __future__ import annotations
 
@@ -9,6 +11,7 @@ from graphmem.facts.models import CurrentState, CurrentStateRequest
 from graphmem.facts.resolution import resolve, slot_from_current, slot_from_states
 from graphmem.facts.rows import CurrentSlotRow, StatesSlotRow
 from graphmem.store import TenantStore, shaped
+from graphmem.subjects.spellings import key_subject, spellings_of
 
 MAX_OWNERS_PER_KEY = 50  # bounds an ambiguous answer's candidate list
 
@@ -17,10 +20,14 @@ async def current_state(db: TenantStore, request: CurrentStateRequest) -> Curren
     now = utc_now()
     reference = request.known_at or now
     owner = _owner_filter(request)
+    named = key_subject(request.state_key)
+    spellings = (await spellings_of(db.read, [named.subject]))[named.subject] if named else []
+    same_subject = {"spellings": spellings, "attribute": named.attribute if named else None}
     if request.as_of is None and request.known_at is None:
         rows = await db.read(
             "facts/get_current_state",
             key=request.state_key,
+            **same_subject,
             owner=owner,
             history_limit=request.history_limit,
             owner_limit=MAX_OWNERS_PER_KEY,
@@ -35,6 +42,7 @@ async def current_state(db: TenantStore, request: CurrentStateRequest) -> Curren
         rows = await db.read(
             "facts/get_state_at",
             key=request.state_key,
+            **same_subject,
             owner=owner,
             known_at=reference.isoformat(),
             owner_limit=MAX_OWNERS_PER_KEY,

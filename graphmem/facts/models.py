@@ -218,6 +218,11 @@ class CurrentState(OutputModel):
     candidates: list[str] = Field(
         default_factory=list, description="Owners holding an active fact, when ambiguous."
     )
+    aliases: list[str] = Field(
+        default_factory=list,
+        description="Other keys read as this one: they name the same subject (another "
+        "spelling, or a merged name) under the same attribute.",
+    )
     as_of: datetime | None = Field(default=None, description="Valid time the answer is for.")
     known_at: datetime | None = Field(
         default=None, description="Transaction time the answer reflects (null: now)."

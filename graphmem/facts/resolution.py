@@ -102,6 +102,7 @@ class Slot:
     project: str | None
     origin_id: str | None
     owner: str
+    key: str  # the key asked for, or another naming the same subject (subjects/spellings.py)
     views: list[View]  # newest recorded first
 
 
@@ -119,7 +120,7 @@ def slot_from_states(row: StatesSlotRow) -> Slot:
 
 def _slot(row: CurrentSlotRow | StatesSlotRow, views: list[View]) -> Slot:
     views.sort(key=lambda v: (v.recorded_at, v.id), reverse=True)
-    return Slot(row["project"], row["origin_id"], row["owner"], views)
+    return Slot(row["project"], row["origin_id"], row["owner"], row["key"], views)
 
 
 def _answer(slot: Slot, as_of: datetime | None, reference: datetime) -> View | None:
@@ -147,17 +148,56 @@ def resolve(request: CurrentStateRequest, slots: list[Slot], reference: datetime
         return base
     answered = [(slot, _answer(slot, request.as_of, reference)) for slot in slots]
     with_answer = [(slot, view) for slot, view in answered if view is not None]
-    if len(with_answer) > 1:
-        return base.model_copy(
-            update={"status": "ambiguous", "candidates": [slot.owner for slot, _ in with_answer]}
-        )
+    owners = sorted({slot.owner for slot, _ in with_answer})
+    if len(owners) > 1:
+        return base.model_copy(update={"status": "ambiguous", "candidates": owners})
     if with_answer:
-        slot, answer = with_answer[0]
-    elif len(slots) == 1:
-        slot, answer = slots[0], None
+        slot, answer = _asked_first(with_answer, request.state_key)
     else:
-        return base.model_copy(update={"status": "no_current"})
-    return _state_of_slot(base, slot, answer, request.history_limit, reference)
+        asked = [slot for slot in slots if slot.key == request.state_key] or slots
+        if len(asked) > 1:
+            return base.model_copy(update={"status": "no_current"})
+        slot, answer = asked[0], None
+    state = _state_of_slot(base, slot, answer, request.history_limit, reference)
+    return _with_aliases(state, slot, answer, slots, with_answer)
+
+
+def _asked_first(answered: list[tuple[Slot, View]], key: str) -> tuple[Slot, View]:
+    """The answer of the key asked for; else (only another spelling holds one) the newest."""
+    return max(answered, key=lambda item: (item[0].key == key, item[1].recorded_at, item[1].id))
+
+
+def _with_aliases(
+    state: CurrentState,
+    slot: Slot,
+    answer: View | None,
+    slots: list[Slot],
+    answered: list[tuple[Slot, View]],
+) -> CurrentState:
+    """One subject under two keys is one truth: the other keys read are named, and a live
+    answer of another with another value is a contradiction (unresolved until governed)."""
+    aliases = sorted({other.key for other in slots if other.key != state.state_key})
+    if not aliases:
+        return state
+    differing = [
+        (other, view)
+        for other, view in answered
+        if answer is not None and other is not slot and view.value != answer.value
+    ]
+    if answer is None or not differing:
+        return state.model_copy(update={"aliases": aliases})
+    why = [
+        WhyEdge(
+            type="contradicts",
+            from_id=answer.id,
+            to_id=view.id,
+            rationale=f"{other.key} names the same subject and holds another value",
+        )
+        for other, view in differing
+    ]
+    return state.model_copy(
+        update={"aliases": aliases, "status": "unresolved_conflict", "why": state.why + why}
+    )
 
 
 _WHY: dict[EdgeType, Literal["supersedes", "contradicts"]] = {

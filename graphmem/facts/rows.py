@@ -154,10 +154,11 @@ class FormerFact(TypedDict):
 
 
 class CurrentSlotRow(TypedDict):
-    """facts/get_current_state: one owner's slot of the key, its current fact (whole) with its
-    links, and its newest former facts."""
+    """facts/get_current_state: one owner's slot of the key (or of a key naming the same
+    subject), its current fact (whole) with its links, and its newest former facts."""
 
     owner: str
+    key: str
     project: str | None
     origin_id: str | None
     answer: FactNode | None
@@ -176,9 +177,11 @@ class FactThen(TypedDict):
 
 
 class StatesSlotRow(TypedDict):
-    """facts/get_state_at: one owner's slot of the key as known at $known_at."""
+    """facts/get_state_at: one owner's slot of the key (or of a key naming the same subject)
+    as known at $known_at."""
 
     owner: str
+    key: str
     project: str | None
     origin_id: str | None
     facts: list[FactThen]

@@ -33,6 +33,7 @@ from graphmem.facts.validity import boundary
 from graphmem.history.chain import Audit
 from graphmem.history.write_path import Idempotency, IdempotencyRecord, Write, write
 from graphmem.store import Params, TenantStore, shaped
+from graphmem.subjects.spellings import key_fields, key_subject, spellings_of
 
 
 # --- record_fact ---------------------------------------------------------------------------------
@@ -96,7 +97,9 @@ async def record_in_transaction(w: Write, request: RecordFactRequest, fact_id: s
     caller's locked transaction; the caller appends the history event. Used by record_fact
     and by the areas that create facts from other things (promoted claims)."""
     params = _record_params(request, fact_id, w.now)
-    rows = shaped(RecordedFactRow, await w.run("facts/record_fact", **params))
+    named = key_subject(request.key)
+    spellings = (await spellings_of(w.run, [named.subject]))[named.subject] if named else []
+    rows = shaped(RecordedFactRow, await w.run("facts/record_fact", **params, spellings=spellings))
     superseded_id = rows[0]["superseded_id"]
     pushed = await decisions.evaluate(w, sorted(rows[0]["watching"]))  # push_signals' work
     return Recorded(fact_from_node(rows[0]["fact"]), superseded_id, pushed)
@@ -113,6 +116,7 @@ def _record_params(request: RecordFactRequest, fact_id: str, now: datetime) -> P
         "project": request.project,
         "origin_id": request.origin_id,
         "key": request.key,
+        **key_fields(request.key),
         "value_json": canonical_json(request.value),
         **_value_projection(request.value),
         "source_class": source_class,

@@ -40,7 +40,9 @@ class GraphModel(OutputModel):
 GRAPH_MODEL = GraphModel(
     nodes=[
         node(
-            "FactKey", "one slot per (tenant, owner, key)", "id tenant owner project origin_id key"
+            "FactKey",
+            "one slot per (tenant, owner, key)",
+            "id tenant owner project origin_id key subject attribute",
         ),
         node(
             "Fact",

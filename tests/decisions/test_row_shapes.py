@@ -29,6 +29,7 @@ from graphmem.decisions.rows import (
     StatusRow,
     StoredAlternative,
     StoredRule,
+    SubjectsRow,
     SyncedRow,
     UnknownRulesRow,
 )
@@ -52,6 +53,8 @@ SHAPES: dict[str, type] = {
     "decisions/list_unknown_rules": UnknownRulesRow,
     "decisions/create_attempt": AttemptRow,
     "decisions/create_outcome": OutcomeRow,
+    "decisions/list_watched_subjects": SubjectsRow,
+    "decisions/list_changed_subjects": SubjectsRow,
 }
 
 # A column that holds a map (or a list of maps) written in the column itself: its keys' shape.
