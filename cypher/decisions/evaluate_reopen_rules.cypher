@@ -17,9 +17,9 @@ MATCH (d:Decision {tenant: $tenant, id: decision_id})-[:HAS_ALTERNATIVE]->(a:Alt
       -[r:REOPEN_WHEN]->(k:FactKey)
 OPTIONAL MATCH (k)-[:CURRENT]->(own:Fact)
 WITH d, a, r, k, own, COLLECT {
-       MATCH (same:FactKey)
-       WHERE same.tenant = $tenant AND same.subject IN coalesce($spellings[k.subject], [])
-         AND same.attribute = k.attribute AND same.owner = k.owner AND same.id <> k.id
+       UNWIND coalesce($spellings[k.subject], []) AS spelling
+       MATCH (same:FactKey {tenant: $tenant, subject: spelling, attribute: k.attribute})
+       WHERE same.owner = k.owner AND same.id <> k.id
        MATCH (same)-[:CURRENT]->(g:Fact)
        WHERE coalesce(g.effective_until > datetime($now), true)
        RETURN g ORDER BY g.recorded_at DESC, g.id LIMIT 20

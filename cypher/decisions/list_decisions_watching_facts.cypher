@@ -14,9 +14,9 @@ CALL (f) {
 CALL (k) {
   RETURN k AS watched
   UNION
-  MATCH (watched:FactKey)
-  WHERE watched.tenant = $tenant AND watched.subject IN coalesce($spellings[k.subject], [])
-    AND watched.attribute = k.attribute AND watched.owner = k.owner
+  UNWIND coalesce($spellings[k.subject], []) AS spelling
+  MATCH (watched:FactKey {tenant: $tenant, subject: spelling, attribute: k.attribute})
+  WHERE watched.owner = k.owner
   RETURN watched
 }
 MATCH (watched)<-[:REOPEN_WHEN]-(:Alternative)<-[:HAS_ALTERNATIVE]-(d:Decision)
