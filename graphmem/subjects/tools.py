@@ -1,6 +1,6 @@
 """MCP tools over subjects: what is known under a name, and merges a person decides. Thin."""
 
-from graphmem.subjects import models, service
+from graphmem.subjects import models, questions, service
 from graphmem.toolkit.services import Services
 from graphmem.toolkit.toolspec import Effect, ToolList
 
@@ -37,3 +37,14 @@ async def split_subject(
     never merged is refused (invalid_state). One transaction, one history revision.
     """
     return await service.split_subject(services.db(), request)
+
+
+@SPECS.tool("Answer a question about two subjects", Effect.CHANGES)
+async def answer_subject_question(
+    services: Services, request: questions.AnswerSubjectQuestionRequest
+) -> questions.AnswerSubjectQuestionResult:
+    """A person's answer to an open subject question (about lists them: a name that may be
+    another subject): same merges the two (as merge_subjects; split_subject undoes it),
+    different closes the question and keeps them apart. One transaction, one revision.
+    """
+    return await questions.answer_subject_question(services.db(), request)

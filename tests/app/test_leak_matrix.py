@@ -202,6 +202,10 @@ def _matrix(a: dict[str, Any], attestation: dict[str, Any]) -> dict[str, Calls]:
             {"subject_id": a["subject_id"], "into_id": a["other_subject_id"], "reason": "r"}
         ],
         "split_subject": [{"subject_id": a["subject_id"], "reason": "r"}],
+        "answer_subject_question": [
+            {"question_id": a["subject_question_id"], "same": same, "reason": "r"}
+            for same in (True, False)
+        ],
         # B's memory under A's topic key and session id: a first version, linked to nothing
         "save_memory": [
             {
@@ -238,6 +242,7 @@ def _hints_at_a(payload: Any, a: dict[str, Any], arguments: dict[str, Any]) -> b
         a["fact"]["recorded_at"],
         a["subject_id"],
         a["other_subject_id"],
+        a["subject_question_id"],
         "Arbogast",
     )
     return any(secret in text and secret not in sent for secret in secrets)
@@ -260,6 +265,7 @@ def _with_unknown_ids(arguments: dict[str, Any], a: dict[str, Any]) -> dict[str,
         a["turn_id"],
         a["subject_id"],
         a["other_subject_id"],
+        a["subject_question_id"],
     )
     for n, known in enumerate(ids):
         text = text.replace(known, f"01a22918-0000-7000-8000-{n:012d}")
@@ -359,9 +365,13 @@ async def _tenant_a(client: Client[Any]) -> dict[str, Any]:
     await call(client, "save_memory", project="p", title="t", content=f"{_A_NAME} met Zora Qi.")
     named = (await call(client, "about", name=_A_NAME))["subjects"][0]["id"]  # settles A's pass
     other_named = (await call(client, "about", name="Zora Qi"))["subjects"][0]["id"]
+    for content in ("Giulia Marchetti wrote the review.", "J. Marchetti answered the editor."):
+        await call(client, "save_memory", project="p", title="t", content=content)
+    [asked] = (await call(client, "about", name="J. Marchetti"))["subjects"][0]["questions"]
     return {
         "subject_id": named,
         "other_subject_id": other_named,
+        "subject_question_id": asked["id"],
         "as_of_epoch": time.time(),
         "memory_id": memory["memory"]["id"],
         "turn_id": found["raw_hits"][0]["turn_id"],
@@ -490,6 +500,7 @@ def _assert_b_sees_nothing(tool: str, arguments: dict[str, Any], error: bool, pa
         "about": lambda: _is((payload["subjects"], payload["similar"]), ([], [])),
         "merge_subjects": lambda: _is(payload["error"], "not_found"),
         "split_subject": lambda: _is(payload["error"], "not_found"),
+        "answer_subject_question": lambda: _is(payload["error"], "not_found"),
         "save_memory": lambda: _is(
             (payload["operation"], payload["memory"]["topic_version"], payload["revision"]),
             ("created", 1, 11),
@@ -540,6 +551,7 @@ def test_the_matrix_covers_every_tool() -> None:
         "turn_id": "t",
         "subject_id": "s1",
         "other_subject_id": "s2",
+        "subject_question_id": "sq",
         "as_of_epoch": 0,
     }
     assert set(_matrix(dummy, {})) == {spec.name for spec in CATALOGUE}
