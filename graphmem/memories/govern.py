@@ -96,6 +96,7 @@ async def _apply(
             status=status,
             reason=request.reason,
             revision=w.next_revision,
+            reread=request.action == "release" and memory["status"] == "quarantined",
         ),
     )
     if superseded_id is not None:
