@@ -1,11 +1,11 @@
 // What goes with the nodes an erasure selected ($refs), because it copies or derives from
 // their content: a chunk's questions, answers, annotations and the claims it evidences; a
-// question's answers; a
-// claim's promoted facts and a fact's claims; a fact key's facts; a session's turns; a decision's alternatives,
-// attempts and review signals; a workstream's attempts; an attempt's outcomes; the packs that
-// include or target any of them; the audit issues about them; the mentions of subjects a
-// memory or turn holds (erasure/list_emptied_subjects takes the names no mention is left
-// for). One step; the caller repeats it until nothing new comes.
+// question's answers; a claim's promoted facts and a fact's claims; a fact key's facts; a
+// session's turns; a decision's alternatives, attempts and review signals; a workstream's
+// attempts; an attempt's outcomes; the packs that include or target any of them; the audit
+// issues about them; the mentions of subjects a memory, turn, chunk or claim holds
+// (erasure/list_emptied_subjects takes the names no mention is left for). One step; the
+// caller repeats it until nothing new comes.
 UNWIND $refs AS ref
 MATCH (n) WHERE elementId(n) = ref AND n.tenant = $tenant
 CALL (n) {

@@ -2,7 +2,8 @@
 // mention outside it carries, with the keys they are found by; the subjects those mentions
 // named that are left with no mention at all, unless other subjects were merged into one (a
 // group's root stays, nameless: erasure/refresh_subject_names); the questions about subjects
-// that go. A name is content: it goes with the last memory or turn that held it.
+// that go. A name is content: it goes with the last source (memory, turn, chunk, claim) that
+// held it.
 UNWIND $refs AS ref
 MATCH (m:Mention)
 WHERE elementId(m) = ref AND m.tenant = $tenant

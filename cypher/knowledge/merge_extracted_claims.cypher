@@ -2,6 +2,8 @@
 // constraint on (tenant, project, triple_key) makes MERGE find an existing claim whatever its
 // status; a new one is a candidate), and the chunk linked as its evidence once. Per triple:
 // the claim, whether it was created, whether this chunk was newly linked, its evidence count.
+// A new claim is Unread: the subjects its statement names are read behind the write
+// (graphmem/subjects/reading.py); a claim's statement never changes after.
 MATCH (c:Chunk {tenant: $tenant, id: $chunk_id})
 UNWIND $claims AS item
 MERGE (cl:Claim {tenant: $tenant, project: c.project, triple_key: item.triple_key})
@@ -10,7 +12,7 @@ MERGE (cl:Claim {tenant: $tenant, project: c.project, triple_key: item.triple_ke
                 cl.subject_norm = item.subject_norm, cl.object_norm = item.object_norm,
                 cl.scope = item.scope, cl.confidence = item.confidence,
                 cl.requires_human = item.requires_human, cl.status = 'candidate',
-                cl.created_at = datetime($now), cl.updated_at = datetime($now)
+                cl.created_at = datetime($now), cl.updated_at = datetime($now), cl:Unread
 WITH c, item, cl, cl.id = item.id AS created
 OPTIONAL MATCH (cl)-[old:EVIDENCED_BY]->(c)
 WITH c, item, cl, created, old IS NULL AS evidence_added

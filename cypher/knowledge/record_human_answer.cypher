@@ -1,7 +1,8 @@
 // record_human_answer: append the (screened) answer to the chunk's body with a fresh
 // source_hash (body_hash, the dedupe key of the original body, is kept), set its state and
 // quarantine, record the Answer with (chunk)-[:HAS_ANSWER]->(a), and mark the addressed open
-// questions answered with (q)-[:ANSWERED_BY]->(a).
+// questions answered with (q)-[:ANSWERED_BY]->(a). The chunk is Unread again: its mentions of
+// subjects follow its new body (or go, when the answer quarantines it; subjects/record_subjects).
 MATCH (c:Chunk {tenant: $tenant, id: $chunk_id})
 CREATE (c)-[:HAS_ANSWER {at: datetime($now)}]->(a:Answer {
   id: $answer_id, tenant: $tenant, chunk_id: c.id, text: $text, question_ids: $question_ids,
@@ -11,7 +12,7 @@ CREATE (c)-[:HAS_ANSWER {at: datetime($now)}]->(a:Answer {
 })
 SET c.body = $body, c.source_hash = $source_hash, c.state = $state,
     c.quarantined = $quarantined, c.quarantine_reasons = $quarantine_reasons,
-    c.updated_at = datetime($now), c.answered_at = datetime($now)
+    c.updated_at = datetime($now), c.answered_at = datetime($now), c:Unread
 WITH c, a
 CALL (c, a) {
   UNWIND $question_ids AS question_id

@@ -1,6 +1,7 @@
 // What is known about a subject: the subject a merge chain ends at (the root) and every subject
 // merged into it (members), their spellings, how often they are mentioned, the latest active
-// memories and turns that mention them, the current facts whose key starts with one of their
+// memories, turns (not quarantined), chunks (not quarantined) and claims (not rejected) that
+// mention them, the current facts whose key starts with one of their
 // names as a key would write it (acme., acme_corp., acme-corp., acmecorp.: an index seek
 // each), and the open questions about them. Bounded: $limit of each list.
 MATCH (start:Subject {tenant: $tenant, id: $id})
@@ -33,6 +34,18 @@ RETURN root.id AS id, root.kind AS kind, root.name AS name,
     WITH DISTINCT turn ORDER BY turn.ts DESC, turn.id LIMIT $limit
     RETURN turn {.id, .session_id, .role, .ts, content: left(turn.content, 300)}
   } AS turns,
+  COLLECT {
+    UNWIND members AS m MATCH (m)<-[:NAMES]-(:Mention)<-[:HAS_MENTION]-(chunk:Chunk)
+    WHERE NOT coalesce(chunk.quarantined, false)
+    WITH DISTINCT chunk ORDER BY chunk.updated_at DESC, chunk.id LIMIT $limit
+    RETURN chunk {.id, .project, .title, .state, .updated_at}
+  } AS chunks,
+  COLLECT {
+    UNWIND members AS m MATCH (m)<-[:NAMES]-(:Mention)<-[:HAS_MENTION]-(claim:Claim)
+    WHERE claim.status <> 'rejected'
+    WITH DISTINCT claim ORDER BY claim.updated_at DESC, claim.id LIMIT $limit
+    RETURN claim {.id, .project, .subject, .predicate, .object, .status, .chunk_id}
+  } AS claims,
   COLLECT {
     UNWIND prefixes AS prefix
     MATCH (k:FactKey) WHERE k.tenant = $tenant AND k.key STARTS WITH prefix

@@ -1,6 +1,10 @@
-// Whether a pass has anything to do: memories or turns whose subjects were not read yet, or a
-// backlog of those written before subjects not yet walked (subjects/label_unread_backlog). A
-// read, so a settle with nothing to do writes nothing (index seeks on the tenant).
+// Whether a pass has anything to do: sources (memories, turns, chunks, claims) whose subjects
+// were not read yet, or a backlog of those written before subjects not yet walked
+// (subjects/label_unread_backlog). A read, so a settle with nothing to do writes nothing
+// (index seeks on the tenant).
 RETURN EXISTS { MATCH (n:Unread) WHERE n.tenant = $tenant }
-    OR NOT EXISTS { MATCH (l:SubjectLedger) WHERE l.tenant = $tenant AND l.backlog_done }
+    OR NOT EXISTS {
+      MATCH (l:SubjectLedger)
+      WHERE l.tenant = $tenant AND l.backlog_done AND l.knowledge_backlog_done
+    }
     AS unread

@@ -2,11 +2,18 @@
 // found by, each mention (from its source to its subject and spelling), the questions for a
 // person, and the sources read (no longer Unread). All of it or none: one transaction. The
 // sources are locked first, in id order ($read is sorted), as the search fields' batches lock
-// them: the two wait for each other, never in a circle.
+// them: the two wait for each other, never in a circle. A source read again (a chunk whose body
+// an answer changed) has its mentions follow its text: the mentions it held before are
+// replaced by this pass's, and what only they held goes as an erasure would take it (a
+// spelling no mention carries, with its keys; a subject no mention names that no merge
+// involves, with its questions); a spelling or subject kept says what a surviving mention says.
 CALL () {
   UNWIND $read AS id
   MATCH (n:Unread {tenant: $tenant, id: id})
   REMOVE n:Unread
+  WITH n
+  OPTIONAL MATCH (n)-[:HAS_MENTION]->(old:Mention)
+  RETURN collect(old) AS stale
 }
 CALL () {
   UNWIND $subjects AS item
@@ -33,7 +40,11 @@ CALL () {
   WHERE item.source_kind = 'memory'
   OPTIONAL MATCH (turn:Turn {tenant: $tenant, id: item.source_id})
   WHERE item.source_kind = 'turn'
-  WITH s, a, item, coalesce(memory, turn) AS origin
+  OPTIONAL MATCH (chunk:Chunk {tenant: $tenant, id: item.source_id})
+  WHERE item.source_kind = 'chunk'
+  OPTIONAL MATCH (claim:Claim {tenant: $tenant, id: item.source_id})
+  WHERE item.source_kind = 'claim'
+  WITH s, a, item, coalesce(memory, turn, chunk, claim) AS origin
   WHERE origin IS NOT NULL
   CREATE (origin)-[:HAS_MENTION]->(m:Mention {
     tenant: $tenant, id: item.id, subject_id: s.id, alias_id: a.id, source: item.source,
@@ -51,5 +62,44 @@ CALL () {
                              asked_at: datetime($now)})
   CREATE (q)-[:ASKS_ABOUT {role: 'mentioned'}]->(mentioned)
   CREATE (q)-[:ASKS_ABOUT {role: 'candidate'}]->(candidate)
+}
+CALL (stale) {
+  UNWIND stale AS old
+  OPTIONAL MATCH (old)-[:AS]->(a:Alias)
+  OPTIONAL MATCH (old)-[:NAMES]->(s:Subject)
+  DETACH DELETE old
+  WITH collect(DISTINCT a) AS aliases, collect(DISTINCT s) AS subjects
+  CALL (aliases) {
+    UNWIND aliases AS a
+    OPTIONAL MATCH (a)<-[:AS]-(m:Mention)
+    WITH a, m ORDER BY m.at, m.id
+    WITH a, collect(m.written) AS written
+    CALL (a, written) {
+      WITH a, written WHERE written = []
+      OPTIONAL MATCH (a)<-[:KEYS]-(k:SubjectKey)
+      DETACH DELETE k, a
+    }
+    CALL (a, written) {
+      WITH a, written WHERE written <> []
+      SET a.written = written[0]
+    }
+  }
+  CALL (subjects) {
+    UNWIND subjects AS s
+    WITH s, NOT EXISTS { (s)<-[:NAMES]-(:Mention) } AND NOT EXISTS { (s)-[:MERGED_INTO]-() }
+            AS gone
+    CALL (s, gone) {
+      WITH s WHERE gone
+      OPTIONAL MATCH (s)<-[:ASKS_ABOUT]-(q:SubjectQuestion)
+      DETACH DELETE q, s
+    }
+    CALL (s, gone) {
+      WITH s WHERE NOT gone
+      OPTIONAL MATCH (s)<-[:OF]-(a:Alias)
+      WITH s, a ORDER BY a.created_at, a.id
+      WITH s, collect(a.written)[0] AS first
+      SET s.name = coalesce(first, '')
+    }
+  }
 }
 RETURN size($mentions) AS mentions

@@ -56,6 +56,24 @@ class MentioningTurn(OutputModel):
     content: str = Field(description="Its first 300 characters.")
 
 
+class MentioningChunk(OutputModel):
+    id: str
+    project: str
+    title: str | None
+    state: str
+    updated_at: datetime
+
+
+class MentioningClaim(OutputModel):
+    id: str
+    project: str
+    subject: str
+    predicate: str
+    object: str
+    status: str
+    chunk_id: str | None = Field(description="The chunk it was first mined from.")
+
+
 class FactAbout(OutputModel):
     id: str
     key: str
@@ -82,6 +100,8 @@ class SubjectView(OutputModel):
     mentions: int
     memories: list[MentioningMemory]
     turns: list[MentioningTurn]
+    chunks: list[MentioningChunk] = Field(description="Not quarantined, latest first.")
+    claims: list[MentioningClaim] = Field(description="Not rejected, latest first.")
     facts: list[FactAbout] = Field(description="Current facts whose key starts with a name.")
     questions: list[SubjectQuestionItem] = Field(description="Open: is it one with another?")
 

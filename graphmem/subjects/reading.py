@@ -1,15 +1,19 @@
-"""The subjects pass: the memories and turns written since the last pass (label ``Unread``)
-are read for the subjects they name, resolved against the tenant's subjects, and recorded.
+"""The subjects pass: the sources written since the last pass (label ``Unread``: memories,
+raw turns, chunks and claims) are read for the subjects they name, resolved against the
+tenant's subjects, and recorded.
 
 Write-behind, as the search fields are (graphmem/retrieval/indexing.py): a save or an
 archive_turns call commits without resolving anything (its write costs one label more); this
 process's ``SubjectReader`` runs a pass for the tenant soon after (``soon``), and a read that
-needs the subjects runs one first (``settle``). A pass is one transaction of the one write
-path's ``derived_write``: it locks the tenant's ledger node (so two passes, in any process,
-resolve one after the other and never make one subject twice), reads up to ``BATCH`` unread
-sources, finds the candidates of their mentions by key (an index seek each), resolves them in
-order (graphmem/subjects/ledger.py) and writes what it found. A source left unread by a crash
-or a failed pass is found by the next pass of its tenant.
+needs the subjects runs one first (``settle``). A new chunk or claim (add_context_chunk,
+extract_candidate_claims) is labelled the same way and read by the tenant's next pass. A pass
+is one transaction of the one write path's ``derived_write``: it locks the tenant's ledger
+node (so two passes, in any process, resolve one after the other and never make one subject
+twice), reads up to ``BATCH`` unread sources, finds the candidates of their mentions by key
+(an index seek each), resolves them in order (graphmem/subjects/ledger.py) and writes what it
+found. A source left unread by a crash or a failed pass is found by the next pass of its
+tenant. A source whose text changed (a chunk an answer was appended to) is Unread again: the
+pass replaces its mentions with those of its text as it now stands (subjects/record_subjects).
 
 The names a writer gave (``about``) are mentions of their own (their kind is unknown); names
 found in the text where none was given (graphmem/subjects/extract.py) are resolved after them.
@@ -20,6 +24,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import re
 from dataclasses import dataclass
 from typing import Literal, TypedDict
 from weakref import WeakKeyDictionary
@@ -28,7 +33,7 @@ from graphmem.core.clock import utc_now_iso
 from graphmem.core.ids import new_id
 from graphmem.history.write_path import derived_write
 from graphmem.store import Store, TenantStore, Tx, shaped
-from graphmem.subjects.extract import mentions_in
+from graphmem.subjects.extract import MAX_TEXT_CHARS, mentions_in
 from graphmem.subjects.ledger import Known, Ledger, in_order
 from graphmem.subjects.names import lookup_keys, name_of
 from graphmem.subjects.resolve import Mention
@@ -36,16 +41,24 @@ from graphmem.subjects.resolve import Mention
 log = logging.getLogger("graphmem")
 
 BATCH = 256  # sources read per pass
-BACKLOG = 2_000  # memories and turns written before subjects, looked at per pass
+BACKLOG = 2_000  # sources of each kind written before subjects, looked at per pass
 PER_KEY = 64  # subjects a partial key (a first or last word, initials) finds at most
 SOON = 1.0  # seconds after a write before its tenant's pass (a burst shares one)
 HAND_OVER = 0.05  # seconds between two passes of a backlog
+# A chunk's body holds the knowledge pipeline's own words, which name nothing: its markers
+# (graphmem/knowledge/heuristics.py MARKERS) and the stamp an appended answer opens with
+# (graphmem/knowledge/answers.py). Spelled here: subjects stand below knowledge.
+PIPELINE_WORDS = re.compile(
+    r"(?<![A-Za-z0-9_])(FREEZE_CONTEXT|NO_ENRICH|WAIT_HUMAN|ENRICH_OK)(?![A-Za-z0-9_])"
+    r"|\[human answer [^\]\n]{0,64}\]",
+    re.IGNORECASE,
+)
 
 
 class UnreadRow(TypedDict):
     """subjects/list_unread_sources."""
 
-    kind: Literal["memory", "turn"]
+    kind: Literal["memory", "turn", "chunk", "claim"]
     id: str
     source: str
     text: str | None
@@ -88,7 +101,10 @@ async def read_subjects(db: TenantStore, limit: int = BATCH) -> PassResult:
         now = utc_now_iso()
         await tx.run("subjects/lock_subject_ledger", now=now)
         await tx.run("subjects/label_unread_backlog", limit=BACKLOG)  # once per tenant, in steps
-        unread = shaped(UnreadRow, await tx.run("subjects/list_unread_sources", limit=limit))
+        unread = shaped(
+            UnreadRow,
+            await tx.run("subjects/list_unread_sources", limit=limit, max_chars=MAX_TEXT_CHARS),
+        )
         if not unread:
             return PassResult(0, 0, 0, 0)
         # the text's reading is pure CPU: off the event loop (other tenants' calls go on)
@@ -109,7 +125,10 @@ async def read_subjects(db: TenantStore, limit: int = BATCH) -> PassResult:
 def _mentions_of(row: UnreadRow) -> list[tuple[Mention, bool]]:
     """A source's mentions, each with whether it is weak: the names given, then those found."""
     given = [(Mention(name_of(name), None, row["source"]), False) for name in row["about"]]
-    found = mentions_in(row["text"]) if row["text"] else []
+    text = row["text"]
+    if text and row["kind"] == "chunk":
+        text = PIPELINE_WORDS.sub(" ", text)
+    found = mentions_in(text) if text else []
     return given + [(Mention(name_of(f.text), f.kind, row["source"]), f.weak) for f in found]
 
 

@@ -48,6 +48,8 @@ class GroupRow(TypedDict):
     mentions: int
     memories: list[dict[str, object]]
     turns: list[dict[str, object]]
+    chunks: list[dict[str, object]]
+    claims: list[dict[str, object]]
     facts: list[FactItem]
     questions: list[dict[str, object]]
 

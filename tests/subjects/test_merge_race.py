@@ -25,7 +25,8 @@ async def test_a_merge_racing_writes_and_passes_that_mention_both_sides(
     async def writes() -> None:
         for n in range(12):
             name = "Dana Park" if n % 2 else "Lee Wong"
-            await call(client, "save_memory", project="p", title=f"n{n}", content=f"{name} wrote note {n}.")
+            content = f"{name} wrote note {n}."
+            await call(client, "save_memory", project="p", title=f"n{n}", content=content)
             if n % 4 == 0:
                 await read_subjects(db)
 

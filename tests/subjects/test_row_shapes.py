@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from graphmem.subjects.reading import AliasItem, CandidateRow, UnreadRow
-from graphmem.subjects.service import MergedRow
+from graphmem.subjects.service import GroupRow, MergedRow
 from tests.row_shapes import fields, keys_of_map, returned
 
 pytestmark = pytest.mark.pure
@@ -17,6 +17,11 @@ def test_the_unread_sources_and_the_candidates_are_read_as_returned() -> None:
     candidates = returned("subjects/find_subject_candidates")
     assert sorted(candidates) == fields(CandidateRow)
     assert sorted(keys_of_map(candidates["aliases"].split("RETURN")[-1])) == fields(AliasItem)
+
+
+def test_a_subject_group_is_read_as_returned() -> None:
+    # chunks and claims answer beside memories and turns
+    assert sorted(returned("subjects/get_subject_group")) == fields(GroupRow)
 
 
 def test_a_merge_answers_as_its_shape_says() -> None:
