@@ -279,6 +279,12 @@ async def _read_backlog(db: TenantStore) -> None:
 _READERS: WeakKeyDictionary[Store, SubjectReader] = WeakKeyDictionary()
 
 
+def read_soon(db: TenantStore, reading: bool) -> None:
+    """After a write that left sources unread (``reading``: GRAPHMEM_SUBJECTS), a pass soon."""
+    if reading:
+        reader_of(db.store).soon(db.tenant)
+
+
 def reader_of(store: Store) -> SubjectReader:
     reader = _READERS.get(store)
     if reader is None:

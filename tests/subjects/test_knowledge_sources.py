@@ -5,6 +5,7 @@ written before is walked once, and an import reads what came without its mention
 
 from __future__ import annotations
 
+import asyncio
 import uuid
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -229,3 +230,14 @@ def test_the_pipelines_markers_and_answer_stamps_name_nothing() -> None:
     stamp = "body\n\n[human answer 2026-12-07T14:16:00.123456+00:00] Beatrix said so"
     assert "T14" not in PIPELINE_WORDS.sub(" ", stamp)
     assert PIPELINE_WORDS.sub(" ", "MY_ENRICH_OK_FLAG") == "MY_ENRICH_OK_FLAG"
+
+
+async def test_a_chunk_is_read_behind_its_write_without_a_read_asking(
+    client: Client[Any], store: Store, tenant: str
+) -> None:
+    chunk = await add(client, ACME)
+    for _ in range(100):  # the pass runs about a second after the write (reading.SOON)
+        if await mentions_of(store, tenant, chunk["id"]):
+            break
+        await asyncio.sleep(0.1)
+    assert "Priya Raman" in await mentions_of(store, tenant, chunk["id"])

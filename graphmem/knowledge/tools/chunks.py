@@ -3,6 +3,7 @@ boundary map errors."""
 
 from graphmem.knowledge import chunks
 from graphmem.knowledge.models.chunks import AddContextChunkRequest, AddContextChunkResult
+from graphmem.subjects.reading import read_soon
 from graphmem.toolkit.services import Services
 from graphmem.toolkit.toolspec import Effect, ToolList
 
@@ -18,4 +19,7 @@ async def add_context_chunk(
     A body already in the project returns its chunk. Secrets redacted. Answers id, state,
     created, redactions, quarantine_reasons, revision; detail=full adds the record.
     """
-    return await chunks.add_context_chunk(services.db(), request)
+    db = services.db()
+    result = await chunks.add_context_chunk(db, request)
+    read_soon(db, services.settings.subjects)  # the names it holds follow
+    return result

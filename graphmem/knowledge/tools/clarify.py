@@ -3,6 +3,7 @@ validate, call the domain, let the boundary map errors."""
 
 from graphmem.knowledge import answers, clarify
 from graphmem.knowledge.models import clarify as models
+from graphmem.subjects.reading import read_soon
 from graphmem.toolkit.services import Services
 from graphmem.toolkit.toolspec import Effect, ToolList
 
@@ -38,4 +39,7 @@ async def record_human_answer(
     an answered question: conflict. Answers the new state, questions resolved and
     remaining, and redactions.
     """
-    return await answers.record_human_answer(services.db(), request)
+    db = services.db()
+    result = await answers.record_human_answer(db, request)
+    read_soon(db, services.settings.subjects)  # the chunk's body changed: its names follow
+    return result

@@ -3,6 +3,7 @@ let the boundary map errors."""
 
 from graphmem.knowledge import enrich, packs
 from graphmem.knowledge.models import packs as models
+from graphmem.subjects.reading import read_soon
 from graphmem.toolkit.services import Services
 from graphmem.toolkit.toolspec import Effect, ToolList
 
@@ -46,4 +47,7 @@ async def enrich_context(
     about a second, then answers per-stage counters (steps), the executor pack's body once
     built, and a continuation: call again with it (same depth) until it is null.
     """
-    return await enrich.enrich_context(services.db(), request, services.settings.enrich_policy)
+    db = services.db()
+    result = await enrich.enrich_context(db, request, services.settings.enrich_policy)
+    read_soon(db, services.settings.subjects)  # the claims it extracted name subjects
+    return result

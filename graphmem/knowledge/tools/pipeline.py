@@ -3,6 +3,7 @@ one to a governed fact. Thin: validate, call the domain, let the boundary map er
 
 from graphmem.knowledge import assess, claims, promote
 from graphmem.knowledge.models import pipeline as models
+from graphmem.subjects.reading import read_soon
 from graphmem.toolkit.services import Services
 from graphmem.toolkit.toolspec import Effect, ToolList
 
@@ -39,7 +40,10 @@ async def extract_candidate_claims(
     states or a quarantined chunk: invalid_state. Answers the claims (id, triple, scope,
     confidence, status, evidence_count) and counts.
     """
-    return await claims.extract_candidate_claims(services.db(), request)
+    db = services.db()
+    result = await claims.extract_candidate_claims(db, request)
+    read_soon(db, services.settings.subjects)  # the names its claims hold follow
+    return result
 
 
 @SPECS.tool("Promote a candidate claim to a fact", Effect.ADDS_ONCE)
