@@ -3,11 +3,11 @@
 // and those past review_after. Index seeks only, so the cost follows the due set, not the
 // number of decisions.
 CALL () {
-  MATCH (s:ReviewSignal {tenant: $tenant})
+  MATCH (s:ReviewSignal {tenant: $tenant}) USING INDEX SEEK s:ReviewSignal(tenant, status)
   WHERE s.status IN ['open', 'acknowledged']
   RETURN s.decision_id AS id
   UNION
-  MATCH (d:Decision {tenant: $tenant})
+  MATCH (d:Decision {tenant: $tenant}) USING INDEX SEEK d:Decision(tenant, status, review_after)
   WHERE d.status IN ['active', 'review_required', 'stale'] AND d.review_after <= datetime($now)
   RETURN d.id AS id
 }

@@ -5,7 +5,7 @@
 // nothing), the names the writer gave (about), and the source a co-occurrence counts in (a
 // memory or chunk itself; a turn's session; a claim's chunk, the text it was mined from).
 CALL () {
-  MATCH (m:Memory:Unread {tenant: $tenant})
+  MATCH (m:Memory:Unread {tenant: $tenant}) USING INDEX m:Unread(tenant)
   RETURN 'memory' AS kind, m.id AS id, m.id AS source,
          CASE WHEN m.status = 'quarantined' THEN null ELSE left(m.content, $max_chars) END AS text,
          CASE WHEN m.status = 'quarantined' THEN [] ELSE coalesce(m.about, []) END AS about,
@@ -13,14 +13,14 @@ CALL () {
   ORDER BY at, id
   LIMIT $limit
   UNION ALL
-  MATCH (t:Turn:Unread {tenant: $tenant})
+  MATCH (t:Turn:Unread {tenant: $tenant}) USING INDEX t:Unread(tenant)
   RETURN 'turn' AS kind, t.id AS id, t.session_id AS source,
          CASE WHEN t.quarantined THEN null ELSE left(t.content, $max_chars) END AS text,
          [] AS about, t.archived_at AS at
   ORDER BY at, id
   LIMIT $limit
   UNION ALL
-  MATCH (c:Chunk:Unread {tenant: $tenant})
+  MATCH (c:Chunk:Unread {tenant: $tenant}) USING INDEX c:Unread(tenant)
   RETURN 'chunk' AS kind, c.id AS id, c.id AS source,
          CASE WHEN coalesce(c.quarantined, false) THEN null ELSE left(c.body, $max_chars) END
            AS text,
@@ -28,7 +28,7 @@ CALL () {
   ORDER BY at, id
   LIMIT $limit
   UNION ALL
-  MATCH (cl:Claim:Unread {tenant: $tenant})
+  MATCH (cl:Claim:Unread {tenant: $tenant}) USING INDEX cl:Unread(tenant)
   RETURN 'claim' AS kind, cl.id AS id, coalesce(cl.chunk_id, cl.id) AS source,
          left(cl.subject + ' ' + replace(cl.predicate, '_', ' ') + ' ' + cl.object, $max_chars)
            AS text,

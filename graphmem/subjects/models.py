@@ -32,6 +32,7 @@ ABOUT_DESCRIPTION = "Names of who or what it is about (people, organisations, pl
 class AboutRequest(StrictModel):
     name: SubjectName = Field(description="A name, as written anywhere (any spelling).")
     limit: int = Field(default=10, ge=1, le=50, description="Items per list.")
+    offset: int = Field(default=0, ge=0, le=10_000, description="Items of each list skipped.")
 
 
 class SubjectMember(OutputModel):
@@ -74,6 +75,13 @@ class MentioningClaim(OutputModel):
     chunk_id: str | None = Field(description="The chunk it was first mined from.")
 
 
+class WatchingDecision(OutputModel):
+    id: str
+    project: str
+    title: str
+    status: str
+
+
 class FactAbout(OutputModel):
     id: str
     key: str
@@ -102,13 +110,17 @@ class SubjectView(OutputModel):
     turns: list[MentioningTurn]
     chunks: list[MentioningChunk] = Field(description="Not quarantined, latest first.")
     claims: list[MentioningClaim] = Field(description="Not rejected, latest first.")
-    facts: list[FactAbout] = Field(description="Current facts whose key starts with a name.")
+    facts: list[FactAbout] = Field(description="Current facts of keys naming it (acme.ceo).")
+    decisions: list[WatchingDecision] = Field(description="Live decisions watching its keys.")
     questions: list[SubjectQuestionItem] = Field(description="Open: is it one with another?")
 
 
 class AboutResult(OutputModel):
     subjects: list[SubjectView] = Field(description="Subjects with this name (usually one).")
     similar: list[str] = Field(description="Names of others it may be (ask before merging).")
+    next_offset: int | None = Field(
+        default=None, description="A list was full: the offset of the next page (null: none)."
+    )
 
 
 class MergeSubjectsRequest(AuditedRequest):

@@ -19,6 +19,7 @@ from graphmem.core.models import from_node
 from graphmem.history.chain import Audit
 from graphmem.history.write_path import Write, write
 from graphmem.store import TenantStore, shaped
+from graphmem.subjects.merging import MergeEndRow, merge_in
 from graphmem.subjects.models import (
     AboutRequest,
     AboutResult,
@@ -51,6 +52,7 @@ class GroupRow(TypedDict):
     chunks: list[dict[str, object]]
     claims: list[dict[str, object]]
     facts: list[FactItem]
+    decisions: list[dict[str, object]]
     questions: list[dict[str, object]]
 
 
@@ -61,22 +63,6 @@ class FactItem(TypedDict):
     value_json: str
     status: str
     recorded_at: object
-
-
-class MergedRow(TypedDict):
-    """subjects/merge_subjects: no row when the guard refused a circle."""
-
-    merged: str
-    settled: int
-
-
-class MergeEndRow(TypedDict):
-    """subjects/get_merge_ends."""
-
-    id: str
-    found: bool
-    root: str | None
-    name: str | None
 
 
 async def about(db: TenantStore, request: AboutRequest, read_first: bool = True) -> AboutResult:
@@ -105,13 +91,25 @@ async def about(db: TenantStore, request: AboutRequest, read_first: bool = True)
             similar.append(row["aliases"][0]["written"] if row["aliases"] else row["id"])
     views: dict[str, SubjectView] = {}
     for subject_id in equal[:MAX_GROUPS]:
-        view = await _group(db, subject_id, request.limit)
-        views.setdefault(view.id, view)  # two members of one group answer once
+        view = await _group(db, subject_id, request)
+        if view is not None:  # None: erased since it was found
+            views.setdefault(view.id, view)  # two members of one group answer once
     shown = {alias for view in views.values() for alias in view.aliases}
     return AboutResult(
         subjects=list(views.values()),
         similar=sorted({s for s in similar if s not in shown})[: request.limit],
+        next_offset=_next_offset(list(views.values()), request),
     )
+
+
+def _next_offset(views: list[SubjectView], request: AboutRequest) -> int | None:
+    """The next page's offset when any paged list of any subject came back full."""
+    full = any(
+        len(items) == request.limit
+        for view in views
+        for items in (view.memories, view.turns, view.chunks, view.claims, view.facts)
+    ) or any(len(view.decisions) == request.limit for view in views)
+    return request.offset + request.limit if full else None
 
 
 def _candidate(row: CandidateRow) -> Candidate:
@@ -119,10 +117,13 @@ def _candidate(row: CandidateRow) -> Candidate:
     return Candidate(row["id"], row["kind"], names, frozenset(), row["root"])
 
 
-async def _group(db: TenantStore, subject_id: str, limit: int) -> SubjectView:
-    [row] = shaped(
-        GroupRow, await db.read("subjects/get_subject_group", id=subject_id, limit=limit)
+async def _group(db: TenantStore, subject_id: str, request: AboutRequest) -> SubjectView | None:
+    rows = await db.read(
+        "subjects/get_subject_group", id=subject_id, limit=request.limit, offset=request.offset
     )
+    row = next(iter(shaped(GroupRow, rows)), None)
+    if row is None:
+        return None
     facts = [
         from_node(FactAbout, fact, value=json.loads(fact["value_json"])) for fact in row["facts"]
     ]
@@ -132,47 +133,14 @@ async def _group(db: TenantStore, subject_id: str, limit: int) -> SubjectView:
 async def merge_subjects(db: TenantStore, request: MergeSubjectsRequest) -> MergeSubjectsResult:
     async def work(w: Write) -> MergeSubjectsResult:
         await w.run("subjects/lock_subject_ledger", now=w.now.isoformat())
-        ends = shaped(
-            MergeEndRow,
-            await w.run(
-                "subjects/get_merge_ends", subject_id=request.subject_id, into_id=request.into_id
-            ),
-        )
-        roots = {row["id"]: row["root"] for row in ends if row["found"]}
-        for wanted in (request.subject_id, request.into_id):
-            if wanted not in roots:
-                raise NotFound("subject", wanted)
-        from_root, into_root = roots[request.subject_id], roots[request.into_id]
-        if from_root is None or into_root is None or from_root == into_root:
-            raise InvalidState(
-                "subject", request.subject_id, "merged", f"already one with {request.into_id!r}"
-            )
-        revision = w.next_revision
-        rows = shaped(
-            MergedRow,
-            await w.run(
-                "subjects/merge_subjects",
-                from_id=from_root,
-                into_id=into_root,
-                revision=revision,
-                reason=request.reason,
-                actor=request.actor,
-                now=w.now.isoformat(),
-            ),
-        )
-        if not rows:  # the guard refused a circle (the roots were read under the same lock)
-            raise InvalidState("subject", request.subject_id, "merged", "it would make a circle")
-        recorded = await w.record(
-            "subject",
-            from_root,
-            [from_root, into_root],
-            {"merged": from_root, "into": into_root, "reason": request.reason},
+        merged = await merge_in(
+            w, request.subject_id, request.into_id, request.reason, request.actor
         )
         return MergeSubjectsResult(
-            subject_id=from_root,
-            into_id=into_root,
-            settled_questions=rows[0]["settled"],
-            revision=recorded,
+            subject_id=merged.subject_id,
+            into_id=merged.into_id,
+            settled_questions=merged.settled,
+            revision=merged.revision,
         )
 
     return await write(db, "merge_subjects", work, audit=Audit.of(request))

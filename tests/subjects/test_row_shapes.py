@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import pytest
 
+from graphmem.subjects.merging import MergedRow, MergeEndRow
+from graphmem.subjects.questions import QuestionRow
 from graphmem.subjects.reading import AliasItem, CandidateRow, UnreadRow
-from graphmem.subjects.service import GroupRow, MergedRow
+from graphmem.subjects.service import GroupRow
 from tests.row_shapes import fields, keys_of_map, returned
 
 pytestmark = pytest.mark.pure
@@ -26,3 +28,8 @@ def test_a_subject_group_is_read_as_returned() -> None:
 
 def test_a_merge_answers_as_its_shape_says() -> None:
     assert sorted(returned("subjects/merge_subjects")) == fields(MergedRow)
+    assert sorted(returned("subjects/get_merge_ends")) == fields(MergeEndRow)
+
+
+def test_a_question_is_read_as_returned() -> None:
+    assert sorted(returned("subjects/get_subject_question")) == fields(QuestionRow)
