@@ -155,8 +155,9 @@ class Settings(BaseSettings):
     # --- Memories ---------------------------------------------------------------------------
     subjects: bool = Field(
         default=True,
-        description="Read the subjects memories and turns name, behind each write "
-        "(graphmem/subjects/); off: they wait, unread, until a process with it on reads them.",
+        description="Read the subjects memories, turns, chunks and claims name, behind each "
+        "write (graphmem/subjects/); off: they wait, unread, until a process with it on reads "
+        "them.",
     )
     memory_backup_dir: Path | None = Field(
         default=None,

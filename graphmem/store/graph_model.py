@@ -339,7 +339,7 @@ GRAPH_MODEL = GraphModel(
         edge("NEXT", "Turn", "Turn", "the following turn"),
         edge("OF", "Alias", "Subject", "a spelling of the subject"),
         edge("KEYS", "SubjectKey", "Alias", "how the spelling is found"),
-        edge("HAS_MENTION", "Memory|Turn", "Mention", "a name read in the source"),
+        edge("HAS_MENTION", "Memory|Turn|Chunk|Claim", "Mention", "a name read in the source"),
         edge("NAMES", "Mention", "Subject", "the subject the mention resolved to"),
         edge("AS", "Mention", "Alias", "the spelling it was written in"),
         edge("ASKS_ABOUT", "SubjectQuestion", "Subject", "the two subjects asked about", "role"),

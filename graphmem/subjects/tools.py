@@ -10,9 +10,9 @@ SPECS = ToolList()
 @SPECS.tool("What is known about a subject", Effect.READS)
 async def about(services: Services, request: models.AboutRequest) -> models.AboutResult:
     """Everything known under a name, any spelling: the subject, its aliases and merged
-    subjects, how often it is mentioned, the latest memories and turns that mention it,
-    current facts whose key starts with one of its names, and open questions (is it one
-    with another?). similar: names it may be. Read-only.
+    subjects, mention count, the latest memories, turns, chunks and claims naming it, the
+    current facts of keys naming it (acme.ceo), decisions watching them, open questions (is
+    it one with another?); lists paged by offset. similar: names it may be. Read-only.
     """
     return await service.about(services.db(), request, services.settings.subjects)
 
