@@ -12,9 +12,11 @@ speaker, most name others too). The loads alternate between the two servers, rou
 (the first side alternates too), so the machine's noise falls on both. Each load's meter
 (bench/cpu.py: the server's and Neo4j's CPU from /proc) runs on for ``--settle`` seconds after
 the load, so the subjects pass a load leaves behind (a second after the burst) is counted in
-the writes that caused it. Printed per round, then the medians: CPU ms per write of the server,
-of Neo4j and both, and on/off as a ratio (the issue's bound: at most 1.20). At the end the
-reading tenant's mentions are counted and its unread sources must be none: the pass kept up.
+the writes that caused it. A warm-up load of each side runs first (``--warmup``): the JVM
+compiles and Neo4j plans its statements again as the graph grows from nothing. Printed per
+round, then the medians: CPU ms per write of the server, of Neo4j and both, and on/off as a
+ratio (the issue's bound: at most 1.20). At the end the reading tenant's mentions are counted
+and its unread sources must be none: the pass kept up.
 """
 
 from __future__ import annotations
@@ -48,10 +50,15 @@ def per_write(spent: Spent, calls: int) -> dict[str, float]:
 
 
 async def one_load(
-    clients: list[Client[Any]], texts: list[str], pids: dict[str, tuple[int, ...]], args: Any
+    clients: list[Client[Any]],
+    texts: list[str],
+    pids: dict[str, tuple[int, ...]],
+    args: Any,
+    seconds: float | None = None,
 ) -> tuple[int, Spent]:
     with meter_of(**pids).around() as spent:
-        tally = await run_load(clients, save_memory, texts, args.seconds, args.first)
+        length = seconds or args.seconds
+        tally = await run_load(clients, save_memory, texts, length, args.first)
         await asyncio.sleep(args.settle)
     args.first += 1_000_000
     if tally.errors:
@@ -68,8 +75,8 @@ async def rounds(
             side: await stack.enter_async_context(sessions([urls[side]], args.sessions))
             for side in SIDES
         }
-        for side in SIDES:  # warm-up: cold JVM and servers
-            await one_load(clients[side], texts, pids[side], args)
+        for side in SIDES:  # warm-up: the JVM compiles, the plans settle as the graph grows
+            await one_load(clients[side], texts, pids[side], args, args.warmup)
         for number in range(args.rounds):
             order = SIDES if number % 2 == 0 else SIDES[::-1]
             for side in order:
@@ -121,8 +128,8 @@ async def run(endpoint: Endpoint, scratch: Path, texts: list[str], args: Any) ->
                 servers = {}
                 for side in SIDES:
                     env = graphmem_env(endpoint, tenants[side], scratch, args.embeddings, side)
-                    folder = scratch / side
-                    folder.mkdir()
+                    folder = (args.logs or scratch) / side
+                    folder.mkdir(parents=True, exist_ok=True)
                     (servers[side],) = stack.enter_context(graphmem_servers(env, folder, 1))
                 neo4j = (jvm(endpoint),)
                 urls = {side: servers[side].url for side in SIDES}
@@ -140,7 +147,9 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=8.0, help="length of each load")
     parser.add_argument("--settle", type=float, default=3.0, help="metered after each load")
     parser.add_argument("--rounds", type=int, default=6)
+    parser.add_argument("--warmup", type=float, default=20.0, help="seconds of a warm-up load")
     parser.add_argument("--embeddings", default="none", choices=["none", "e5-small", "minilm"])
+    parser.add_argument("--logs", type=Path, help="keep the servers' logs in this folder")
     args = parser.parse_args()
     args.first = 1_000_000
     folder = data_files(args.data)[0].parent
