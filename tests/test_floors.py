@@ -50,13 +50,14 @@ STANDS_ON: dict[str, tuple[str, ...]] = {
     "search": ("memories",),
     "knowledge": ("facts", "impact", "workstreams"),
     "recall": ("facts", "search", "workstreams"),
+    "moving": ("memories",),  # moving in: another memory server's database read into memories
     # the operations wing
     "console": ("core",),  # the operator's one-line messages and progress bars
     "browser": ("store",),  # what Neo4j Browser shows
     "localdb": ("browser", "console"),  # the managed Neo4j and the connection of a process
     "transfer": ("localdb", "history"),  # export and import
     # the process, where the two meet
-    "app": ("knowledge", "recall", "commits", "transfer"),
+    "app": ("knowledge", "recall", "commits", "transfer", "moving"),
 }
 
 

@@ -1,6 +1,6 @@
 """Command line: ``serve``, ``browse``, ``neo4j start|stop|status|lock|backup|restore``,
-``doctor``, ``stats``, ``export``, ``import``, ``embeddings fetch|backfill``, ``token``,
-``history``, ``verifier``.
+``doctor``, ``stats``, ``export``, ``import`` (an export file, or ``--from mcp-neo4j-memory``),
+``embeddings fetch|backfill``, ``token``, ``history``, ``verifier``.
 
 Every failure graphmem expects ends as one line on stderr saying what to do, exit code 1.
 """
@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, cast
 from pydantic import ValidationError
 
 from graphmem import __version__
-from graphmem.app import embeddings_commands, erase_command
+from graphmem.app import embeddings_commands, erase_command, import_peer_command
 from graphmem.console.terminal import progress_bar
 from graphmem.console.terminal import say as _say
 from graphmem.core.errors import ConfigurationError, GraphmemError
@@ -319,13 +319,30 @@ def build_parser() -> argparse.ArgumentParser:
     attest.add_argument("--evidence", required=True, help="what was checked (ticket, URL)")
     attest.add_argument("--fact", default="-", help="the fact's JSON file; - reads stdin")
     transfer_commands.add_commands(commands)
+    import_peer_command.point_to_it(commands.choices["import"])
     erase_command.add_commands(commands)
     embeddings_commands.add_commands(commands)
     return parser
 
 
+def _import_peer(argv: list[str]) -> int:
+    """``import --from ...``: its own parser (graphmem/app/import_peer_command.py)."""
+    try:
+        settings = _load_settings()
+        logging.basicConfig(level=settings.log_level, stream=sys.stderr)
+        return import_peer_command.run(settings, argv)
+    except GraphmemError as error:
+        _say(f"graphmem: {error.message}")
+        return 1
+    except KeyboardInterrupt:
+        return 130
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    arguments = list(sys.argv[1:] if argv is None else argv)
+    if import_peer_command.wanted(arguments):
+        return _import_peer(arguments)
+    args = build_parser().parse_args(arguments)
     try:
         if args.command == "verifier":
             return verifier_command(args)

@@ -53,6 +53,14 @@ def test_every_query_is_used_by_code() -> None:
     assert 'catalog.under("schema")' in sources  # schema files are applied as a folder
 
 
+# graphmem import --from mcp-neo4j-memory reads the peer's database with these (never graphmem's)
+PEER_STATEMENTS = {
+    "moving/count_peer_graph",
+    "moving/list_peer_entities",
+    "moving/list_peer_relations",
+}
+
+
 def test_queries_are_tenant_scoped() -> None:
     exempt = {"store/ping", "store/await_indexes", "store/list_schema", "store/list_tenants"}
     # the database's embedding model: database-wide, like the schema (one shared vector index)
@@ -60,6 +68,7 @@ def test_queries_are_tenant_scoped() -> None:
     exempt |= {"store/claim_vector_catch_up", "store/release_vector_catch_up"}
     # which schema the database has: database-wide, like the schema itself
     exempt |= {"store/get_schema_stamp", "store/set_schema_stamp"}
+    exempt |= PEER_STATEMENTS  # run on mcp-neo4j-memory's own database, which has no tenants
     for query in default_catalog().under("facts") + default_catalog().under("history"):
         assert "$tenant" in query.text, f"{query.name} does not scope by tenant"
     for name in default_catalog().names():
