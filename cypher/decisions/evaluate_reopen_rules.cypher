@@ -19,6 +19,7 @@ OPTIONAL MATCH (k)-[:CURRENT]->(own:Fact)
 WITH d, a, r, k, own, COLLECT {
        UNWIND coalesce($spellings[k.subject], []) AS spelling
        MATCH (same:FactKey {tenant: $tenant, subject: spelling, attribute: k.attribute})
+       USING INDEX SEEK same:FactKey(tenant, subject, attribute)
        WHERE same.owner = k.owner AND same.id <> k.id
        MATCH (same)-[:CURRENT]->(g:Fact)
        WHERE coalesce(g.effective_until > datetime($now), true)

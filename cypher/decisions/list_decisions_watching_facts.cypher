@@ -16,6 +16,7 @@ CALL (k) {
   UNION
   UNWIND coalesce($spellings[k.subject], []) AS spelling
   MATCH (watched:FactKey {tenant: $tenant, subject: spelling, attribute: k.attribute})
+  USING INDEX SEEK watched:FactKey(tenant, subject, attribute)
   WHERE watched.owner = k.owner
   RETURN watched
 }

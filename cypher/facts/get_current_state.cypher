@@ -14,7 +14,7 @@ CALL () {
   RETURN k
 }
 WITH k WHERE $owner IS NULL OR k.owner = $owner
-WITH k ORDER BY k.owner, k.key LIMIT $owner_limit
+WITH k ORDER BY k.key <> $key, k.owner, k.key LIMIT $owner_limit  // the asked key first
 OPTIONAL MATCH (k)-[:CURRENT]->(answer:Fact)
 RETURN k.owner AS owner, k.key AS key, k.project AS project, k.origin_id AS origin_id, answer,
   answer IS NOT NULL OR EXISTS { (k)<-[:OF_KEY]-(:Fact) } AS has_facts,

@@ -11,7 +11,7 @@ CALL () {
   RETURN k
 }
 WITH k WHERE $owner IS NULL OR k.owner = $owner
-WITH k ORDER BY k.owner, k.key LIMIT $owner_limit
+WITH k ORDER BY k.key <> $key, k.owner, k.key LIMIT $owner_limit  // the asked key first
 CALL (k) {
   MATCH (f:Fact)
   USING INDEX f:Fact(tenant, slot_id, recorded_at)

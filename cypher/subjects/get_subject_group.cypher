@@ -13,7 +13,7 @@ WITH root,
      [root] + COLLECT { MATCH (m:Subject)-[:MERGED_INTO*1..]->(root) RETURN m LIMIT 100 } AS members
 WITH root, members,
      COLLECT {
-       UNWIND members AS m MATCH (m)<-[:OF]-(a:Alias) RETURN DISTINCT a.normal
+       UNWIND members AS m MATCH (m)<-[:OF]-(a:Alias) RETURN DISTINCT a.normal LIMIT 200
      } AS normals
 RETURN root.id AS id, root.kind AS kind, root.name AS name,
   [m IN members | m {.id, .name, .kind,

@@ -176,7 +176,7 @@ def _with_aliases(
 ) -> CurrentState:
     """One subject under two keys is one truth: the other keys read are named, and a live
     answer of another with another value is a contradiction (unresolved until governed)."""
-    aliases = sorted({other.key for other in slots if other.key != state.state_key})
+    aliases = sorted({o.key for o in slots if o.key != state.state_key and o.owner == slot.owner})
     if not aliases:
         return state
     differing = [

@@ -4,9 +4,12 @@ one truth (current_state, reopen rules).
 A key names a subject when it has a dot: the part before the first dot is read as a name
 ("acme_corp.ceo": the subject ``acme`` as names.py writes it, the attribute ``ceo``). Two keys
 of one owner name one slot of one subject when their attributes are equal and their subjects
-are spellings of one subject group: equal normal forms ("ACME.ceo", "acme_corp.ceo",
-"Acme-Corporation.ceo"), or names of subjects merged into one (merge_subjects; split_subject
-parts them again). A name borne by subjects of several groups joins none of them.
+are spellings of one subject the memory knows (a subject group: its names' normal forms, those
+of subjects merged into it too; merge_subjects joins, split_subject parts). Once "ACME
+Corporation" is a subject, "ACME.ceo", "acme_corp.ceo" and "Acme-Corporation.ceo" are its
+keys; before, and for a name borne by subjects of several groups, each key is its own: a
+wrong join costs more than a missed one (``my.name`` and ``my_company.name`` never meet
+unless "My" is somebody).
 """
 
 from __future__ import annotations
@@ -55,7 +58,8 @@ class SpellingsRow(TypedDict):
 
 
 async def spellings_of(run: Run, names: list[str]) -> dict[str, list[str]]:
-    """Each name's spellings in its subject group (the name itself included, last)."""
+    """Each name's spellings in its subject group, the name first; none for a name no subject
+    (or several groups) bears."""
     wanted = sorted(set(names))
     if not wanted:
         return {}

@@ -1,5 +1,5 @@
-"""One subject under two names is one truth: fact keys whose subject parts name one subject
-(the same normal form, or names merged with merge_subjects) resolve as one in current_state,
+"""One subject under two names is one truth: fact keys whose subject parts name one subject the
+memory knows (its spellings, or names merged with merge_subjects) resolve as one in current_state,
 a differing value under another name is an unresolved conflict governed as any contradiction,
 and a reopen rule hears of a write under any of the subject's names. Real Neo4j."""
 
@@ -23,9 +23,40 @@ async def state(client: Client[Any], key: str, **more: Any) -> dict[str, Any]:
     return await call(client, "current_state", state_key=key, project="p", **more)
 
 
+async def known(client: Client[Any], content: str = "ACME Corporation moved.") -> None:
+    """A memory that makes its names subjects the memory knows (about settles the pass)."""
+    await call(client, "save_memory", project="p", title="t", content=content)
+    await call(client, "about", name="Acme")
+
+
+async def test_keys_join_only_through_a_subject_the_memory_knows(client: Client[Any]) -> None:
+    await fact(client, "my.name", "Ada")
+    await fact(client, "my_company.name", "Initech")  # "my" is nobody: two keys
+    assert (await state(client, "my.name"))["aliases"] == []
+    await fact(client, "acme.ceo", "Dana Park")
+    assert (await state(client, "ACME_Corp.ceo"))["status"] == "not_found"  # Acme unknown yet
+    await known(client)
+    joined = await state(client, "ACME_Corp.ceo")
+    assert (joined["status"], joined["aliases"]) == ("current", ["acme.ceo"])
+
+
+async def test_the_asked_key_answers_however_many_spellings_sort_before_it(
+    client: Client[Any],
+) -> None:
+    await known(client)
+    asked = await fact(client, "acme.ceo", "Dana Park")
+    # more spellings than the read's bound (50), all sorting before "acme.ceo"
+    for suffix in ("corp", "inc", "ltd", "llc", "co", "plc", "gmbh", "ag"):
+        for separator in ("_", "-", "__", "--", "_-", "-_", "___"):
+            await fact(client, f"ACME{separator}{suffix}.ceo", "X")
+    answer = await state(client, "acme.ceo")
+    assert answer["answer"]["id"] == asked["id"] and answer["status"] == "unresolved_conflict"
+
+
 async def test_keys_of_one_subject_answer_alike_and_a_differing_value_is_a_conflict(
     client: Client[Any],
 ) -> None:
+    await known(client)
     dana = await fact(client, "acme.ceo", "Dana Park")
     alone = await state(client, "ACME_Corp.ceo")  # only the other spelling holds a fact
     assert (alone["status"], alone["answer"]["id"]) == ("current", dana["id"])
@@ -60,6 +91,7 @@ async def test_keys_of_one_subject_answer_alike_and_a_differing_value_is_a_confl
 async def test_equal_values_under_two_names_are_no_conflict_and_projects_stay_apart(
     client: Client[Any],
 ) -> None:
+    await known(client)
     await fact(client, "acme.hq", "Lisbon")
     await fact(client, "Acme Inc.hq", "Lisbon")
     await fact(client, "acme_corp.hq", "Porto", project="other")
@@ -91,6 +123,7 @@ async def test_merged_names_are_one_subjects_keys_until_split(client: Client[Any
 
 
 async def test_a_reopen_rule_hears_of_a_write_under_another_name(client: Client[Any]) -> None:
+    await known(client)
     await fact(client, "acme.ceo", "Dana Park")
     decided = await call(
         client,
