@@ -3,20 +3,21 @@
 // body, not their titles: a title is headline-cased, so its words would all look like names; a
 // claim's statement, "subject predicate object"; null for quarantined text, which names
 // nothing), the names the writer gave (about), and the source a co-occurrence counts in (a
-// memory or chunk itself; a turn's session; a claim's chunk, the text it was mined from).
+// memory or chunk itself; a turn's session; a claim's chunk, the text it was mined from), and
+// the stamp of the text read (a memory's version, a chunk's source hash: record_subjects).
 CALL () {
   MATCH (m:Memory:Unread {tenant: $tenant}) USING INDEX m:Unread(tenant)
   RETURN 'memory' AS kind, m.id AS id, m.id AS source,
          CASE WHEN m.status = 'quarantined' THEN null ELSE left(m.content, $max_chars) END AS text,
          CASE WHEN m.status = 'quarantined' THEN [] ELSE coalesce(m.about, []) END AS about,
-         m.created_at AS at
+         coalesce(toString(m.version), '') AS stamp, m.created_at AS at
   ORDER BY at, id
   LIMIT $limit
   UNION ALL
   MATCH (t:Turn:Unread {tenant: $tenant}) USING INDEX t:Unread(tenant)
   RETURN 'turn' AS kind, t.id AS id, t.session_id AS source,
          CASE WHEN t.quarantined THEN null ELSE left(t.content, $max_chars) END AS text,
-         [] AS about, t.archived_at AS at
+         [] AS about, '' AS stamp, t.archived_at AS at
   ORDER BY at, id
   LIMIT $limit
   UNION ALL
@@ -24,7 +25,7 @@ CALL () {
   RETURN 'chunk' AS kind, c.id AS id, c.id AS source,
          CASE WHEN coalesce(c.quarantined, false) THEN null ELSE left(c.body, $max_chars) END
            AS text,
-         [] AS about, c.updated_at AS at
+         [] AS about, coalesce(c.source_hash, '') AS stamp, c.updated_at AS at
   ORDER BY at, id
   LIMIT $limit
   UNION ALL
@@ -32,10 +33,10 @@ CALL () {
   RETURN 'claim' AS kind, cl.id AS id, coalesce(cl.chunk_id, cl.id) AS source,
          left(cl.subject + ' ' + replace(cl.predicate, '_', ' ') + ' ' + cl.object, $max_chars)
            AS text,
-         [] AS about, cl.created_at AS at
+         [] AS about, '' AS stamp, cl.created_at AS at
   ORDER BY at, id
   LIMIT $limit
 }
-RETURN kind, id, source, text, about
+RETURN kind, id, source, text, about, stamp
 ORDER BY at, id
 LIMIT $limit

@@ -1,16 +1,19 @@
 // What one subjects pass resolved: new subjects, new spellings (aliases) with the keys they are
 // found by, each mention (from its source to its subject and spelling), the questions for a
-// person, and the sources read (no longer Unread). All of it or none: one transaction. The
-// sources are locked first, in id order ($read is sorted), as the search fields' batches lock
-// them: the two wait for each other, never in a circle. A source read again (a chunk whose body
+// person, and the sources read (no longer Unread, unless its text changed since it was read:
+// its stamp, a memory's version or a chunk's source hash, differs, and the next pass reads it
+// again). All of it or none: one transaction, the sources locked first (lock_read_sources).
+// A source read again (a chunk whose body
 // an answer changed) has its mentions follow its text: the mentions it held before are
 // replaced by this pass's, and what only they held goes as an erasure would take it (a
 // spelling no mention carries, with its keys; a subject no mention names that no merge
 // involves, with its questions); a spelling or subject kept says what a surviving mention says.
 CALL () {
-  UNWIND $read AS id
-  MATCH (n:Unread {tenant: $tenant, id: id})
-  REMOVE n:Unread
+  UNWIND $read AS item
+  MATCH (n:Unread {tenant: $tenant, id: item.id})
+  WITH n, item, CASE WHEN n:Memory THEN coalesce(toString(n.version), '')
+                     WHEN n:Chunk THEN coalesce(n.source_hash, '') ELSE '' END AS stamp
+  FOREACH (_ IN CASE WHEN stamp = item.stamp THEN [1] ELSE [] END | REMOVE n:Unread)
   WITH n
   OPTIONAL MATCH (n)-[:HAS_MENTION]->(old:Mention)
   RETURN collect(old) AS stale

@@ -63,6 +63,7 @@ class UnreadRow(TypedDict):
     source: str
     text: str | None
     about: list[str]
+    stamp: str  # the text read: a memory's version, a chunk's source hash ('' otherwise)
 
 
 class UnreadFlag(TypedDict):
@@ -114,12 +115,17 @@ async def read_subjects(db: TenantStore, limit: int = BATCH) -> PassResult:
         # the sources' locks are taken in id order, as the search fields' batches take them
         # (graphmem/retrieval/indexing.py), so the two never wait for each other in a circle
         written.sort(key=lambda mention: str(mention["source_id"]))
-        read = sorted(row["id"] for row in unread)
+        read = sorted(({"id": row["id"], "stamp": row["stamp"]} for row in unread), key=_by_id)
+        await tx.run("subjects/lock_read_sources", ids=[item["id"] for item in read])
         await tx.run("subjects/record_subjects", now=now, read=read, **_changes(ledger, written))
         made = sum(1 for subject in ledger.known.values() if subject.new)
         return PassResult(len(unread), len(ledger.mentions), made, len(ledger.questions))
 
     return await derived_write(db, "subjects", work)
+
+
+def _by_id(item: dict[str, str]) -> str:
+    return item["id"]
 
 
 def _mentions_of(row: UnreadRow) -> list[tuple[Mention, bool]]:

@@ -19,6 +19,7 @@ from graphmem.console.terminal import progress_bar
 from graphmem.core.settings import Settings
 from graphmem.knowledge.heuristics import MARKERS
 from graphmem.store import Store
+from graphmem.subjects import reading
 from graphmem.subjects.reading import PIPELINE_WORDS, reader_of
 from graphmem.transfer.export import export_tenant
 from graphmem.transfer.load import check_file, import_file
@@ -241,3 +242,24 @@ async def test_a_chunk_is_read_behind_its_write_without_a_read_asking(
             break
         await asyncio.sleep(0.1)
     assert "Priya Raman" in await mentions_of(store, tenant, chunk["id"])
+
+
+async def test_an_answer_during_a_pass_is_read_by_the_next(
+    client: Client[Any], store: Store, tenant: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The pass read the chunk's old body; an answer commits before it records: the chunk stays
+    unread (its stamp changed) and the next pass reads the answer's names."""
+    chunk = await add(client, "Orinoco Dynamics opened an office.")
+    resolve = reading._ledger
+
+    async def answered_meanwhile(*args: Any) -> Any:
+        answer = "Beatrix Lindqvist leads it."
+        await call(client, "record_human_answer", chunk_ref=chunk["id"], answer_text=answer)
+        return await resolve(*args)
+
+    monkeypatch.setattr(reading, "_ledger", answered_meanwhile)
+    await reading.read_subjects(store.of(tenant))
+    monkeypatch.setattr(reading, "_ledger", resolve)
+    assert await count(store, tenant, "(n:Chunk:Unread)") == 1
+    await reader_of(store).settle(tenant)
+    assert "Beatrix Lindqvist" in await mentions_of(store, tenant, chunk["id"])
