@@ -10,7 +10,7 @@ CALL (d) {
   UNWIND $keys AS dependency
   MERGE (k:FactKey {tenant: $tenant, owner: $owner, key: dependency.key})
     ON CREATE SET k.id = dependency.key_id, k.project = $project, k.origin_id = null,
-                  k.subject = dependency.subject, k.attribute = dependency.attribute,
                   k.created_at = datetime($now), k.updated_at = datetime($now)
+  SET k.subject = dependency.subject, k.attribute = dependency.attribute
   CREATE (d)-[:DEPENDS_ON {at: datetime($now)}]->(k)
 }

@@ -4,8 +4,8 @@ UNWIND $rules AS rule
 MATCH (a:Alternative {tenant: $tenant, decision_id: $decision_id, id: rule.alternative_id})
 MERGE (k:FactKey {tenant: $tenant, owner: $owner, key: rule.key})
   ON CREATE SET k.id = rule.key_id, k.project = $project, k.origin_id = null,
-                k.subject = rule.subject, k.attribute = rule.attribute,
                 k.created_at = datetime($now), k.updated_at = datetime($now)
+SET k.subject = rule.subject, k.attribute = rule.attribute
 CREATE (a)-[:REOPEN_WHEN {
   rule_id: rule.rule_id, position: rule.position, key: rule.key, operator: rule.operator,
   operand_json: rule.operand_json, operand_canon: rule.operand_canon,

@@ -5,6 +5,6 @@
 RETURN EXISTS { MATCH (n:Unread) WHERE n.tenant = $tenant }
     OR NOT EXISTS {
       MATCH (l:SubjectLedger)
-      WHERE l.tenant = $tenant AND l.backlog_done AND l.knowledge_backlog_done
+      WHERE l.tenant = $tenant AND l.backlog_done AND l.knowledge_backlog_done AND l.keys_done
     }
     AS unread

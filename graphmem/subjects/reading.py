@@ -34,6 +34,7 @@ from graphmem.core.ids import new_id
 from graphmem.history.write_path import derived_write
 from graphmem.store import Store, TenantStore, Tx, shaped
 from graphmem.subjects.extract import MAX_TEXT_CHARS, mentions_in
+from graphmem.subjects.key_walk import name_fact_keys
 from graphmem.subjects.ledger import Known, Ledger, in_order
 from graphmem.subjects.names import lookup_keys, name_of
 from graphmem.subjects.resolve import Mention
@@ -102,6 +103,7 @@ async def read_subjects(db: TenantStore, limit: int = BATCH) -> PassResult:
         now = utc_now_iso()
         await tx.run("subjects/lock_subject_ledger", now=now)
         await tx.run("subjects/label_unread_backlog", limit=BACKLOG)  # once per tenant, in steps
+        await name_fact_keys(tx)  # the keys written before their subject was stored, in steps
         unread = shaped(
             UnreadRow,
             await tx.run("subjects/list_unread_sources", limit=limit, max_chars=MAX_TEXT_CHARS),

@@ -10,6 +10,8 @@ from typing import Any
 from fastmcp import Client
 
 from graphmem.core.clock import utc_now
+from graphmem.store import Store
+from graphmem.subjects.reading import reader_of
 from tests.support import call
 
 RULE = {"key": "acme.ceo", "operator": "not_equals", "value": "Dana Park"}
@@ -150,3 +152,20 @@ async def test_a_reopen_rule_hears_of_a_write_under_another_name(client: Client[
     invalidated = await call(client, "govern_fact", fact_id=dana["id"], action="invalidate")
     [signal] = invalidated["review_signals"]
     assert signal["decision_id"] == decided["decision"]["id"]
+
+
+async def test_keys_written_before_subjects_were_stored_are_named_once(
+    client: Client[Any], store: Store, tenant: str
+) -> None:
+    await fact(client, "acme.ceo", "Dana Park")
+    await fact(client, "ACME_Corp.ceo", "Lee Wong")
+    await store._driver.execute_query(  # test setup: keys as an older release wrote them
+        "MATCH (k:FactKey {tenant: $tenant}) REMOVE k.subject, k.attribute "
+        "WITH DISTINCT k.tenant AS t MATCH (l:SubjectLedger {tenant: t}) "
+        "REMOVE l.keys_done, l.keys_walked",
+        tenant=tenant,
+    )
+    await call(client, "save_memory", project="p", title="t", content="ACME Corporation grew.")
+    await reader_of(store).settle(tenant)  # the pass walks the keys as it reads the memory
+    joined = await state(client, "acme.ceo")
+    assert (joined["status"], joined["aliases"]) == ("unresolved_conflict", ["ACME_Corp.ceo"])

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from graphmem.subjects.key_walk import UnnamedKeyRow
 from graphmem.subjects.merging import MergedRow, MergeEndRow
 from graphmem.subjects.questions import QuestionRow
 from graphmem.subjects.reading import AliasItem, CandidateRow, UnreadRow
@@ -33,3 +34,7 @@ def test_a_merge_answers_as_its_shape_says() -> None:
 
 def test_a_question_is_read_as_returned() -> None:
     assert sorted(returned("subjects/get_subject_question")) == fields(QuestionRow)
+
+
+def test_the_key_walk_reads_as_returned() -> None:
+    assert sorted(returned("subjects/list_unnamed_fact_keys")) == fields(UnnamedKeyRow)
