@@ -33,6 +33,7 @@ class PeerCountRow(TypedDict):
     entities: int
     named: int
     relations: int
+    graphmem: bool  # the database is graphmem's own (by whatever address): refused
 
 
 class ImportedTopicRow(TypedDict):

@@ -20,7 +20,7 @@ from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from graphmem.core.errors import GraphmemError, StoreError
+from graphmem.core.errors import ConfigurationError, GraphmemError, StoreError
 from graphmem.memories.service import save_memory
 from graphmem.moving.mapping import (
     SOURCE,
@@ -90,6 +90,10 @@ async def import_peer(
 ) -> ImportReport:
     """Read the peer into ``db``'s tenant (or, in a dry run, say what that would do)."""
     [totals] = shaped(PeerCountRow, await peer.read("moving/count_peer_graph", tenant=PEER))
+    if totals["graphmem"]:
+        raise ConfigurationError(
+            "--peer-uri names a graphmem database: name the mcp-neo4j-memory server's"
+        )
     tally = Tally()
     async for entities in _entity_pages(peer, options.page):
         mapped: list[Mapped] = []
