@@ -5,8 +5,9 @@ Everything above it speaks tenants, named queries and plain Python values (``Row
 
 from graphmem.store.catalog import NamedQuery, QueryCatalog, default_catalog
 from graphmem.store.driver_errors import about_the_database, timed_out
+from graphmem.store.ping import ping_sync
 from graphmem.store.rows import Params, Row, shaped
-from graphmem.store.store import Store, TenantStore, ping_sync
+from graphmem.store.store import Store, TenantStore
 from graphmem.store.tx import Tx
 
 __all__ = [

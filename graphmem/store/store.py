@@ -17,7 +17,6 @@ knows the statement gives its rows their type, once, beside the code that runs i
 
 from __future__ import annotations
 
-import asyncio
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import LiteralString, TypeVar, cast
@@ -59,6 +58,7 @@ BOLT_SCHEMES = ("bolt", "bolt+s", "bolt+ssc", "neo4j", "neo4j+s", "neo4j+ssc")
 BULK_TIMEOUT = 600.0  # seconds: one import batch (or the closing pass over a large tenant)
 
 SCHEMA_ATTEMPTS = 4
+PURGE_ATTEMPTS = 5
 
 
 async def _apply_all(tx: Tx, queries: list[NamedQuery]) -> None:
@@ -367,11 +367,19 @@ class Store:
         """Delete every node of ``tenant`` (tests; an explicit, confirmed purge later)."""
         _require_tenant(tenant)
         query = self.catalog["store/delete_tenant_data"]
+        again = AsyncRetrying(  # a deadlock with the tenant's last writes: deleted stays deleted
+            retry=retry_if_exception_type(neo4j_errors.TransientError),
+            stop=stop_after_attempt(PURGE_ATTEMPTS),
+            wait=wait_exponential(multiplier=0.2),
+            reraise=True,
+        )
         with translated(self.uri, self.user):
-            async with self._session() as session:
-                # CALL ... IN TRANSACTIONS needs an auto-commit transaction.
-                result = await session.run(query.text, {"tenant": tenant})
-                await result.consume()
+            async for attempt in again:
+                with attempt:
+                    async with self._session() as session:
+                        # CALL ... IN TRANSACTIONS needs an auto-commit transaction.
+                        result = await session.run(query.text, {"tenant": tenant})
+                        await result.consume()
 
     async def explain(self, name: str) -> list[str]:
         """Plan a catalog query without running it; returns its operators, root first."""
@@ -387,13 +395,3 @@ class Store:
             operators.append(step.get("operatorType", "").split("@")[0])
             pending.extend(step.get("children", []))
         return operators
-
-
-def ping_sync(uri: str, user: str, password: str) -> None:
-    """One blocking connectivity check, for the local-server launcher (no event loop there)."""
-
-    async def ping() -> None:
-        store = await Store.connect(uri, user, password, connect_timeout=2.0)
-        await store.close()
-
-    asyncio.run(ping())
