@@ -53,8 +53,6 @@ import itertools
 import json
 import statistics
 import time
-from collections import defaultdict
-from collections.abc import Callable, Sequence
 from dataclasses import astuple, dataclass
 from pathlib import Path
 from typing import Any
@@ -62,28 +60,26 @@ from typing import Any
 from fastmcp import Client
 
 from bench.harness import bench_store, say, scratch_tenant
-from bench.locomo import (
-    CATEGORIES,
-    DRAGON,
-    KS,
-    category_rank,
-    data_files,
-    evidence_ids,
-    ingest,
-    sessions,
-)
+from bench.locomo import KS, data_files, evidence_ids, ingest, sessions
+from bench.locomo_metrics import mean_at, recalls, report, table_row
 from bench.locomo_stages import StageClock, latency_report, stage_timers
+from bench.locomo_subjects import (
+    Groups,
+    question_groups,
+    settle_subjects,
+    subject_list,
+    subject_report,
+)
 from graphmem.app.server import create_server
 from graphmem.core.settings import Settings
 from graphmem.embeddings.e5_small import E5Small
 from graphmem.embeddings.minilm import MiniLM
 from graphmem.search.channels.graph import GRAPH_SEEDS, TURN_GRAPH_DEPTH
 from graphmem.search.ranking import fuse, graph_ranking, turn_fusion
+from graphmem.store import TenantStore
 
 DEPTH = 100  # each channel's list: search's largest page
 TARGET_K = 10  # what the folds maximise: recall@10
-SESSION_K = 5  # session recall@5
-COLUMNS = (*(f"@{k}" for k in KS), f"S@{SESSION_K}", f"S@{SESSION_K} all")
 GRID_K = (1, 2, 3, 5, 10)
 GRID_VECTOR = (0.5, 0.75, 1.0, 1.5, 2.0)
 GRID_GRAPH = (0.0, 0.7, 1.5, 2.0, 3.0, 4.0)
@@ -96,6 +92,7 @@ class Constants:
     vector: float
     graph: float
     decay: float
+    subject: float = 0.0  # the subject channel's weight (bench/locomo_subjects.py; 0: off)
 
     def __str__(self) -> str:
         return f"k={self.k} vector={self.vector} graph={self.graph} decay={self.decay}"
@@ -110,7 +107,8 @@ MODELS = {"none": None, "minilm": MiniLM.name, "e5-small": E5Small.name}  # sett
 
 
 def product_constants(embeddings: str) -> Constants:
-    """The product's constants for raw turns with the GRAPHMEM_EMBEDDINGS model."""
+    """The product's constants for raw turns with the GRAPHMEM_EMBEDDINGS model (the subject
+    channel's weight apart: bench/locomo_subjects.py measures it on top)."""
     fusion = turn_fusion(MODELS[embeddings])
     weights = fusion.weights or {}
     c = Constants(fusion.k, weights["vector"], weights["graph"], fusion.decay)
@@ -124,6 +122,7 @@ class Question:
     evidence: list[str]
     rankings: dict[str, list[str]]  # channel -> dia ids, best first
     searched: list[str] | None = None  # search's own ranking, default channels (newer caches)
+    groups: Groups | None = None  # the subject groups it names (bench/locomo_subjects.py)
 
 
 def without_vectors(c: Constants) -> Constants:
@@ -142,16 +141,18 @@ async def collect(files: list[Path]) -> dict[str, Any]:
         async with Client(create_server(store, settings)) as client:
             for path in files:
                 say(f"{path.stem}: archiving and asking ({', '.join(channels)}; default)")
-                found = await conversation(client, path, channels, clock)
+                found = await conversation(client, path, channels, clock, store.of(tenant))
                 cache["conversations"][path.stem] = found
     cache["latency"] = clock.samples
     return cache
 
 
 async def conversation(
-    client: Client[Any], path: Path, channels: list[str], clock: StageClock
+    client: Client[Any], path: Path, channels: list[str], clock: StageClock, db: TenantStore
 ) -> dict[str, Any]:
     project, dia_of = await ingest(client, path)
+    await settle_subjects(db.store, db.tenant)
+    turn_dia: dict[str, str] = {}  # turn id -> dia id
     data = json.loads(path.read_text())  # noqa: ASYNC240 - a benchmark reads its data up front
     known = set(dia_of.values())
     questions = []
@@ -160,7 +161,12 @@ async def conversation(
         if not evidence:
             continue
         ask = qa["question"][:1000]
-        rankings = {c: await ranking(client, project, ask, dia_of, [c], DEPTH) for c in channels}
+        rankings = {
+            c: await ranking(client, project, ask, dia_of, [c], DEPTH, turn_dia) for c in channels
+        }
+        listed = {dia for ranked in rankings.values() for dia in ranked}
+        ids = {turn: dia for turn, dia in turn_dia.items() if dia in listed}
+        groups = await question_groups(db, project, ask, ids, dia_of)
         with stage_timers(clock):
             clock.begin()
             began = time.perf_counter()
@@ -172,6 +178,7 @@ async def conversation(
                 "evidence": evidence,
                 "rankings": rankings,
                 "searched": searched,
+                "subjects": groups,
             }
         )
     turns = [[item["dia_id"] for item in items] for _, _, items in sessions(data)]
@@ -185,8 +192,10 @@ async def ranking(
     dia_of: dict[Any, str],
     channels: list[str] | None,
     limit: int,
+    turns: dict[str, str] | None = None,
 ) -> list[str]:
-    """search's raw turns for ``question`` (``channels`` None: search's default ones)."""
+    """search's raw turns for ``question`` (``channels`` None: search's default ones); each
+    hit's turn id -> dia id into ``turns``."""
     arguments: dict[str, Any] = {"query": question, "project": project, "limit": limit}
     if channels is not None:
         arguments["channels"] = channels
@@ -196,7 +205,10 @@ async def ranking(
     if content.get("raw_hits_error"):  # a failing read must not pass for an empty ranking
         raise SystemExit(f"search failed for {question!r}: {content['raw_hits_error']}")
     hits = content.get("raw_hits", [])
-    return [dia_of[(hit["session_ref"], hit["seq"])] for hit in hits]
+    found = {hit["turn_id"]: dia_of[(hit["session_ref"], hit["seq"])] for hit in hits}
+    if turns is not None:
+        turns.update(found)
+    return list(found.values())
 
 
 # --- 2. offline fusion ---------------------------------------------------------------------------
@@ -217,28 +229,18 @@ def neighbourhood(turns: list[list[str]]) -> dict[str, list[tuple[str, int]]]:
 
 def fused(q: Question, c: Constants, near: dict[str, list[tuple[str, int]]]) -> list[str]:
     """The product's ranking of raw turns under constants ``c``."""
-    weights = {"fulltext": 1.0, "vector": c.vector, "graph": c.graph}
+    weights = {"fulltext": 1.0, "vector": c.vector, "graph": c.graph, "subject": c.subject}
     lists = dict(q.rankings)
     ranked = fuse(lists, weights, k=c.k)
+    if c.subject > 0 and q.groups:  # search's rank: the subject channel expands, then the graph
+        lists["subject"] = subject_list(q.groups, [entry.id for entry in ranked])
+        ranked = fuse(lists, weights, k=c.k)
     if c.graph > 0 and ranked:
         seeds = ranked[:GRAPH_SEEDS]
         rows = [(seed.id, n, d) for seed in seeds for n, d in near.get(seed.id, [])]
         lists["graph"] = graph_ranking(seeds, rows, c.decay)
         ranked = fuse(lists, weights, k=c.k)
     return [entry.id for entry in ranked[: max(KS)]]
-
-
-def session_of(dia: str) -> str:
-    """The session a turn was said in: ``D3:5`` -> ``D3``."""
-    return dia.split(":", 1)[0]
-
-
-def recalls(ranked: Sequence[str], evidence: Sequence[str]) -> tuple[float, ...]:
-    """One question's COLUMNS: turn recall@KS, then session recall@5 (any, all)."""
-    turns = tuple(len(set(ranked[:k]) & set(evidence)) / len(evidence) for k in KS)
-    seen = {session_of(dia) for dia in ranked[:SESSION_K]}
-    wanted = {session_of(dia) for dia in evidence}
-    return (*turns, float(bool(seen & wanted)), float(wanted <= seen))
 
 
 def grid(defaults: Constants) -> list[Constants]:
@@ -265,14 +267,6 @@ def score_grid(
 
 
 # --- 3. folds -----------------------------------------------------------------------------------
-def mean_at(rows: Sequence[tuple[float, ...]], k: int) -> float:
-    return mean_of(rows, KS.index(k))
-
-
-def mean_of(rows: Sequence[tuple[float, ...]], column: int) -> float:
-    return 100 * statistics.mean(row[column] for row in rows)
-
-
 def best(
     scores: dict[Constants, list[tuple[float, ...]]], train: list[int], defaults: Constants
 ) -> Constants:
@@ -282,21 +276,11 @@ def best(
     return max(scores, key=value)
 
 
-def table_row(label: str, rows: Sequence[tuple[float, ...]]) -> str:
-    cells = " ".join(f"{mean_of(rows, i):>{len(c)}.1f}" for i, c in enumerate(WIDE))
-    return f"{label:>16} {len(rows):>5} {cells}"
-
-
-WIDE = tuple(f"{c:>6}" for c in COLUMNS)
-
-
-def header() -> str:
-    return f"{'':>16} {'n':>5} " + " ".join(WIDE)
-
-
 def folds(cache: dict[str, Any]) -> None:
     questions = [
-        Question(name, q["category"], q["evidence"], q["rankings"], q.get("searched"))
+        Question(
+            name, q["category"], q["evidence"], q["rankings"], q.get("searched"), q.get("subjects")
+        )
         for name, conv in cache["conversations"].items()
         for q in conv["questions"]
     ]
@@ -313,6 +297,13 @@ def folds(cache: dict[str, Any]) -> None:
     )
     held_out, chosen = leave_one_out(questions, scores, defaults, list(near))
     report("held out (the estimate)", questions, held_out)
+    subject_report(
+        questions,
+        dict(zip(near, chosen, strict=True)),
+        lambda q, c: recalls(fused(q, c, near[q.conversation]), q.evidence),
+        report,
+        lambda rows: mean_at(rows, TARGET_K),
+    )
     title = f"the product's constants for turns ({defaults}; the folds' median: in-sample)"
     report(title, questions, scores[defaults])
     if all(q.searched is not None for q in questions):
@@ -346,28 +337,6 @@ def leave_one_out(
             held_out[i] = scores[c][i]
         say(f"fold {name}: {c}; held out " + table_row("", [scores[c][i] for i in test]).strip())
     return held_out, chosen
-
-
-def report(title: str, questions: list[Question], rows: Sequence[tuple[float, ...]]) -> None:
-    say(f"\n== {title}: recall@k, % ==\n{header()}")
-
-    def by(key: Callable[[Question], Any]) -> dict[Any, list[tuple[float, ...]]]:
-        grouped: dict[Any, list[tuple[float, ...]]] = defaultdict(list)
-        for q, row in zip(questions, rows, strict=True):
-            grouped[key(q)].append(row)
-        return grouped
-
-    for category, found in sorted(
-        by(lambda q: q.category).items(), key=lambda c: category_rank(c[0])
-    ):
-        say(table_row(CATEGORIES.get(category, str(category)), found))
-    for name, found in sorted(by(lambda q: q.conversation).items()):
-        say(table_row(f"conv {name}", found))
-    say(table_row("overall", rows))
-    say(
-        f"{'vs DRAGON':>16}       "
-        + " ".join(f"@{k} {mean_at(rows, k) - DRAGON[k]:+.1f}" for k in DRAGON)
-    )
 
 
 def main(arguments: argparse.Namespace) -> None:

@@ -63,7 +63,7 @@ class SearchRequest(StrictModel):
     explain: bool = Field(default=False, description="Per-hit channel ranks.")
     multi_hop: bool = Field(default=False, description="Second hop.")
     channels: list[ChannelArgument] | None = Field(
-        default=None, min_length=1, max_length=len(ChannelName), description="Default all."
+        default=None, min_length=1, max_length=len(ChannelName), description="Default: not subject."
     )
     raw_fallback: bool = Field(default=True, description="Allow raw_hits.")
 

@@ -29,6 +29,7 @@ DEFAULT_WEIGHTS: dict[str, float] = {
     ChannelName.FULLTEXT: 1.0,
     ChannelName.VECTOR: 0.5,
     ChannelName.GRAPH: 0.7,
+    ChannelName.SUBJECT: 1.0,
 }
 DEFAULT_TOKEN_BUDGET = 4000
 

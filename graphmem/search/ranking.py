@@ -11,6 +11,11 @@
   score to their graph neighbours, decayed by ``GRAPH_DECAY`` per step; neighbours reached
   from several seeds add up. Its ranking then enters the fusion like any other channel, so a
   turn next to two strong hits rises, a seed that is also a neighbour of another seed rises.
+- The subject channel (graphmem/search/channels/subject.py) is derived from the fused list
+  too: the sources that mention a subject the query names, those naming more of the query's
+  names first, then those naming rarer ones (the sum of 1 / the name's mentions: a name said
+  everywhere, a conversation's speaker, tells little), then in the fused order, then newest.
+  No constant: on a query that names no known subject it takes no part.
 - A type boost (from the retrieval plan) multiplies the fused score. Ties break on id.
 """
 
@@ -24,6 +29,7 @@ from graphmem.search.channels.names import ChannelName
 
 RRF_K = 5
 GRAPH_DECAY = 0.5
+SUBJECT_WEIGHT = 1.0  # as full-text's: not fitted (bench/locomo_folds.py measures it held out)
 
 
 @dataclass(frozen=True)
@@ -44,14 +50,24 @@ class Fusion:
 # - all-MiniLM-L6-v2 int8: 28.7 / 65.8 / 76.5 / 84.8 / 89.8 (float vectors: 28.7 / 65.0 / 75.6 /
 #   84.6 / 89.5, whose folds chose vector 0.5). Without embeddings MiniLM's constants serve.
 TURN_FUSION = Fusion(
-    weights={ChannelName.FULLTEXT: 1.0, ChannelName.VECTOR: 0.75, ChannelName.GRAPH: 3.0},
+    weights={
+        ChannelName.FULLTEXT: 1.0,
+        ChannelName.VECTOR: 0.75,
+        ChannelName.GRAPH: 3.0,
+        ChannelName.SUBJECT: SUBJECT_WEIGHT,
+    },
     k=1,
     decay=0.75,
 )
 TURN_FUSION_BY_MODEL = {
     "all-MiniLM-L6-v2": TURN_FUSION,
     "e5-small-v2": Fusion(
-        weights={ChannelName.FULLTEXT: 1.0, ChannelName.VECTOR: 1.0, ChannelName.GRAPH: 3.0},
+        weights={
+            ChannelName.FULLTEXT: 1.0,
+            ChannelName.VECTOR: 1.0,
+            ChannelName.GRAPH: 3.0,
+            ChannelName.SUBJECT: SUBJECT_WEIGHT,
+        },
         k=2,
         decay=0.75,
     ),
@@ -97,6 +113,43 @@ def fuse(
         entry.boost = (boosts or {}).get(entry.id, 1.0)
         entry.score *= entry.boost
     return sorted(fused.values(), key=lambda e: (-e.score, e.id))
+
+
+@dataclass(frozen=True)
+class SubjectGroup:
+    """A subject group the query names: the query's names that found it (two namesakes: one
+    name, two groups), its members' mentions in all, and the sources in scope that mention it
+    (id -> when last written, ISO text: newer sorts later)."""
+
+    names: frozenset[str]
+    mentions: int
+    sources: Mapping[str, str]
+
+
+def subject_ranking(groups: Sequence[SubjectGroup], fused: Sequence[str]) -> list[str]:
+    """The sources that mention the query's names: more of them, then rarer ones (the sum of
+    1 / a name's mentions, its groups' together), then in the ``fused`` order, then newest,
+    then by id."""
+    named: dict[str, set[str]] = defaultdict(set)
+    said: dict[str, int] = defaultdict(int)  # a name -> its groups' mentions
+    at: dict[str, str] = {}
+    for group in groups:
+        for name in group.names:
+            said[name] += group.mentions
+        for item, written in group.sources.items():
+            named[item] |= group.names
+            at[item] = written
+    position = {item: rank for rank, item in enumerate(dict.fromkeys(fused))}
+    ordered = sorted(named)  # ties by id, then newest first, then the ranking's keys (stable)
+    ordered.sort(key=lambda item: at[item], reverse=True)
+    ordered.sort(
+        key=lambda item: (
+            -len(named[item]),
+            -sum(1 / max(said[name], 1) for name in named[item]),
+            position.get(item, len(position)),
+        )
+    )
+    return ordered
 
 
 def graph_ranking(

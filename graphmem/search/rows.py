@@ -53,6 +53,27 @@ class NeighbourRow(TypedDict):
     distance: int
 
 
+class SubjectSource(TypedDict):
+    """A source of a subject row's lists: a memory's type (null for a raw turn) and when it was
+    last written (a memory's updated_at, a turn's ts; ISO text)."""
+
+    id: str
+    type: str | None
+    at: str
+
+
+class SubjectGroupRow(TypedDict):
+    """search/find_subject_memories, find_subject_turns: one subject group the query names (its
+    root), how many mentions its members have in all, and the sources in scope that mention it:
+    among the fusion so far (``found``) and the newest others."""
+
+    root: str
+    keys: list[str]  # the query's keys that found it (namesakes: one key, several groups)
+    mentions: int
+    found: list[SubjectSource]
+    others: list[SubjectSource]
+
+
 # --- the pages -------------------------------------------------------------------------------
 
 

@@ -10,9 +10,13 @@ Rules:
   saved in the same session, other versions of the same topic, memories about a linked fact:
   the current fact of the key the topic names contradicts or impacts another fact whose key
   another memory's topic names; for raw turns, the turns said just before and after in the
-  same conversation). Fusion: weighted reciprocal rank (graphmem/search/ranking.py; each
-  channel one file of graphmem/search/channels/). ``channels`` restricts them (graph needs one
-  of the others: it expands their hits); by default every available one runs.
+  same conversation), ``subject`` (what mentions a subject the query names, under any of its
+  spellings and merged subjects: graphmem/search/channels/subject.py; it reads what the
+  subjects pass has recorded, never waits for it). Fusion: weighted reciprocal rank
+  (graphmem/search/ranking.py; each channel one file of graphmem/search/channels/).
+  ``channels`` chooses them (graph needs one of the others: it expands their hits); by
+  default every available one runs but ``subject``, which runs when named: held out on LoCoMo
+  it lowered the raw turns' recall@10 (bench/locomo_subjects.py; docs/configuration.md).
 - Retrieval parts (graphmem/toolkit/retrieval.py): the embedder; a second stage, when there is
   one, reorders the fused top within its time budget (graphmem/search/second_stage.py).
   ``notices`` says, one line each, when the vector channel is off because its model could not
@@ -85,12 +89,16 @@ RAW_FALLBACK_BELOW = 3
 MULTI_HOP_SEEDS = 5
 MULTI_HOP_WEIGHT = 0.5
 NO_VECTORS = "vector needs an embedding model (GRAPHMEM_EMBEDDINGS)"
+# Channels that run only when a request names them: the subject channel lowered LoCoMo's
+# held-out recall@10 (81.9 to 81.6 at weight 1.0; every fold chose weight 0).
+NAMED_ONLY = frozenset({ChannelName.SUBJECT})
 
 
 def _channels(request: SearchRequest, retrieval: Retrieval) -> list[ChannelName]:
     vector = ChannelName.VECTOR
     if request.channels is None:
-        return [name for name in ChannelName if name is not vector or retrieval.embedder]
+        available = [name for name in ChannelName if name is not vector or retrieval.embedder]
+        return [name for name in available if name not in NAMED_ONLY]
     chosen = list(dict.fromkeys(request.channels))
     if vector in chosen and retrieval.embedder is None:
         off = retrieval.vectors_off  # embeddings asked for, the model unavailable: say why

@@ -26,8 +26,10 @@ from graphmem.search.rows import (
     MemoryIdRow,
     NearestRow,
     NeighbourRow,
+    SubjectGroupRow,
+    SubjectSource,
 )
-from tests.row_shapes import column_test, map_test
+from tests.row_shapes import column_test, map_test, opening_test
 
 pytestmark = pytest.mark.pure
 
@@ -41,6 +43,8 @@ SHAPES: dict[str, type] = {
     "search/expand_memory_graph": NeighbourRow,
     "search/expand_turn_graph": NeighbourRow,
     "search/get_memory_hits": MemoryHitRow,
+    "search/find_subject_memories": SubjectGroupRow,
+    "search/find_subject_turns": SubjectGroupRow,
     "memories/list_memories": MemoryIdRow,
     "retrieval/count_items_to_embed": ItemsToEmbedRow,
     "retrieval/list_memories_to_embed": ItemRow,
@@ -68,3 +72,14 @@ test_a_shape_names_its_statements_columns = column_test(SHAPES)
 
 
 test_a_map_shape_names_the_keys_its_column_holds = map_test(MAPS)
+
+# A map built inside a subquery (the statement, its opening, which occurrence): the subject
+# rows' found (0) and others (1).
+OPENINGS: dict[tuple[str, str, int], type] = {
+    (name, "collect({", occurrence): SubjectSource
+    for name in ("search/find_subject_memories", "search/find_subject_turns")
+    for occurrence in (0, 1)
+}
+
+
+test_a_map_shape_names_the_keys_of_the_map_returned = opening_test(OPENINGS)

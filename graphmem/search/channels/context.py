@@ -54,6 +54,7 @@ class Sources:
     vector: str
     scan: str
     expand: str
+    subjects: str
     params: Params
     fusion: Fusion = MEMORY_FUSION
 

@@ -1,5 +1,6 @@
 """One ranking: the channels that read the query run at once, their lists fuse, then each
-channel that expands the fusion (graph) reads it and fuses in (graphmem/search/ranking.py).
+channel that expands the fusion (subject, then graph) reads it and fuses in
+(graphmem/search/ranking.py).
 
 The same channels rank curated memories and raw turns: ``Sources`` names each one's statements
 and the scope they read, and raw turns fuse by their embedding model's constants.
@@ -15,11 +16,12 @@ from graphmem.search.channels.context import Context, Hit, MemoryScope, Reading,
 from graphmem.search.channels.fulltext import FullText
 from graphmem.search.channels.graph import GRAPH_PER_SEED, TURN_GRAPH_DEPTH, Graph
 from graphmem.search.channels.protocol import Channel
+from graphmem.search.channels.subject import Subject
 from graphmem.search.channels.vector import Vector
 from graphmem.search.ranking import Fused, fuse, turn_fusion
 
 # Every channel, in the order their lists enter the fusion.
-CHANNELS: tuple[Channel, ...] = (FullText(), Vector(), Graph())
+CHANNELS: tuple[Channel, ...] = (FullText(), Vector(), Subject(), Graph())
 MAX_POOL = 1_000
 MIN_POOL = 100
 
@@ -38,6 +40,7 @@ def memory_sources(scope: MemoryScope) -> Sources:
         "search/search_memories_vector",
         "search/scan_memories_vector",
         "search/expand_memory_graph",
+        "search/find_subject_memories",
         {**scope, "per_seed": GRAPH_PER_SEED},
     )
 
@@ -48,6 +51,7 @@ def turn_sources(context: Context) -> Sources:
         "search/search_turns_vector",
         "search/scan_turns_vector",
         "search/expand_turn_graph",
+        "search/find_subject_turns",
         {"project": context.request.project, "depth": TURN_GRAPH_DEPTH},
         turn_fusion(context.model),
     )

@@ -8,3 +8,4 @@ class ChannelName(StrEnum):
     FULLTEXT = "fulltext"
     VECTOR = "vector"
     GRAPH = "graph"
+    SUBJECT = "subject"
