@@ -4,7 +4,7 @@
 // claim's statement, "subject predicate object"; null for quarantined text, which names
 // nothing), the names the writer gave (about), and the source a co-occurrence counts in (a
 // memory or chunk itself; a turn's session; a claim's chunk, the text it was mined from), and
-// the stamp of the text read (a memory's version, a chunk's source hash: record_subjects).
+// the stamp of the text read (a memory's version, a chunk's source hash: close_read_sources).
 CALL () {
   MATCH (m:Memory:Unread {tenant: $tenant}) USING INDEX m:Unread(tenant)
   RETURN 'memory' AS kind, m.id AS id, m.id AS source,

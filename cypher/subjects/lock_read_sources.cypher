@@ -1,7 +1,7 @@
 // The sources a pass read, locked in id order ($ids sorted) before it records, as the search
 // fields' batches lock them (never a circle): a write that changes a source's text while the
 // pass runs (an answer to a chunk, a memory's release) has committed by now or waits for the
-// pass, so record_subjects, the next statement, sees each source as it stands.
+// pass, so what the pass records next (close_read_sources) sees each source as it stands.
 UNWIND $ids AS id
 MATCH (n:Unread {tenant: $tenant, id: id})
 SET n.subjects_lock = true

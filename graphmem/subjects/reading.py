@@ -13,7 +13,7 @@ twice), reads up to ``BATCH`` unread sources, finds the candidates of their ment
 (an index seek each), resolves them in order (graphmem/subjects/ledger.py) and writes what it
 found. A source left unread by a crash or a failed pass is found by the next pass of its
 tenant. A source whose text changed (a chunk an answer was appended to) is Unread again: the
-pass replaces its mentions with those of its text as it now stands (subjects/record_subjects).
+pass replaces its mentions with those of its text as it now stands (close_read_sources).
 
 The names a writer gave (``about``) are mentions of their own (their kind is unknown); names
 found in the text where none was given (graphmem/subjects/extract.py) are resolved after them.
@@ -119,11 +119,28 @@ async def read_subjects(db: TenantStore, limit: int = BATCH) -> PassResult:
         written.sort(key=lambda mention: str(mention["source_id"]))
         read = sorted(({"id": row["id"], "stamp": row["stamp"]} for row in unread), key=_by_id)
         await tx.run("subjects/lock_read_sources", ids=[item["id"] for item in read])
-        await tx.run("subjects/record_subjects", now=now, read=read, **_changes(ledger, written))
+        await _record(tx, now, _changes(ledger, written))
+        await tx.run("subjects/close_read_sources", now=now, read=read)
         made = sum(1 for subject in ledger.known.values() if subject.new)
         return PassResult(len(unread), len(ledger.mentions), made, len(ledger.questions))
 
     return await derived_write(db, "subjects", work)
+
+
+# A statement per kind of record, run only with something to record: one with an empty list
+# would be another plan for Neo4j to make (a plan is cached per parameter types).
+RECORDS = (
+    ("subjects/create_subjects", "subjects"),
+    ("subjects/create_aliases", "aliases"),
+    ("subjects/create_mentions", "mentions"),
+    ("subjects/create_subject_questions", "questions"),
+)
+
+
+async def _record(tx: Tx, now: str, changes: dict[str, list[dict[str, object]]]) -> None:
+    for statement, kind in RECORDS:
+        if changes[kind]:
+            await tx.run(statement, now=now, **{kind: changes[kind]})
 
 
 def _by_id(item: dict[str, str]) -> str:
@@ -191,8 +208,10 @@ def _resolve_source(
     ]
 
 
-def _changes(ledger: Ledger, mentions: list[dict[str, object]]) -> dict[str, object]:
-    """The parameters of subjects/record_subjects (besides the sources read)."""
+def _changes(
+    ledger: Ledger, mentions: list[dict[str, object]]
+) -> dict[str, list[dict[str, object]]]:
+    """What the pass records, per kind (RECORDS)."""
     return {
         "subjects": [
             {"id": s.id, "kind": s.kind, "name": s.aliases[0].written if s.aliases else ""}
