@@ -2,7 +2,7 @@
 // were not read yet, or a backlog of those written before subjects not yet walked
 // (subjects/label_unread_backlog). A read, so a settle with nothing to do writes nothing
 // (index seeks on the tenant).
-RETURN EXISTS { MATCH (n:Unread) WHERE n.tenant = $tenant }
+RETURN EXISTS { MATCH (n:Unread) WHERE n.tenant = $tenant AND n.id IS NOT NULL }
     OR NOT EXISTS {
       MATCH (l:SubjectLedger)
       WHERE l.tenant = $tenant AND l.backlog_done AND l.knowledge_backlog_done AND l.keys_done
