@@ -2,10 +2,10 @@
 // Unread, unless the text changed since it was read (its stamp, a memory's version or a
 // chunk's source hash, differs: the next pass reads it again; lock_read_sources locked them).
 // A source read again (a chunk whose body an answer changed) has its mentions follow its text:
-// those it held before this pass (older than $now) go, and what only they held goes as an
-// erasure would take it (a spelling no mention carries, with its keys; a subject no mention
-// names that no merge involves, with its questions); a spelling or subject kept says what a
-// surviving mention says.
+// those it held before this pass ($stale, read by lock_read_sources) go, and what only they
+// held goes as an erasure would take it (a spelling no mention carries, with its keys; a
+// subject no mention names that no merge involves, with its questions); a spelling or subject
+// kept says what a surviving mention says.
 UNWIND $read AS item
 MATCH (n:Unread {tenant: $tenant, id: item.id})
 WITH n, item, CASE WHEN n:Memory THEN coalesce(toString(n.version), '')
@@ -13,7 +13,7 @@ WITH n, item, CASE WHEN n:Memory THEN coalesce(toString(n.version), '')
 FOREACH (_ IN CASE WHEN stamp = item.stamp THEN [1] ELSE [] END | REMOVE n:Unread)
 WITH n
 OPTIONAL MATCH (n)-[:HAS_MENTION]->(old:Mention)
-WHERE old.at < datetime($now)
+WHERE old.id IN $stale
 WITH collect(old) AS stale
 CALL (stale) {
   UNWIND stale AS old

@@ -302,6 +302,7 @@ class Indexer:
             await bookkeeping(db, "retrieval/set_memory_search_fields", memories=rows, model=model)
 
     async def _write_turn_vectors(self, tenant: str, embedder: Embedder, ids: list[str]) -> None:
+        ids = sorted(ids)  # locks in id order, as the subjects pass takes them (subjects/reading)
         for start in range(0, len(ids), BATCH):
             read = await self._store.read(
                 "retrieval/read_turn_vector_texts", tenant, ids=ids[start : start + BATCH]

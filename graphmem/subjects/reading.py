@@ -67,6 +67,12 @@ class UnreadRow(TypedDict):
     stamp: str  # the text read: a memory's version, a chunk's source hash ('' otherwise)
 
 
+class StaleRow(TypedDict):
+    """subjects/lock_read_sources: the mentions the sources held before the pass."""
+
+    stale: list[str]
+
+
 class UnreadFlag(TypedDict):
     """subjects/has_unread_sources."""
 
@@ -118,9 +124,10 @@ async def read_subjects(db: TenantStore, limit: int = BATCH) -> PassResult:
         # (graphmem/retrieval/indexing.py), so the two never wait for each other in a circle
         written.sort(key=lambda mention: str(mention["source_id"]))
         read = sorted(({"id": row["id"], "stamp": row["stamp"]} for row in unread), key=_by_id)
-        await tx.run("subjects/lock_read_sources", ids=[item["id"] for item in read])
+        locked = await tx.run("subjects/lock_read_sources", ids=[item["id"] for item in read])
+        stale = shaped(StaleRow, locked)[0]["stale"]  # the mentions held before this pass
         await _record(tx, now, _changes(ledger, written))
-        await tx.run("subjects/close_read_sources", now=now, read=read)
+        await tx.run("subjects/close_read_sources", read=read, stale=stale)
         made = sum(1 for subject in ledger.known.values() if subject.new)
         return PassResult(len(unread), len(ledger.mentions), made, len(ledger.questions))
 

@@ -263,3 +263,19 @@ async def test_an_answer_during_a_pass_is_read_by_the_next(
     assert await count(store, tenant, "(n:Chunk:Unread)") == 1
     await reader_of(store).settle(tenant)
     assert "Beatrix Lindqvist" in await mentions_of(store, tenant, chunk["id"])
+
+
+async def test_a_chunk_read_again_loses_its_old_mentions_whatever_the_clocks_say(
+    client: Client[Any], store: Store, tenant: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The mentions replaced are those the chunk held before the pass (by identity), even when
+    this pass's time is earlier than the last one's (another process's clock)."""
+    chunk = await add(client, "Orinoco Dynamics opened an office.")
+    await reader_of(store).settle(tenant)
+    answer = "Beatrix Lindqvist leads it."
+    await call(client, "record_human_answer", chunk_ref=chunk["id"], answer_text=answer)
+    monkeypatch.setattr(reading, "utc_now_iso", lambda: "2020-01-01T00:00:00+00:00")
+    await reading.read_subjects(store.of(tenant))
+    monkeypatch.undo()
+    after = await mentions_of(store, tenant, chunk["id"])
+    assert after.count("Orinoco Dynamics") == 1 and "Beatrix Lindqvist" in after

@@ -8,7 +8,7 @@ import pytest
 from graphmem.subjects.key_walk import UnnamedKeyRow
 from graphmem.subjects.merging import MergedRow, MergeEndRow
 from graphmem.subjects.questions import QuestionRow
-from graphmem.subjects.reading import AliasItem, CandidateRow, UnreadRow
+from graphmem.subjects.reading import AliasItem, CandidateRow, StaleRow, UnreadRow
 from graphmem.subjects.service import GroupRow
 from tests.row_shapes import fields, keys_of_map, returned
 
@@ -38,3 +38,7 @@ def test_a_question_is_read_as_returned() -> None:
 
 def test_the_key_walk_reads_as_returned() -> None:
     assert sorted(returned("subjects/list_unnamed_fact_keys")) == fields(UnnamedKeyRow)
+
+
+def test_the_locked_sources_answer_their_mentions() -> None:
+    assert sorted(returned("subjects/lock_read_sources")) == fields(StaleRow)
