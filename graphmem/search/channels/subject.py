@@ -58,6 +58,8 @@ class Subject:
             return None
         groups, types = subject_groups(rows)
         ranked = subject_ranking(groups, fused)[: reading.context.pool]
+        if not ranked:  # known names, nothing of them in the caller's scope: no part taken
+            return None
         return [Hit(item, types.get(item)) for item in ranked]
 
 
