@@ -356,7 +356,7 @@ class _Loader:
                 now=datetime.now(UTC).isoformat(),
             )
         await self.store.bulk_write("transfer/finish_import", self.tenant)
-        await self.store.write("transfer/reopen_key_walk", self.tenant)
+        await self.store.bulk_write("transfer/reopen_key_walk", self.tenant)
 
     def imported(self, checked: Checked) -> Imported:
         revision, digest = self.last
