@@ -6,7 +6,8 @@
 // newest of the rest (the members' newest $scan mentions by the index's order of their
 // source, at most $pool kept). One row a group, with the keys that found it and `mentions`:
 // how many mentions its members have in all (their degree: how common a name it is).
-UNWIND $keys AS key
+UNWIND range(0, size($keys) - 1) AS position
+WITH $keys[position] AS key, position
 CALL (key) {
   MATCH (k:SubjectKey {tenant: $tenant, key: key})
   RETURN k.subject_id AS subject_id
@@ -15,7 +16,8 @@ CALL (key) {
 MATCH (s:Subject {tenant: $tenant, id: subject_id})
 OPTIONAL MATCH (s)-[:MERGED_INTO*1..]->(up:Subject)
 WHERE up.tenant = $tenant AND NOT EXISTS { (up)-[:MERGED_INTO]->() }
-WITH coalesce(up, s) AS root, collect(DISTINCT key) AS keys
+WITH coalesce(up, s) AS root, collect(DISTINCT key) AS keys, min(position) AS first
+ORDER BY first  // the groups the query names first are kept
 LIMIT $groups
 WITH root, keys, [root] + COLLECT {
   MATCH (m:Subject)-[:MERGED_INTO*1..]->(root) WHERE m.tenant = $tenant RETURN m LIMIT 100

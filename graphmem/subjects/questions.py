@@ -52,10 +52,12 @@ async def answer_subject_question(
         if question is None:
             raise NotFound("subject_question", request.question_id)
         mentioned, candidate = question["mentioned_id"], question["candidate_id"]
-        if question["status"] != "open" or mentioned is None or candidate is None:
+        if question["status"] != "open":
             raise InvalidState(
                 "subject_question", request.question_id, question["status"], "already answered"
             )
+        if mentioned is None or candidate is None:  # a side erased since it was asked
+            raise InvalidState("subject_question", request.question_id, "orphaned", "cannot answer")
         if request.same:
             merged = await merge_in(w, mentioned, candidate, request.reason, request.actor)
             return AnswerSubjectQuestionResult(
