@@ -1,5 +1,5 @@
 // The subjects a pass's mentions may name: those with one of the mentions' keys, found by an
-// index seek each ($probes pairs a key with the source its mention is in). An equal name
+// index seek each ($probes: each key once, with the sources its mentions are in). An equal name
 // ('n:' keys) finds every subject that bears it; a partial key (first or last word, initials)
 // at most $per_key, so a common word ("john", a host's "com") costs a bounded read. With each:
 // its spellings, its group's root (where its merges end: one subject with its members), and
@@ -16,7 +16,8 @@ CALL (probe) {
   RETURN k.subject_id AS subject_id
   LIMIT $per_key
 }
-WITH subject_id, collect(DISTINCT probe.source) AS probed
+UNWIND coalesce(probe.sources, []) + [null] AS source  // null: a probe of no source counts too
+WITH subject_id, collect(DISTINCT source) AS probed
 MATCH (s:Subject {tenant: $tenant, id: subject_id})
 OPTIONAL MATCH (s)-[:MERGED_INTO*1..]->(up:Subject)
 WHERE NOT EXISTS { (up)-[:MERGED_INTO]->() }

@@ -67,6 +67,14 @@ class UnreadRow(TypedDict):
     stamp: str  # the text read: a memory's version, a chunk's source hash ('' otherwise)
 
 
+class LedgerRow(TypedDict):
+    """subjects/lock_subject_ledger."""
+
+    tenant: str
+    sources_walked: bool  # label_unread_backlog has nothing left to walk
+    keys_named: bool  # name_fact_keys has nothing left to walk
+
+
 class StaleRow(TypedDict):
     """subjects/lock_read_sources: the mentions the sources held before the pass."""
 
@@ -107,9 +115,11 @@ async def read_subjects(db: TenantStore, limit: int = BATCH) -> PassResult:
 
     async def work(tx: Tx) -> PassResult:
         now = utc_now_iso()
-        await tx.run("subjects/lock_subject_ledger", now=now)
-        await tx.run("subjects/label_unread_backlog", limit=BACKLOG)  # once per tenant, in steps
-        await name_fact_keys(tx)  # the keys written before their subject was stored, in steps
+        [ledger_row] = shaped(LedgerRow, await tx.run("subjects/lock_subject_ledger", now=now))
+        if not ledger_row["sources_walked"]:  # once per tenant, in steps
+            await tx.run("subjects/label_unread_backlog", limit=BACKLOG)
+        if not ledger_row["keys_named"]:  # the keys written before their subject was stored
+            await name_fact_keys(tx)
         unread = shaped(
             UnreadRow,
             await tx.run("subjects/list_unread_sources", limit=limit, max_chars=MAX_TEXT_CHARS),
@@ -127,7 +137,10 @@ async def read_subjects(db: TenantStore, limit: int = BATCH) -> PassResult:
         locked = await tx.run("subjects/lock_read_sources", ids=[item["id"] for item in read])
         stale = shaped(StaleRow, locked)[0]["stale"]  # the mentions held before this pass
         await _record(tx, now, _changes(ledger, written))
-        await tx.run("subjects/close_read_sources", read=read, stale=stale)
+        if stale:  # a source read again: its mentions follow its text (rare: run only then)
+            ids = [item["id"] for item in read]
+            await tx.run("subjects/drop_stale_mentions", ids=ids, stale=stale)
+        await tx.run("subjects/close_read_sources", read=read)
         made = sum(1 for subject in ledger.known.values() if subject.new)
         return PassResult(len(unread), len(ledger.mentions), made, len(ledger.questions))
 
@@ -165,14 +178,16 @@ def _mentions_of(row: UnreadRow) -> list[tuple[Mention, bool]]:
 
 
 async def _ledger(tx: Tx, found: list[tuple[UnreadRow, list[tuple[Mention, bool]]]]) -> Ledger:
-    probes = sorted(
-        {(key, m.source) for _, ms in found for m, _ in ms for key in lookup_keys(m.name)}
-    )
+    probes: dict[str, set[str]] = {}  # each key once, with the sources that probe it
+    for _, mentions in found:
+        for mention, _ in mentions:
+            for key in lookup_keys(mention.name):
+                probes.setdefault(key, set()).add(mention.source)
     rows = shaped(
         CandidateRow,
         await tx.run(
             "subjects/find_subject_candidates",
-            probes=[{"key": key, "source": source} for key, source in probes],
+            probes=[{"key": key, "sources": sorted(probes[key])} for key in sorted(probes)],
             per_key=PER_KEY,
         ),
     )

@@ -8,7 +8,7 @@ import pytest
 from graphmem.subjects.key_walk import UnnamedKeyRow
 from graphmem.subjects.merging import MergedRow, MergeEndRow
 from graphmem.subjects.questions import QuestionRow
-from graphmem.subjects.reading import AliasItem, CandidateRow, StaleRow, UnreadRow
+from graphmem.subjects.reading import AliasItem, CandidateRow, LedgerRow, StaleRow, UnreadRow
 from graphmem.subjects.service import GroupRow
 from tests.row_shapes import fields, keys_of_map, returned
 
@@ -42,3 +42,7 @@ def test_the_key_walk_reads_as_returned() -> None:
 
 def test_the_locked_sources_answer_their_mentions() -> None:
     assert sorted(returned("subjects/lock_read_sources")) == fields(StaleRow)
+
+
+def test_the_ledger_says_which_walks_are_left() -> None:
+    assert sorted(returned("subjects/lock_subject_ledger")) == fields(LedgerRow)
