@@ -76,7 +76,7 @@ async def about(db: TenantStore, request: AboutRequest, read_first: bool = True)
         CandidateRow,
         await db.read(
             "subjects/find_subject_candidates",
-            probes=[{"key": key, "sources": []} for key in lookup_keys(name)],
+            probes=[{"key": key, "sources": list[str]()} for key in lookup_keys(name)],
             per_key=PER_KEY,
         ),
     )
