@@ -2,7 +2,8 @@
 // source_hash (body_hash, the dedupe key of the original body, is kept), set its state and
 // quarantine, record the Answer with (chunk)-[:HAS_ANSWER]->(a), and mark the addressed open
 // questions answered with (q)-[:ANSWERED_BY]->(a). The chunk is Unread again: its mentions of
-// subjects follow its new body (or go, when the answer quarantines it; subjects/close_read_sources).
+// subjects follow its new body (or go, when the answer quarantines it;
+// subjects/drop_stale_mentions).
 MATCH (c:Chunk {tenant: $tenant, id: $chunk_id})
 CREATE (c)-[:HAS_ANSWER {at: datetime($now)}]->(a:Answer {
   id: $answer_id, tenant: $tenant, chunk_id: c.id, text: $text, question_ids: $question_ids,

@@ -1,5 +1,6 @@
-// Sources whose subjects were not read yet (memories, turns, chunks, claims), oldest first (ids
-// grow with time), found in the order of the Unread(tenant, id) index, so the page is cut by a
+// Sources whose subjects were not read yet (memories, turns, chunks, claims: an imported node
+// of another kind marked Unread is passed over, never read nor left in front of the page),
+// oldest first (ids grow with time), found in the order of the Unread(tenant, id) index, so the page is cut by a
 // limit on an index seek, never a sort: the text to read, at most $max_chars of it (a memory's
 // content and a chunk's body, not their titles: a title is headline-cased, so its words would
 // all look like names; a claim's statement, "subject predicate object"; null for quarantined
@@ -8,11 +9,10 @@
 // mined from), and the stamp of the text read (a memory's version, a chunk's source hash:
 // close_read_sources).
 MATCH (n:Unread) USING INDEX n:Unread(tenant, id)
-WHERE n.tenant = $tenant AND n.id > ''
+WHERE n.tenant = $tenant AND n.id > '' AND (n:Memory OR n:Turn OR n:Chunk OR n:Claim)
 WITH n ORDER BY n.tenant, n.id LIMIT $limit
 WITH n, CASE WHEN n:Memory THEN 'memory' WHEN n:Turn THEN 'turn'
-             WHEN n:Chunk THEN 'chunk' WHEN n:Claim THEN 'claim' END AS kind
-WHERE kind IS NOT NULL
+             WHEN n:Chunk THEN 'chunk' ELSE 'claim' END AS kind
 RETURN kind, n.id AS id,
        CASE kind WHEN 'turn' THEN n.session_id WHEN 'claim' THEN coalesce(n.chunk_id, n.id)
                  ELSE n.id END AS source,
@@ -24,7 +24,7 @@ RETURN kind, n.id AS id,
                                 ELSE left(n.body, $max_chars) END
          ELSE left(n.subject + ' ' + replace(n.predicate, '_', ' ') + ' ' + n.object, $max_chars)
        END AS text,
-       CASE WHEN kind = 'memory' AND n.status <> 'quarantined' THEN coalesce(n.about, [])
+       CASE WHEN kind = 'memory' AND coalesce(n.status, '') <> 'quarantined' THEN coalesce(n.about, [])
             ELSE [] END AS about,
        CASE kind WHEN 'memory' THEN coalesce(toString(n.version), '')
                  WHEN 'chunk' THEN coalesce(n.source_hash, '') ELSE '' END AS stamp

@@ -13,7 +13,7 @@ twice), reads up to ``BATCH`` unread sources, finds the candidates of their ment
 (an index seek each), resolves them in order (graphmem/subjects/ledger.py) and writes what it
 found. A source left unread by a crash or a failed pass is found by the next pass of its
 tenant. A source whose text changed (a chunk an answer was appended to) is Unread again: the
-pass replaces its mentions with those of its text as it now stands (close_read_sources).
+pass replaces its mentions with those of its text as it now stands (drop_stale_mentions).
 
 The names a writer gave (``about``) are mentions of their own (their kind is unknown); names
 found in the text where none was given (graphmem/subjects/extract.py) are resolved after them.

@@ -189,3 +189,30 @@ async def test_what_was_written_before_subjects_is_read_once(
     assert await count(store, tenant, "(n:Unread)") == 0
     await call(client, "about", name="Wilhelmina Oduya")  # walked once: nothing read again
     assert await count(store, tenant, "(:Subject)<-[:NAMES]-(n:Mention)") == 5
+
+
+async def test_a_node_of_another_kind_marked_unread_never_holds_the_pass_back(
+    client: Client[Any], store: Store, tenant: str
+) -> None:
+    """An import may carry any labels: a batch of Unread nodes that are no source, sorting
+    before every source, is passed over, and the sources behind it are read."""
+    async with store._driver.session(database=store.database) as session:  # as a file may hold
+        await session.run(
+            "UNWIND range(1, $n) AS n CREATE (:Note:Unread {tenant: $tenant, id: '0-' + n})",
+            tenant=tenant,
+            n=BATCH + 1,
+        )
+    await save(client, "t", "Wilhelmina Oduya called.")
+    db = store.of(tenant)
+    await reader_of(store).settle(tenant)
+    found = (await call(client, "about", name="Wilhelmina Oduya"))["subjects"]
+    assert [s["mentions"] for s in found] == [1]
+    assert await count(store, tenant, "(n:Memory:Unread)") == 0
+    assert (await read_subjects(db)).read == 0  # nothing left: a settle writes nothing
+
+
+async def test_a_pass_cuts_its_page_on_the_index_never_by_sorting_the_unread(store: Store) -> None:
+    """A backlog of n unread sources costs each pass its page, not n (no sort, no scan)."""
+    operators = await store.explain("subjects/list_unread_sources")
+    assert "NodeIndexSeek" in operators and "Limit" in operators, operators
+    assert not [op for op in operators if "Scan" in op or op in ("Top", "Sort")], operators
