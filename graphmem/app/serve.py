@@ -20,6 +20,7 @@ from graphmem.app.server import create_server
 from graphmem.app.start_phases import record_server_start, server_stopwatch
 from graphmem.app.tracing_setup import start_tracing, stop_tracing
 from graphmem.console.terminal import say
+from graphmem.core import stalls
 from graphmem.core.errors import ConfigurationError, StoreUnavailable, VectorSpaceMismatch
 from graphmem.core.keys import ChainKey, load_or_create
 from graphmem.core.settings import Settings
@@ -182,6 +183,8 @@ async def _serve_async(
     opening = asyncio.create_task(
         gate.open(lambda g: open_store(settings, g, chain_key, watch, fetching))
     )
+    collections = stalls.watch_collections()  # traces on: what stops the loop, as spans
+    looking = asyncio.create_task(stalls.watch_loop()) if collections else None
     try:
         with _refusal_calls_off_the_early_start():
             server = create_server(gate, settings)
@@ -195,9 +198,12 @@ async def _serve_async(
         else:
             await server.run_stdio_async(show_banner=False)
     finally:
-        opening.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await opening
+        stalls.unwatch(collections)
+        for task in (opening, looking):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
         await gate.close()
 
 

@@ -84,6 +84,17 @@ def span(
     return _recorded(_tracer, name, _keyed(attributes), kind, parent, links)
 
 
+def interval(
+    name: str, start: int, end: int, attributes: Attributes, parent: Context | None = None
+) -> None:
+    """A span of what already happened, from ``start`` to ``end`` (Unix nanoseconds): a pause
+    measured after the fact (core/stalls.py). Nothing when tracing is off."""
+    if _tracer is None:
+        return
+    done = _tracer.start_span(name, context=parent, attributes=attributes, start_time=start)
+    done.end(end_time=end)
+
+
 def _keyed(attributes: Attributes | None) -> Attributes | None:
     """The tenant under its keyed digest, whatever names it here (metrics.py hands the logs'
     digest); with no key (never, once enabled), not at all."""
