@@ -126,17 +126,15 @@ async def read_subjects(db: TenantStore, limit: int = BATCH) -> PassResult:
         )
         if not unread:
             return PassResult(0, 0, 0, 0)
-        # the text's reading is pure CPU: off the event loop (other tenants' calls go on)
+        # reading the texts and resolving their names is pure CPU: in a worker thread, so the
+        # event loop (every other call's answer) is never held for a whole pass
         found = await asyncio.to_thread(lambda: [(row, _mentions_of(row)) for row in unread])
-        ledger = await _ledger(tx, found)
-        written = [m for row, ms in found for m in _resolve_source(ledger, row, ms)]
-        # the sources' locks are taken in id order, as the search fields' batches take them
-        # (graphmem/retrieval/indexing.py), so the two never wait for each other in a circle
-        written.sort(key=lambda mention: str(mention["source_id"]))
+        candidates = await _candidates(tx, found)
+        ledger, changes = await asyncio.to_thread(_resolved, found, candidates)
         read = sorted(({"id": row["id"], "stamp": row["stamp"]} for row in unread), key=_by_id)
         locked = await tx.run("subjects/lock_read_sources", ids=[item["id"] for item in read])
         stale = shaped(StaleRow, locked)[0]["stale"]  # the mentions held before this pass
-        await _record(tx, now, _changes(ledger, written))
+        await _record(tx, now, changes)
         if stale:  # a source read again: its mentions follow its text (rare: run only then)
             ids = [item["id"] for item in read]
             await tx.run("subjects/drop_stale_mentions", ids=ids, stale=stale)
@@ -177,13 +175,28 @@ def _mentions_of(row: UnreadRow) -> list[tuple[Mention, bool]]:
     return given + [(Mention(name_of(f.text), f.kind, row["source"]), f.weak) for f in found]
 
 
-async def _ledger(tx: Tx, found: list[tuple[UnreadRow, list[tuple[Mention, bool]]]]) -> Ledger:
+Found = list[tuple[UnreadRow, list[tuple[Mention, bool]]]]  # each source with its mentions
+
+
+def _resolved(
+    found: Found, rows: list[CandidateRow]
+) -> tuple[Ledger, dict[str, list[dict[str, object]]]]:
+    """The pass's resolution, pure: the ledger and what to record, its mentions sorted by
+    source (the sources' locks are taken in id order, as the search fields' batches take
+    them, graphmem/retrieval/indexing.py, so the two never wait for each other in a circle)."""
+    ledger = _ledger(rows)
+    written = [m for row, ms in found for m in _resolve_source(ledger, row, ms)]
+    written.sort(key=lambda mention: str(mention["source_id"]))
+    return ledger, _changes(ledger, written)
+
+
+async def _candidates(tx: Tx, found: Found) -> list[CandidateRow]:
     probes: dict[str, set[str]] = {}  # each key once, with the sources that probe it
     for _, mentions in found:
         for mention, _ in mentions:
             for key in lookup_keys(mention.name):
                 probes.setdefault(key, set()).add(mention.source)
-    rows = shaped(
+    return shaped(
         CandidateRow,
         await tx.run(
             "subjects/find_subject_candidates",
@@ -191,6 +204,9 @@ async def _ledger(tx: Tx, found: list[tuple[UnreadRow, list[tuple[Mention, bool]
             per_key=PER_KEY,
         ),
     )
+
+
+def _ledger(rows: list[CandidateRow]) -> Ledger:
     known = [
         Known(
             row["id"],

@@ -250,16 +250,16 @@ async def test_an_answer_during_a_pass_is_read_by_the_next(
     """The pass read the chunk's old body; an answer commits before it records: the chunk stays
     unread (its stamp changed) and the next pass reads the answer's names."""
     chunk = await add(client, "Orinoco Dynamics opened an office.")
-    resolve = reading._ledger
+    candidates = reading._candidates
 
     async def answered_meanwhile(*args: Any) -> Any:
         answer = "Beatrix Lindqvist leads it."
         await call(client, "record_human_answer", chunk_ref=chunk["id"], answer_text=answer)
-        return await resolve(*args)
+        return await candidates(*args)
 
-    monkeypatch.setattr(reading, "_ledger", answered_meanwhile)
+    monkeypatch.setattr(reading, "_candidates", answered_meanwhile)
     await reading.read_subjects(store.of(tenant))
-    monkeypatch.setattr(reading, "_ledger", resolve)
+    monkeypatch.setattr(reading, "_candidates", candidates)
     assert await count(store, tenant, "(n:Chunk:Unread)") == 1
     await reader_of(store).settle(tenant)
     assert "Beatrix Lindqvist" in await mentions_of(store, tenant, chunk["id"])
