@@ -181,16 +181,19 @@ async def _serve_async(
         _cancel_on_sigterm()
     gate = StoreGate()
     chain_key, fetching = opened_with
-    opening = asyncio.create_task(
-        gate.open(lambda g: open_store(settings, g, chain_key, watch, fetching))
-    )
+
+    async def opened(g: StoreGate) -> Store:
+        store = await open_store(settings, g, chain_key, watch, fetching)
+        settle_the_heap()  # before the gate opens: no call's objects are alive yet
+        return store
+
+    opening = asyncio.create_task(gate.open(opened))
     collections = stalls.watch_collections()  # traces on: what stops the loop, as spans
-    looking = asyncio.create_task(stalls.watch_loop()) if collections else None
+    looking = asyncio.create_task(stalls.watch_loop(collections)) if collections else None
     try:
         with _refusal_calls_off_the_early_start():
             server = create_server(gate, settings)
-        settle_the_heap()
-        opening.add_done_callback(lambda _: settle_the_heap())  # and what the store made
+        gc.freeze()  # what the server is built of (settle_the_heap)
         watch.lap("server")  # before the opening task's first lap: it runs from the next await
         if transport == "http":
             # uvicorn catches SIGINT/SIGTERM, shuts down gracefully, then re-raises the signal
@@ -213,7 +216,8 @@ async def _serve_async(
 def settle_the_heap() -> None:
     """What the server is built of (modules, tool schemas, models, the driver) lives as long as
     it does: frozen out of the collector's reach, so a full collection under load walks only
-    what calls made, not the whole server again (a pause every call in flight waits out)."""
+    what calls made, not the whole server again (a pause every call in flight waits out). Run
+    once the store is open, before the first call passes the gate."""
     gc.collect()
     gc.freeze()
 

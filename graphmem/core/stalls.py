@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import gc
 import time
+from collections import deque
 from typing import Any
 
 from opentelemetry.context import Context
@@ -23,26 +24,32 @@ from graphmem.core import tracing
 MIN_GC = 1_000_000  # nanoseconds
 MIN_STALL = 0.02  # seconds
 TICK = 0.01  # seconds between two looks at the loop
+KEPT = 1024  # slow collections kept between two looks (the oldest dropped first)
 
 
 class Collections:
-    """A ``gc.callbacks`` entry: each collection timed, the slow ones sent as spans."""
+    """A ``gc.callbacks`` entry: each collection timed, the slow ones kept for ``watch_loop`` to
+    send (a collection may run in any thread, the exporter's too: no span is made here)."""
 
     def __init__(self) -> None:
-        self.began = 0
+        self.began = (0, 0)  # wall clock and monotonic nanoseconds
+        self.slow: deque[tuple[int, int, int, int]] = deque(maxlen=KEPT)
 
     def __call__(self, phase: str, info: dict[str, Any]) -> None:
         if phase == "start":
-            self.began = time.time_ns()
+            self.began = (time.time_ns(), time.perf_counter_ns())
             return
-        ended = time.time_ns()
-        if not self.began or ended - self.began < MIN_GC:
-            return
-        attributes = {
-            "graphmem.gc.generation": int(info.get("generation", -1)),
-            "graphmem.gc.collected": int(info.get("collected", 0)),
-        }
-        tracing.interval("python gc", self.began, ended, attributes, Context())
+        wall, began = self.began
+        took = time.perf_counter_ns() - began
+        if began and took >= MIN_GC:
+            generation, collected = int(info.get("generation", -1)), int(info.get("collected", 0))
+            self.slow.append((wall, wall + took, generation, collected))
+
+    def send(self) -> None:
+        while self.slow:
+            start, end, generation, collected = self.slow.popleft()
+            attributes = {"graphmem.gc.generation": generation, "graphmem.gc.collected": collected}
+            tracing.interval("python gc", start, end, attributes, Context())
 
 
 def watch_collections() -> Collections | None:
@@ -59,11 +66,15 @@ def unwatch(watcher: Collections | None) -> None:
         gc.callbacks.remove(watcher)
 
 
-async def watch_loop() -> None:
-    """Until cancelled: look at the loop every ``TICK``; a late wake is a stall span."""
+async def watch_loop(collections: Collections | None = None) -> None:
+    """Until cancelled: look at the loop every ``TICK``; a late wake is a stall span, and the
+    slow collections kept since the last look are sent."""
     while True:
-        meant = time.time_ns() + int(TICK * 1e9)
+        meant = time.perf_counter_ns() + int(TICK * 1e9)
         await asyncio.sleep(TICK)
-        woke = time.time_ns()
-        if woke - meant >= MIN_STALL * 1e9:
-            tracing.interval("event loop stall", meant, woke, {}, Context())
+        late = time.perf_counter_ns() - meant
+        if late >= MIN_STALL * 1e9:
+            woke = time.time_ns()
+            tracing.interval("event loop stall", woke - late, woke, {}, Context())
+        if collections is not None:
+            collections.send()

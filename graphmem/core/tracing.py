@@ -91,7 +91,8 @@ def interval(
     measured after the fact (core/stalls.py). Nothing when tracing is off."""
     if _tracer is None:
         return
-    done = _tracer.start_span(name, context=parent, attributes=attributes, start_time=start)
+    keyed = _keyed(attributes)
+    done = _tracer.start_span(name, context=parent, attributes=keyed, start_time=start)
     done.end(end_time=end)
 
 

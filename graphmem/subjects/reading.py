@@ -25,8 +25,9 @@ import asyncio
 import contextlib
 import logging
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Literal, TypedDict
+from typing import Literal, TypedDict, TypeVar
 from weakref import WeakKeyDictionary
 
 from graphmem.core.clock import utc_now_iso
@@ -46,6 +47,7 @@ BACKLOG = 2_000  # sources of each kind written before subjects, looked at per p
 PER_KEY = 64  # subjects a partial key (a first or last word, initials) finds at most
 SOON = 1.0  # seconds after a write before its tenant's pass (a burst shares one)
 HAND_OVER = 0.05  # seconds between two passes of a backlog
+SLICE = 16  # sources read or resolved between two turns of the event loop
 # A chunk's body holds the knowledge pipeline's own words, which name nothing: its markers
 # (graphmem/knowledge/heuristics.py MARKERS) and the stamp an appended answer opens with
 # (graphmem/knowledge/answers.py). Spelled here: subjects stand below knowledge.
@@ -126,11 +128,18 @@ async def read_subjects(db: TenantStore, limit: int = BATCH) -> PassResult:
         )
         if not unread:
             return PassResult(0, 0, 0, 0)
-        # reading the texts and resolving their names is pure CPU: in a worker thread, so the
-        # event loop (every other call's answer) is never held for a whole pass
-        found = await asyncio.to_thread(lambda: [(row, _mentions_of(row)) for row in unread])
-        candidates = await _candidates(tx, found)
-        ledger, changes = await asyncio.to_thread(_resolved, found, candidates)
+        # reading the texts and resolving their names is pure CPU, done on the event loop a
+        # slice at a time: every other call's answer goes out between two slices (a worker
+        # thread would hand the interpreter back and forth with the loop, slowing each I/O)
+        found = await in_slices(unread, _mentions_of)
+        ledger = _ledger(await _candidates(tx, found))
+        resolved = await in_slices(found, lambda pair: _resolve_source(ledger, *pair))
+        written = sorted(
+            (mention for _, mentions in resolved for mention in mentions),
+            key=lambda mention: str(mention["source_id"]),
+        )  # the sources' locks are taken in id order, as the search fields' batches take
+        # them (graphmem/retrieval/indexing.py), so the two never wait for each other in a circle
+        changes = _changes(ledger, written)
         read = sorted(({"id": row["id"], "stamp": row["stamp"]} for row in unread), key=_by_id)
         locked = await tx.run("subjects/lock_read_sources", ids=[item["id"] for item in read])
         stale = shaped(StaleRow, locked)[0]["stale"]  # the mentions held before this pass
@@ -176,18 +185,18 @@ def _mentions_of(row: UnreadRow) -> list[tuple[Mention, bool]]:
 
 
 Found = list[tuple[UnreadRow, list[tuple[Mention, bool]]]]  # each source with its mentions
+A = TypeVar("A")
+B = TypeVar("B")
 
 
-def _resolved(
-    found: Found, rows: list[CandidateRow]
-) -> tuple[Ledger, dict[str, list[dict[str, object]]]]:
-    """The pass's resolution, pure: the ledger and what to record, its mentions sorted by
-    source (the sources' locks are taken in id order, as the search fields' batches take
-    them, graphmem/retrieval/indexing.py, so the two never wait for each other in a circle)."""
-    ledger = _ledger(rows)
-    written = [m for row, ms in found for m in _resolve_source(ledger, row, ms)]
-    written.sort(key=lambda mention: str(mention["source_id"]))
-    return ledger, _changes(ledger, written)
+async def in_slices(items: list[A], work: Callable[[A], B]) -> list[tuple[A, B]]:
+    """``work`` on each item, ``SLICE`` items between two turns of the event loop."""
+    done: list[tuple[A, B]] = []
+    for first in range(0, len(items), SLICE):
+        if first:
+            await asyncio.sleep(0)
+        done.extend((item, work(item)) for item in items[first : first + SLICE])
+    return done
 
 
 async def _candidates(tx: Tx, found: Found) -> list[CandidateRow]:

@@ -41,6 +41,8 @@ def test_a_slow_collection_is_a_span_of_its_own(kept: Kept) -> None:
             cycles.append(node)
         del cycles
         gc.collect()
+        assert watcher is not None and watcher.slow  # kept: sent from the loop's next look
+        watcher.send()
     finally:
         stalls.unwatch(watcher)
     [collected] = [s for s in kept.spans if s.name == "python gc"][-1:]
