@@ -43,6 +43,7 @@ class Call:
     start: int
     end: int
     parts: dict[str, float] = field(default_factory=dict[str, float])
+    statements: dict[str, float] = field(default_factory=dict[str, float])  # ms by name
 
     @property
     def ms(self) -> float:
@@ -156,6 +157,9 @@ def dissect(call: Call, spans: Spans, pauses: list[Pause], client: Client) -> bo
         p["lock"] = sum(s["end"] - s["start"] for s in locks) / 1e6
         p["size"] = float(batch["attributes"].get("graphmem.batch.writes", 0))
         statements = spans.statements(batch)
+        for statement in statements:
+            took = (statement["end"] - statement["start"]) / 1e6
+            call.statements[statement["name"]] = call.statements.get(statement["name"], 0) + took
         p["trips"] = float(len(statements))
         p["retried"] = float(any(s["attributes"].get("graphmem.retries", 0) for s in statements))
         p["waited"] = float(spans.waited(tool["start"], batch["start"]))
@@ -207,4 +211,15 @@ def report(label: str, calls: list[Call]) -> list[str]:
     extra = sum(c.ms for c in tail) / len(tail) - sum(c.ms for c in middle) / len(middle)
     causes = ", ".join(f"{p} +{mean(tail, p) - mean(middle, p):.1f}" for p in growth[:3])
     lines.append(f"  the tail's extra {extra:.1f} ms: {causes}")
+    lines.append(f"  statements of the median's batches (ms a call): {slowest(middle)}")
+    lines.append(f"  statements of the tail's batches (ms a call): {slowest(tail)}")
     return lines
+
+
+def slowest(calls: list[Call], shown: int = 5) -> str:
+    total: dict[str, float] = defaultdict(float)
+    for call in calls:
+        for name, ms in call.statements.items():
+            total[name] += ms / len(calls)
+    ranked = sorted(total.items(), key=lambda item: -item[1])[:shown]
+    return ", ".join(f"{name} {ms:.1f}" for name, ms in ranked)
