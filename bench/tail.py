@@ -40,6 +40,7 @@ from bench.concurrency_load import OURS, Workload
 from bench.harness import say, scratch_tenant
 from bench.locomo import DATA_ENV, data_files
 from bench.peers_sides import chosen, load
+from bench.profile import sampling, summary
 from bench.tail_anatomy import Call, Client, Spans, dissect, pauses_in, report
 from graphmem.store import Store
 from tests.app.helpers import listening_process
@@ -54,6 +55,7 @@ class Recorder:
     def __init__(self) -> None:
         self.calls: dict[str, list[Call]] = {}
         self.client = Client()
+        self.profile: list[str] = []  # py-spy's summary of the server (--profile)
         self._began = 0
         gc.callbacks.append(self._collection)
 
@@ -76,6 +78,7 @@ async def traced_load(
 ) -> list[Call]:
     """Every client calls back to back for ``seconds``, each call with a trace of its own."""
     calls: list[Call] = []
+    failed: list[str] = []
     deadline = time.perf_counter() + seconds
 
     async def session(index: int, client: McpClient[Any]) -> None:
@@ -87,14 +90,18 @@ async def traced_load(
             meta = {"traceparent": f"00-{trace}-{parent}-01"}
             began = time.time_ns()
             result = await client.call_tool(tool, arguments, raise_on_error=False, meta=meta)
-            if not result.is_error:
+            if result.is_error:
+                failed.append(tool)  # counted apart: a refused call is no latency figure
+            else:
                 calls.append(Call(tool, trace, parent, began, time.time_ns()))
 
     await asyncio.gather(*(session(i, client) for i, client in enumerate(clients)))
+    if failed:
+        say(f"  {len(failed)} calls failed ({failed[0]}), left out of the figures")
     return calls
 
 
-async def loads(url: str, texts: list[str], args: Any, recorder: Recorder) -> None:
+async def loads(url: str, pid: int, texts: list[str], args: Any, recorder: Recorder) -> None:
     stop = asyncio.Event()
     watcher = asyncio.create_task(recorder.watch(stop))
     first = 1_000_000
@@ -106,8 +113,13 @@ async def loads(url: str, texts: list[str], args: Any, recorder: Recorder) -> No
         for n in args.sessions:
             async with sessions([url], n) as clients:
                 for tool in args.tools:
-                    calls = await traced_load(clients, OURS[tool], texts, args.seconds, first)
+                    profiled = args.profile and n == max(args.sessions) and tool == args.tools[0]
+                    out = args.scratch / "server.pyspy"
+                    with sampling(pid, out) if profiled else contextlib.nullcontext():
+                        calls = await traced_load(clients, OURS[tool], texts, args.seconds, first)
                     recorder.calls[f"{tool}, {n} sessions"] = calls
+                    if profiled:
+                        recorder.profile = summary(out, top=20)
                     first += 1_000_000
                     say(f"{tool}, {n} sessions: {len(calls) / args.seconds:.0f} calls/s")
     finally:
@@ -142,7 +154,7 @@ async def run(endpoint: Endpoint, scratch: Path, texts: list[str], args: Any) ->
                 )
                 with graphmem_servers(env, args.logs or scratch, 1) as (server,):
                     log_pauses(jvm(endpoint), scratch / "safepoints.log")
-                    await loads(server.url, texts, args, recorder)
+                    await loads(server.url, server.process.pid, texts, args, recorder)
             read_back(scratch, recorder)
     finally:
         await store.close()
@@ -159,6 +171,8 @@ def read_back(scratch: Path, recorder: Recorder) -> None:
             say(line)
         if len(read) < len(calls):
             say(f"  ({len(calls) - len(read)} calls without their server spans left out)")
+    for line in recorder.profile:
+        say(f"server profile: {line}")
 
 
 def main() -> None:
@@ -170,6 +184,7 @@ def main() -> None:
     parser.add_argument("--warmup", type=float, default=10.0, help="seconds of warm-up a tool")
     parser.add_argument("--embeddings", default="none", choices=["none", "e5-small", "minilm"])
     parser.add_argument("--logs", type=Path, help="keep the server's log in this folder")
+    parser.add_argument("--profile", action="store_true", help="py-spy: first tool, most sessions")
     args = parser.parse_args()
     unknown = [tool for tool in args.tools if tool not in OURS]
     if unknown:
@@ -177,7 +192,7 @@ def main() -> None:
     folder = data_files(args.data)[0].parent
     texts = [turn.text for turn in load(chosen(folder, ["conv-26"])).turns]
     with tempfile.TemporaryDirectory() as scratch_dir:
-        scratch = Path(scratch_dir)
+        scratch = args.scratch = Path(scratch_dir)
         with managed_local(scratch / "neo4j") as endpoint:
             asyncio.run(run(endpoint, scratch, texts, args))
 
