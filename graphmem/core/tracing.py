@@ -1,4 +1,5 @@
-"""Traces: spans around tool calls, Cypher statements, write batches and lock waits.
+"""Traces: spans around tool calls, Cypher statements, write batches and lock waits, and of what
+stops the server (garbage collections, event-loop stalls: core/stalls.py).
 
 Off until the app calls ``enable`` (when the standard ``OTEL_*`` variables ask for traces and
 the ``otel`` extra is installed, app/tracing_setup.py). Off, every helper hands back one shared
