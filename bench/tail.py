@@ -59,7 +59,7 @@ class Recorder:
         self._began = 0
         gc.callbacks.append(self._collection)
 
-    def _collection(self, phase: str, info: dict[str, Any]) -> None:
+    def _collection(self, phase: str, info: dict[str, int]) -> None:
         if phase == "start":
             self._began = time.time_ns()
         elif self._began:

@@ -15,7 +15,6 @@ import asyncio
 import gc
 import time
 from collections import deque
-from typing import Any
 
 from opentelemetry.context import Context
 
@@ -35,15 +34,15 @@ class Collections:
         self.began = (0, 0)  # wall clock and monotonic nanoseconds
         self.slow: deque[tuple[int, int, int, int]] = deque(maxlen=KEPT)
 
-    def __call__(self, phase: str, info: dict[str, Any]) -> None:
+    def __call__(self, phase: str, info: dict[str, int]) -> None:
         if phase == "start":
             self.began = (time.time_ns(), time.perf_counter_ns())
             return
         wall, began = self.began
         took = time.perf_counter_ns() - began
         if began and took >= MIN_GC:
-            generation, collected = int(info.get("generation", -1)), int(info.get("collected", 0))
-            self.slow.append((wall, wall + took, generation, collected))
+            counts = info.get("generation", -1), info.get("collected", 0)
+            self.slow.append((wall, wall + took, *counts))
 
     def send(self) -> None:
         while self.slow:
