@@ -142,7 +142,7 @@ async def run(endpoint: Endpoint, scratch: Path, texts: list[str], args: Any) ->
             port, spans_file = free_port(), scratch / "spans.jsonl"
             sink = [sys.executable, "-m", "bench.span_sink", str(port), str(spans_file)]
             env = {
-                **graphmem_env(endpoint, tenant, scratch, args.embeddings),
+                **graphmem_env(endpoint, tenant, scratch, args.embeddings, args.subjects),
                 "OTEL_EXPORTER_OTLP_ENDPOINT": f"http://127.0.0.1:{port}",
                 "OTEL_BSP_MAX_QUEUE_SIZE": "1000000",  # no span dropped under load
                 "OTEL_BSP_MAX_EXPORT_BATCH_SIZE": "4096",
@@ -183,6 +183,7 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=8.0, help="length of each load")
     parser.add_argument("--warmup", type=float, default=10.0, help="seconds of warm-up a tool")
     parser.add_argument("--embeddings", default="none", choices=["none", "e5-small", "minilm"])
+    parser.add_argument("--subjects", default="on", choices=["on", "off"], help="the pass")
     parser.add_argument("--logs", type=Path, help="keep the server's log in this folder")
     parser.add_argument("--profile", action="store_true", help="py-spy: first tool, most sessions")
     args = parser.parse_args()
