@@ -1,6 +1,7 @@
 """An OTLP/HTTP traces endpoint that keeps every span it is sent and writes them to a file when
 stopped, one JSON object per line (bench.tail reads them back): a process of its own, so the
-bench's client keeps its interpreter to itself.
+bench's client keeps its interpreter to itself. It decodes as the tests' receiver does
+(tests/app/otlp_receiver.py).
 
     python -m bench.span_sink PORT FILE
 
@@ -14,14 +15,12 @@ import json
 import signal
 import sys
 import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import ThreadingHTTPServer
 from typing import Any
 
-from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import (
-    ExportTraceServiceRequest,
-    ExportTraceServiceResponse,
-)
 from opentelemetry.proto.trace.v1.trace_pb2 import Span
+
+from tests.app.otlp_receiver import Received, handler
 
 
 def flat(span: Span) -> dict[str, Any]:
@@ -43,37 +42,16 @@ def flat(span: Span) -> dict[str, Any]:
     }
 
 
-def handler(kept: list[Span]) -> type[BaseHTTPRequestHandler]:
-    class Handler(BaseHTTPRequestHandler):
-        def do_POST(self) -> None:
-            body = self.rfile.read(int(self.headers["Content-Length"]))
-            request = ExportTraceServiceRequest.FromString(body)
-            for resource_spans in request.resource_spans:
-                for scope_spans in resource_spans.scope_spans:
-                    kept.extend(scope_spans.spans)
-            answer = ExportTraceServiceResponse().SerializeToString()
-            self.send_response(200)
-            self.send_header("Content-Type", "application/x-protobuf")
-            self.send_header("Content-Length", str(len(answer)))
-            self.end_headers()
-            self.wfile.write(answer)
-
-        def log_message(self, format: str, *args: Any) -> None:  # quiet
-            pass
-
-    return Handler
-
-
 def main() -> None:
     port, path = int(sys.argv[1]), sys.argv[2]
-    kept: list[Span] = []
-    server = ThreadingHTTPServer(("127.0.0.1", port), handler(kept))
+    received = Received([], set())
+    server = ThreadingHTTPServer(("127.0.0.1", port), handler(received))
     signal.signal(signal.SIGTERM, lambda *_: threading.Thread(target=server.shutdown).start())
     server.serve_forever()
     with open(path, "w") as out:
-        for span in kept:
+        for span in received.spans:
             out.write(json.dumps(flat(span)) + "\n")
-    print(f"{len(kept)} spans kept in {path}", flush=True)
+    print(f"{len(received.spans)} spans kept in {path}", flush=True)
 
 
 if __name__ == "__main__":

@@ -78,6 +78,22 @@ async def stats(client: Client[Any]) -> Any:
     return json.loads(contents[0].text)  # type: ignore[union-attr]
 
 
+async def govern(
+    client: Client[Any], memory_id: str, action: str, reason: str, version: int = 1
+) -> dict[str, Any]:
+    """govern_memory on one memory, for real (not a dry run), at its ``version``."""
+    return await call(
+        client,
+        "govern_memory",
+        ids=[memory_id],
+        action=action,
+        dry_run=False,
+        confirm_destructive=True,
+        reason=reason,
+        expected_versions={memory_id: version},
+    )
+
+
 async def save(client: Client[Any], **arguments: Any) -> dict[str, Any]:
     """save_memory with a default project, title and content; the saved memory."""
     defaults = {"project": "p", "title": "Ledger database", "content": "We chose Postgres."}

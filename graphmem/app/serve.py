@@ -193,7 +193,6 @@ async def _serve_async(
     try:
         with _refusal_calls_off_the_early_start():
             server = create_server(gate, settings)
-        gc.freeze()  # what the server is built of (settle_the_heap)
         watch.lap("server")  # before the opening task's first lap: it runs from the next await
         if transport == "http":
             # uvicorn catches SIGINT/SIGTERM, shuts down gracefully, then re-raises the signal

@@ -23,7 +23,7 @@ class Received:
     services: set[str]
 
 
-def _handler(received: Received) -> type[BaseHTTPRequestHandler]:
+def handler(received: Received) -> type[BaseHTTPRequestHandler]:
     class Handler(BaseHTTPRequestHandler):
         def do_POST(self) -> None:
             body = self.rfile.read(int(self.headers["Content-Length"]))
@@ -52,7 +52,7 @@ def otlp_receiver() -> Iterator[tuple[str, Received]]:
     """An OTLP/HTTP traces endpoint on loopback: decodes each export into ``spans``."""
     received = Received([], set())
 
-    server = ThreadingHTTPServer(("127.0.0.1", 0), _handler(received))
+    server = ThreadingHTTPServer(("127.0.0.1", 0), handler(received))
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:
@@ -69,7 +69,7 @@ def main() -> None:
     import sys
 
     received = Received([], set())
-    server = ThreadingHTTPServer(("127.0.0.1", int(sys.argv[1])), _handler(received))
+    server = ThreadingHTTPServer(("127.0.0.1", int(sys.argv[1])), handler(received))
     signal.signal(signal.SIGTERM, lambda *_: threading.Thread(target=server.shutdown).start())
     server.serve_forever()
     print(f"{len(received.spans)} spans received and decoded", flush=True)

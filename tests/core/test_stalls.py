@@ -7,28 +7,13 @@ from __future__ import annotations
 import asyncio
 import gc
 import time
-from collections.abc import Iterator
 
 import pytest
-from opentelemetry.sdk.trace import TracerProvider
-from opentelemetry.sdk.trace.export import SimpleSpanProcessor
 
-from graphmem.core import stalls, tracing
+from graphmem.core import stalls
 from tests.core.kept_spans import Kept
 
 pytestmark = pytest.mark.pure
-
-
-@pytest.fixture
-def kept() -> Iterator[Kept]:
-    exporter = Kept()
-    provider = TracerProvider()
-    provider.add_span_processor(SimpleSpanProcessor(exporter))
-    tracing.enable(provider, "test", b"k" * 32)
-    try:
-        yield exporter
-    finally:
-        tracing.disable()
 
 
 def test_a_slow_collection_is_a_span_of_its_own(kept: Kept) -> None:

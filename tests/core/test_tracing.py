@@ -3,11 +3,7 @@ may be, and that off costs no span. (The end-to-end tree: tests/app/test_traces.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
-from opentelemetry.sdk.trace import TracerProvider
-from opentelemetry.sdk.trace.export import SimpleSpanProcessor
 
 from graphmem.app.tracing_setup import plan, sampler_choice
 from graphmem.core import tracing
@@ -16,18 +12,6 @@ from tests.core.kept_spans import Kept
 pytestmark = pytest.mark.pure
 
 VALID = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"
-
-
-@pytest.fixture
-def kept() -> Iterator[Kept]:
-    exporter = Kept()
-    provider = TracerProvider()
-    provider.add_span_processor(SimpleSpanProcessor(exporter))
-    tracing.enable(provider, "test", b"k" * 32)
-    try:
-        yield exporter
-    finally:
-        tracing.disable()
 
 
 @pytest.mark.parametrize(

@@ -12,7 +12,7 @@ from fastmcp import Client
 from graphmem.app.server import create_server
 from graphmem.core.settings import Settings
 from graphmem.store import Store
-from tests.support import WholeRecordClient, call, call_error
+from tests.support import WholeRecordClient, call, call_error, govern
 from tests.support import revision as _revision
 
 SECRET = "AKIA" + "ABCDEFGHIJKLMNOP"  # an AWS access key id shape
@@ -402,16 +402,7 @@ async def test_quarantined_memories_are_listed_as_issues_until_governed(
     await call(client, "audit_memory")  # the audit leaves it to governance
     still = await call(client, "list_memory_issues")
     assert [i["subject_ref"] for i in still["issues"]] == [poisoned["id"]]
-    await call(
-        client,
-        "govern_memory",
-        ids=[poisoned["id"]],
-        action="reject",
-        dry_run=False,
-        confirm_destructive=True,
-        reason="injection attempt",
-        expected_versions={poisoned["id"]: 1},
-    )
+    await govern(client, poisoned["id"], "reject", "injection attempt")
     resolved = await call(client, "list_memory_issues", status="resolved")
     [done] = [i for i in resolved["issues"] if i["subject_ref"] == poisoned["id"]]
     assert done["resolution"] == "governed: reject"
