@@ -141,11 +141,11 @@ async def read_subjects(db: TenantStore, limit: int = BATCH) -> PassResult:
         # them (graphmem/retrieval/indexing.py), so the two never wait for each other in a circle
         changes = _changes(ledger, written)
         read = sorted(({"id": row["id"], "stamp": row["stamp"]} for row in unread), key=_by_id)
-        locked = await tx.run("subjects/lock_read_sources", ids=[item["id"] for item in read])
+        ids = [item["id"] for item in read]
+        locked = await tx.run("subjects/lock_read_sources", ids=ids)
         stale = shaped(StaleRow, locked)[0]["stale"]  # the mentions held before this pass
         await _record(tx, now, changes)
         if stale:  # a source read again: its mentions follow its text (rare: run only then)
-            ids = [item["id"] for item in read]
             await tx.run("subjects/drop_stale_mentions", ids=ids, stale=stale)
         await tx.run("subjects/close_read_sources", read=read)
         made = sum(1 for subject in ledger.known.values() if subject.new)
