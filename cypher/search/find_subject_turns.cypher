@@ -25,7 +25,7 @@ WITH root, keys, [root] + COLLECT {
 WITH root, keys, members, [m IN members | m.id] AS member_ids
 CALL (members) {
   UNWIND members AS m
-  RETURN sum(COUNT { (m)<-[:NAMES]-() }) AS mentions
+  RETURN sum(COUNT { (m)<-[:NAMES]-(:Mention) }) AS mentions
 }
 CALL (member_ids) {
   UNWIND $ids AS id

@@ -5,6 +5,7 @@
 RETURN EXISTS {
          MATCH (n:Unread)
          WHERE n.tenant = $tenant AND n.id > '' AND (n:Memory OR n:Turn OR n:Chunk OR n:Claim)
+           AND NOT n:ImportPending
        }
     OR NOT EXISTS {
       MATCH (l:SubjectLedger)

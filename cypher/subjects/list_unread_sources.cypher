@@ -1,5 +1,6 @@
 // Sources whose subjects were not read yet (memories, turns, chunks, claims: an imported node
-// of another kind marked Unread is passed over, never read nor left in front of the page),
+// of another kind marked Unread is passed over, never read nor left in front of the page, and
+// an import's nodes only once it has finished: an import undone takes them whole),
 // oldest first (ids grow with time), found in the order of the Unread(tenant, id) index, so the page is cut by a
 // limit on an index seek, never a sort: the text to read, at most $max_chars of it (a memory's
 // content and a chunk's body, not their titles: a title is headline-cased, so its words would
@@ -10,6 +11,7 @@
 // close_read_sources).
 MATCH (n:Unread) USING INDEX n:Unread(tenant, id)
 WHERE n.tenant = $tenant AND n.id > '' AND (n:Memory OR n:Turn OR n:Chunk OR n:Claim)
+  AND NOT n:ImportPending
 WITH n ORDER BY n.tenant, n.id LIMIT $limit
 WITH n, CASE WHEN n:Memory THEN 'memory' WHEN n:Turn THEN 'turn'
              WHEN n:Chunk THEN 'chunk' ELSE 'claim' END AS kind

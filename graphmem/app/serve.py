@@ -184,7 +184,7 @@ async def _serve_async(
 
     async def opened(g: StoreGate) -> Store:
         store = await open_store(settings, g, chain_key, watch, fetching)
-        settle_the_heap()  # before the gate opens: no call's objects are alive yet
+        settle_the_heap()  # before the gate opens: calls waiting at it are frozen too (once)
         return store
 
     opening = asyncio.create_task(gate.open(opened))
@@ -207,7 +207,7 @@ async def _serve_async(
         for task in (opening, looking):
             if task is not None:
                 task.cancel()
-                with contextlib.suppress(asyncio.CancelledError):
+                with contextlib.suppress(asyncio.CancelledError, Exception):  # the store closes
                     await task
         await gate.close()
 
@@ -216,7 +216,8 @@ def settle_the_heap() -> None:
     """What the server is built of (modules, tool schemas, models, the driver) lives as long as
     it does: frozen out of the collector's reach, so a full collection under load walks only
     what calls made, not the whole server again (a pause every call in flight waits out). Run
-    once the store is open, before the first call passes the gate."""
+    once the store is open, before the first call passes the gate (the few waiting at it then
+    are frozen with it, once: a bounded cost for every later collection's shorter walk)."""
     gc.collect()
     gc.freeze()
 

@@ -355,8 +355,9 @@ class _Loader:
                 source_hash=source.hash,
                 now=datetime.now(UTC).isoformat(),
             )
-        await self.store.bulk_write("transfer/finish_import", self.tenant)
+        # the key walk reopened first: a failure here still leaves the import pending (undone)
         await self.store.bulk_write("transfer/reopen_key_walk", self.tenant)
+        await self.store.bulk_write("transfer/finish_import", self.tenant)
 
     def imported(self, checked: Checked) -> Imported:
         revision, digest = self.last

@@ -216,3 +216,21 @@ async def test_a_pass_cuts_its_page_on_the_index_never_by_sorting_the_unread(sto
     operators = await store.explain("subjects/list_unread_sources")
     assert "NodeIndexSeek" in operators and "Limit" in operators, operators
     assert not [op for op in operators if "Scan" in op or op in ("Top", "Sort")], operators
+
+
+async def test_an_import_not_finished_is_not_read(store: Store, tenant: str) -> None:
+    """Nodes an import still holds pending are read once it finishes: an import undone takes
+    them whole, with nothing a pass derived from them left behind."""
+    async with store._driver.session(database=store.database) as session:  # as an import does
+        await session.run(
+            "CREATE (:Memory:Unread:ImportPending {tenant: $tenant, id: 'imp-1', project: 'p', "
+            "title: 't', content: 'Wilhelmina Oduya wrote.', status: 'active', version: 1, "
+            "created_at: datetime(), updated_at: datetime()})",
+            tenant=tenant,
+        )
+        assert (await read_subjects(store.of(tenant))).read == 0
+        await session.run(
+            "MATCH (n:ImportPending {tenant: $tenant}) REMOVE n:ImportPending", tenant=tenant
+        )
+    assert (await read_subjects(store.of(tenant))).read == 1
+    assert await count(store, tenant, "(n:Mention)") == 1
