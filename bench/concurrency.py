@@ -11,11 +11,14 @@ streamable HTTP on loopback: ``graphmem serve --transport http`` (no embeddings 
 tenant) and mcp-neo4j-memory 0.4.5 (bench.peers installs it into graphmem's cache). The client
 is one process with N fastmcp sessions per server; each session calls as fast as it can, one
 call at a time, for ``--seconds``, on LoCoMo turns (conv-26, read in place): save_memory,
-record_fact, record_decision, archive_turns (one turn) and a mixed agent session (the four
-writes, then a current_state), against the peer's create_entities. A warm-up load of each runs
-first (cold JVMs compile). Printed per load: calls/s, p50/p95/p99, errors, and the CPU per call
-of the client, the server and its Neo4j, from /proc around the load (Neo4j's includes its idle
-cost: it is what a write costs the machine). Then:
+record_fact, record_decision, archive_turns (one turn) and a mixed agent session (save_memory,
+record_fact, search, archive_turns, current_state in turn; its reads and writes also apart),
+against the peer's create_entities. A warm-up load of each runs first (cold JVMs compile).
+Each session lists the tools when it opens (as an agent attaching does); the client's heap is
+frozen before each load (bench/concurrency_load.py); each load ends when its servers are quiet
+again. Printed per load: calls/s, p50/p95/p99, errors, and the CPU per call of the client, the
+server and its Neo4j, from /proc around the load and the work it left behind (Neo4j's includes
+its idle cost: it is what a write costs the machine). Then:
 
 - idle: each Neo4j with nothing to do and each server with one session open and silent (CPU as
   percent of a core), beside a bare FastMCP server (bench/echo_server.py ``bare``), and the
@@ -39,7 +42,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, TypedDict
 
@@ -55,8 +58,10 @@ from bench.concurrency_load import (
     create_entities,
     record_fact,
     run_load,
+    sessions,
+    split,
 )
-from bench.cpu import Meter, Spent
+from bench.cpu import Meter, Spent, until_quiet
 from bench.harness import BENCH_CATALOG, say, scratch_tenant
 from bench.jvm_threads import busiest, cpu_by_thread_name
 from bench.locomo import DATA_ENV, data_files
@@ -92,10 +97,13 @@ class Bench:
         judge: Judge | None = None,
     ) -> Tally:
         first = self.next_first()
-        with meter.around() as spent:
+        with meter.around() as spent:  # the work a load left behind it counts to its calls
             tally = await run_load(clients, workload, self.texts, self.args.seconds, first, judge)
+            behind = await until_quiet(meter, ("server", "neo4j"))
         self.rows.append((side, tool, len(clients), tally, spent))
-        say(row(side, tool, len(clients), tally, spent))
+        say(row(side, tool, len(clients), tally, spent) + f"  quiet {behind:.1f} s later")
+        if tally.reads and tally.writes:  # a mixed load: reads beside writes
+            say("    " + split(tally))
         for why, count in sorted(tally.errors.items(), key=lambda item: -item[1])[:3]:
             say(f"    {count} x {why}")
         return tally
@@ -110,14 +118,6 @@ def row(side: str, tool: str, n: int, tally: Tally, spent: Spent) -> str:
         f"  p95 {tally.quantile_ms(95):7.1f}  p99 {tally.quantile_ms(99):7.1f} ms"
         f"  errors {errors:<3} CPU ms/call client/server/neo4j {cpu}"
     )
-
-
-@contextlib.asynccontextmanager
-async def sessions(urls: list[str], n: int) -> AsyncIterator[list[Client[Any]]]:
-    """N open client sessions, spread over ``urls``."""
-    async with contextlib.AsyncExitStack() as stack:
-        clients = [await stack.enter_async_context(Client(urls[i % len(urls)])) for i in range(n)]
-        yield clients
 
 
 def meter_of(**pids: tuple[int, ...]) -> Meter:
@@ -189,15 +189,18 @@ def graphmem_servers(env: dict[str, str], logs: Path, count: int) -> Iterator[li
         yield servers
 
 
-async def warm_up(bench: Bench, clients: list[Client[Any]], workloads: list[Workload]) -> None:
+async def warm_up(
+    bench: Bench, clients: list[Client[Any]], workloads: list[Workload], meter: Meter
+) -> None:
     for workload in workloads:
         await run_load(clients, workload, bench.texts, bench.args.warmup, bench.next_first())
+        await until_quiet(meter, ("server", "neo4j"))
 
 
 async def graphmem_loads(bench: Bench, url: str, pids: dict[str, tuple[int, ...]]) -> None:
     meter = meter_of(**pids)
     async with sessions([url], 8) as clients:
-        await warm_up(bench, clients, list(OURS.values()))
+        await warm_up(bench, clients, list(OURS.values()), meter)
     for n in bench.args.sessions:
         async with sessions([url], n) as clients:
             for tool, workload in OURS.items():
@@ -226,7 +229,7 @@ def profiling(bench: Bench, pids: dict[str, tuple[int, ...]], on: bool) -> Itera
 async def peer_loads(bench: Bench, url: str, pids: dict[str, tuple[int, ...]]) -> None:
     meter = meter_of(**pids)
     async with sessions([url], 8) as clients:
-        await warm_up(bench, clients, [create_entities])
+        await warm_up(bench, clients, [create_entities], meter)
     for n in bench.args.sessions:
         async with sessions([url], n) as clients:
             await bench.measure(
@@ -239,7 +242,7 @@ async def fault_loads(bench: Bench, url: str, pids: dict[str, tuple[int, ...]]) 
     sessions: whether the others commit, each caller's answer its own, and the throughput."""
     n = max(bench.args.sessions)
     async with sessions([url], 8) as clients:
-        await warm_up(bench, clients, [record_fact])
+        await warm_up(bench, clients, [record_fact], meter_of(**pids))
     async with sessions([url], n) as clients:
         for label, workload in FAULTS.items():
             verdict = Verdict()

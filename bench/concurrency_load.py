@@ -4,10 +4,12 @@ as it can for a fixed time, one call at a time per session (as an agent does).""
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import gc
 import itertools
 import statistics
 import time
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -49,12 +51,27 @@ def archive_turns(session: int, n: int, text: str) -> Call:
     }
 
 
+def search(session: int, n: int, text: str) -> Call:
+    """A search for what a turn says (its first words), as an agent looks before it writes."""
+    del session, n
+    query = " ".join(text.split()[:6]) or "memory"
+    return "search", {"project": PROJECT, "query": query, "limit": 10}
+
+
+def current_state(session: int, n: int, text: str) -> Call:
+    """The state of a key the session recorded two calls before (mixed: n - 3 is its fact)."""
+    del text
+    return "current_state", {"project": PROJECT, "state_key": f"agent{session}.turn{n - 3}"}
+
+
+MIXED: list[Workload] = [save_memory, record_fact, search, archive_turns, current_state]
+READS = frozenset({"search", "current_state"})
+
+
 def mixed(session: int, n: int, text: str) -> Call:
-    """An agent's session: four writes of each kind, then a read of what it knows."""
-    steps: list[Workload] = [save_memory, record_fact, record_decision, archive_turns]
-    if n % 5 == 4:
-        return "current_state", {"project": PROJECT, "state_key": f"agent{session}.turn{n - 3}"}
-    return steps[n % 5](session, n, text)
+    """An agent's session as the issue names it: it saves, records a fact, searches, archives
+    a turn and reads the state it recorded, in turn."""
+    return MIXED[n % len(MIXED)](session, n, text)
 
 
 def create_entities(session: int, n: int, text: str) -> Call:
@@ -79,6 +96,8 @@ class Tally:
     seconds: list[float] = field(default_factory=list[float])
     errors: dict[str, int] = field(default_factory=dict[str, int])
     wall: float = 0.0
+    reads: list[float] = field(default_factory=list[float])  # of a mixed load's reads
+    writes: list[float] = field(default_factory=list[float])  # and of its writes
 
     @property
     def calls(self) -> int:
@@ -88,13 +107,28 @@ class Tally:
     def rate(self) -> float:
         return self.calls / self.wall if self.wall else 0.0
 
-    def quantile_ms(self, percent: int) -> float:
-        if len(self.seconds) < 2:
-            return 1000 * self.seconds[0] if self.seconds else float("nan")
-        return statistics.quantiles(self.seconds, n=100, method="inclusive")[percent - 1] * 1000
+    def quantile_ms(self, percent: int, seconds: list[float] | None = None) -> float:
+        seconds = self.seconds if seconds is None else seconds
+        if len(seconds) < 2:
+            return 1000 * seconds[0] if seconds else float("nan")
+        return statistics.quantiles(seconds, n=100, method="inclusive")[percent - 1] * 1000
+
+    def took(self, tool: str, seconds: float) -> None:
+        self.seconds.append(seconds)
+        (self.reads if tool in READS else self.writes).append(seconds)
 
     def fail(self, why: str) -> None:
         self.errors[why] = self.errors.get(why, 0) + 1
+
+
+def settle_client_heap() -> None:
+    """Before a load: what the client holds so far (its modules, schemas, the sessions) frozen
+    out of the collector's reach, as the server does its own (graphmem/app/serve.py). N
+    sessions in one process hold far more than one agent's: a full collection walking all of
+    it paused every session at once (0.3-0.5 s, in graphmem's slowest calls and the peer's
+    alike), a pause of the instrument, not of the server measured."""
+    gc.collect()
+    gc.freeze()
 
 
 async def run_load(
@@ -108,6 +142,7 @@ async def run_load(
     """Every client calls ``workload`` back to back for ``seconds``; call numbers start at
     ``first`` (distinct keys and titles across loads). Failed calls count apart; ``judge``
     hears of every answer."""
+    settle_client_heap()
     tally = Tally()
     deadline = time.perf_counter() + seconds
     turns = itertools.count()
@@ -131,9 +166,30 @@ async def run_load(
                 text = getattr(result.content[0], "text", "") if result.content else ""
                 tally.fail(f"{tool}: {text[:120]}")
             else:
-                tally.seconds.append(time.perf_counter() - began)
+                tally.took(tool, time.perf_counter() - began)
 
     began = time.perf_counter()
     await asyncio.gather(*(session(i, client) for i, client in enumerate(clients)))
     tally.wall = time.perf_counter() - began
     return tally
+
+
+def split(tally: Tally) -> str:
+    reads, writes = tally.reads, tally.writes
+    return (
+        f"reads (search, current_state) {len(reads)}: p50 {tally.quantile_ms(50, reads):.1f}"
+        f" p99 {tally.quantile_ms(99, reads):.1f} ms; writes {len(writes)}: p50"
+        f" {tally.quantile_ms(50, writes):.1f} p99 {tally.quantile_ms(99, writes):.1f} ms"
+    )
+
+
+@contextlib.asynccontextmanager
+async def sessions(urls: list[str], n: int) -> AsyncIterator[list[Client[Any]]]:
+    """N open client sessions, spread over ``urls``, each having listed the tools as an agent
+    does when it attaches (the MCP client lists them on a session's first call otherwise, to
+    validate answers: N lists at once charged to the first calls of the load measured)."""
+    async with contextlib.AsyncExitStack() as stack:
+        clients = [await stack.enter_async_context(Client(urls[i % len(urls)])) for i in range(n)]
+        for client in clients:
+            await client.list_tools()
+        yield clients

@@ -8,6 +8,7 @@ the benches divide a load's CPU by its writes.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import os
 import time
@@ -72,3 +73,25 @@ class Meter:
             after = self.read()
             spent.wall = time.perf_counter() - began
             spent.cpu = {name: after[name] - before[name] for name in after}
+
+
+async def until_quiet(
+    meter: Meter,
+    names: tuple[str, ...],
+    *,
+    below: float = 0.1,
+    window: float = 0.5,
+    most: float = 30.0,
+) -> float:
+    """Wait until the ``names`` processes together use less than ``below`` of one core over
+    ``window`` seconds (or ``most`` seconds have passed); the seconds waited. After a load, a
+    server's work behind its answers (search fields, the subjects pass) is still running: the
+    next load must not start inside it (its first calls would wait it out)."""
+    began = time.perf_counter()
+    while time.perf_counter() - began < most:
+        before = meter.read()
+        await asyncio.sleep(window)
+        after = meter.read()
+        if sum(after[name] - before[name] for name in names) < below * window:
+            break
+    return time.perf_counter() - began

@@ -2,6 +2,7 @@
 
     python -m bench.tail --data DIR                       # 8 and 32 sessions, 8 s a load
     python -m bench.tail --sessions 1 8 32 --tools save_memory record_fact "mixed session"
+    python -m bench.tail --sessions 32 --calls calls.jsonl  # every call's parts, in order
 
 One managed local Neo4j (the tests' settings, a temporary folder) with its stop-the-world
 pauses logged (``jcmd VM.log what=safepoint``: GC, deoptimisation, every safepoint, each with
@@ -35,8 +36,9 @@ from typing import Any
 
 from fastmcp import Client as McpClient
 
-from bench.concurrency import graphmem_env, graphmem_servers, jvm, sessions
-from bench.concurrency_load import OURS, Workload
+from bench.concurrency import graphmem_env, graphmem_servers, jvm
+from bench.concurrency_load import OURS, Workload, sessions, settle_client_heap
+from bench.cpu import Meter, until_quiet
 from bench.harness import say, scratch_tenant
 from bench.locomo import DATA_ENV, data_files
 from bench.peers_sides import chosen, load
@@ -77,6 +79,7 @@ async def traced_load(
     clients: list[McpClient[Any]], workload: Workload, texts: list[str], seconds: float, first: int
 ) -> list[Call]:
     """Every client calls back to back for ``seconds``, each call with a trace of its own."""
+    settle_client_heap()
     calls: list[Call] = []
     failed: list[str] = []
     deadline = time.perf_counter() + seconds
@@ -101,7 +104,10 @@ async def traced_load(
     return calls
 
 
-async def loads(url: str, pid: int, texts: list[str], args: Any, recorder: Recorder) -> None:
+async def loads(
+    url: str, pids: tuple[int, int], texts: list[str], args: Any, recorder: Recorder
+) -> None:
+    pid, meter = pids[0], Meter({"server": (pids[0],), "neo4j": (pids[1],)})
     stop = asyncio.Event()
     watcher = asyncio.create_task(recorder.watch(stop))
     first = 1_000_000
@@ -109,6 +115,7 @@ async def loads(url: str, pid: int, texts: list[str], args: Any, recorder: Recor
         async with sessions([url], 8) as clients:  # warm-up: the JVM compiles, plans settle
             for tool in args.tools:
                 await traced_load(clients, OURS[tool], texts, args.warmup, first)
+                await until_quiet(meter, ("server", "neo4j"))
                 first += 1_000_000
         for n in args.sessions:
             async with sessions([url], n) as clients:
@@ -117,11 +124,13 @@ async def loads(url: str, pid: int, texts: list[str], args: Any, recorder: Recor
                     out = args.scratch / "server.pyspy"
                     with sampling(pid, out) if profiled else contextlib.nullcontext():
                         calls = await traced_load(clients, OURS[tool], texts, args.seconds, first)
+                    behind = await until_quiet(meter, ("server", "neo4j"))
                     recorder.calls[f"{tool}, {n} sessions"] = calls
                     if profiled:
                         recorder.profile = summary(out, top=20)
                     first += 1_000_000
-                    say(f"{tool}, {n} sessions: {len(calls) / args.seconds:.0f} calls/s")
+                    rate = len(calls) / args.seconds
+                    say(f"{tool}, {n} sessions: {rate:.0f} calls/s, quiet {behind:.1f} s later")
     finally:
         stop.set()
         await watcher
@@ -154,19 +163,32 @@ async def run(endpoint: Endpoint, scratch: Path, texts: list[str], args: Any) ->
                 )
                 with graphmem_servers(env, args.logs or scratch, 1) as (server,):
                     log_pauses(jvm(endpoint), scratch / "safepoints.log")
-                    await loads(server.url, server.process.pid, texts, args, recorder)
-            read_back(scratch, recorder)
+                    pids = (server.process.pid, jvm(endpoint))
+                    await loads(server.url, pids, texts, args, recorder)
+            read_back(scratch, recorder, args.calls)
     finally:
         await store.close()
 
 
-def read_back(scratch: Path, recorder: Recorder) -> None:
+def write_calls(path: Path, label: str, calls: list[Call]) -> None:
+    """Each call of a load as a JSON line, in start order: its load, its start (ms from the
+    load's first), its milliseconds and parts (when the slow ones came, and together)."""
+    first = min((call.start for call in calls), default=0)
+    with path.open("a") as out:
+        for call in sorted(calls, key=lambda call: call.start):
+            at = (call.start - first) / 1e6
+            out.write(json.dumps({"load": label, "at": at, "ms": call.ms, **call.parts}) + "\n")
+
+
+def read_back(scratch: Path, recorder: Recorder, calls_file: Path | None) -> None:
     lines = (scratch / "spans.jsonl").read_text().splitlines()
     spans = Spans([json.loads(line) for line in lines])
     pauses = pauses_in((scratch / "safepoints.log").read_text().splitlines())
     say(f"{len(lines)} spans, {len(pauses)} safepoints of Neo4j's JVM")
     for label, calls in recorder.calls.items():
         read = [c for c in calls if dissect(c, spans, pauses, recorder.client)]
+        if calls_file is not None:
+            write_calls(calls_file, label, read)
         for line in report(label, read):
             say(line)
         if len(read) < len(calls):
@@ -186,6 +208,7 @@ def main() -> None:
     parser.add_argument("--subjects", default="on", choices=["on", "off"], help="the pass")
     parser.add_argument("--logs", type=Path, help="keep the server's log in this folder")
     parser.add_argument("--profile", action="store_true", help="py-spy: first tool, most sessions")
+    parser.add_argument("--calls", type=Path, help="append every call's parts to this JSONL file")
     args = parser.parse_args()
     unknown = [tool for tool in args.tools if tool not in OURS]
     if unknown:

@@ -50,20 +50,12 @@ from graphmem.store.rows import (
     shaped,
 )
 from graphmem.store.tenant_store import TenantStore
-from graphmem.store.tx import Tx, pipelined_begin
+from graphmem.store.tx import FIRST_RETRY, Tx, pipelined_begin
 
 T = TypeVar("T")
 
 BOLT_SCHEMES = ("bolt", "bolt+s", "bolt+ssc", "neo4j", "neo4j+s", "neo4j+ssc")
 BULK_TIMEOUT = 600.0  # seconds: one import batch (or the closing pass over a large tenant)
-
-# A managed transaction that failed for now (a deadlock victim, a lock wait cut short) runs
-# again this soon, then twice as late each time, within ``max_transaction_retry_time``. The
-# driver's own first wait is a second: every write queued behind a deadlock's victim (a group
-# commit's whole batch) waited it out, the write tail's largest part under load. The other
-# transaction of a deadlock holds its locks for milliseconds, so a retry this soon finds them
-# free (the driver's jitter spreads the retries of both sides).
-FIRST_RETRY = 0.01  # seconds
 
 SCHEMA_ATTEMPTS = 4
 PURGE_ATTEMPTS = 5

@@ -13,6 +13,14 @@ from graphmem.core.keys import ChainKey
 from graphmem.store.catalog import QueryCatalog
 from graphmem.store.rows import Row, row_of
 
+# A managed transaction that failed for now (a deadlock victim, a lock wait cut short) runs
+# again this soon, then twice as late each time, within ``max_transaction_retry_time``. The
+# driver's own first wait is a second: every write queued behind a deadlock's victim (a group
+# commit's whole batch) waited it out, the write tail's largest part under load. The other
+# transaction of a deadlock holds its locks for milliseconds, so a retry this soon finds them
+# free (the driver's jitter spreads the retries of both sides).
+FIRST_RETRY = 0.01  # seconds
+
 
 class Tx:
     """One managed transaction; runs catalog queries with the tenant bound."""
