@@ -74,6 +74,7 @@ def _container_env(bolt: int, http: int) -> dict[str, str]:
         "NEO4J_server_memory_heap_max__size": "768m",
         "NEO4J_server_memory_pagecache_size": "256m",
         "NEO4J_dbms_usage__report_enabled": "false",
+        "NEO4J_dbms_cypher_min__replan__interval": "5m",  # as graphmem's own Neo4j and compose
     }
 
 

@@ -49,6 +49,7 @@ from graphmem.localdb.start_report import StartReport, Stopwatch, add_neo4j_phas
 PASSWORD_MARKER = ".graphmem-password-set"  # noqa: S105  (in data/: auth.ini is written)
 READY_POLL = 0.1  # seconds between checks whether Bolt answers: each wait is a start slower
 EXIT_CODES = {1: "the web server failed", 2: "the database failed", 3: "invalid configuration"}
+REPLAN_AT_MOST_EVERY = "5m"  # a plan follows a growing graph within minutes, not every 10 s
 _random_password = random_password  # tests/app/test_settings.py reads it here
 
 
@@ -283,6 +284,9 @@ class LocalNeo4j:
             "db.tx_log.rotation.retention_policy": s.local_tx_log_retention,
             "db.tx_log.rotation.size": s.local_tx_log_rotation,
             "db.checkpoint.interval.time": s.local_checkpoint_interval,
+            # a young graph's statistics move fast: every statement was planned again each 10 s
+            # (0.1-0.8 s, inside the write batch that ran it: the slowest 1% of writes)
+            "dbms.cypher.min_replan_interval": REPLAN_AT_MOST_EVERY,
             # Bolt waits 5 s twice on shutdown for connections that are already gone.
             "internal.server.bolt.connection_shutdown_wait_time": "1s",
             "internal.server.bolt.thread_pool_shutdown_wait_time": "1s",
