@@ -3,6 +3,7 @@
     python -m bench.concurrency                       # N = 1, 8, 32; 8 s a load
     python -m bench.concurrency --sessions 1 8 32 128 --seconds 10 --profile
     python -m bench.concurrency --faults              # then one member of a batch failing
+    python -m bench.concurrency --tools "mixed session" --sessions 32   # one of graphmem's loads
 
 Each side gets a managed local Neo4j of its own (the same version and settings: graphmem's
 ``localdb`` with the tests' heap and page cache, a temporary folder) and one server over
@@ -199,11 +200,12 @@ async def warm_up(
 
 async def graphmem_loads(bench: Bench, url: str, pids: dict[str, tuple[int, ...]]) -> None:
     meter = meter_of(**pids)
+    loads = {tool: OURS[tool] for tool in bench.args.tools}
     async with sessions([url], 8) as clients:
-        await warm_up(bench, clients, list(OURS.values()), meter)
+        await warm_up(bench, clients, list(loads.values()), meter)
     for n in bench.args.sessions:
         async with sessions([url], n) as clients:
-            for tool, workload in OURS.items():
+            for tool, workload in loads.items():
                 profiled = bench.args.profile and tool == "record_fact" and n == 32
                 with profiling(bench, pids, profiled):
                     await bench.measure("graphmem", tool, clients, workload, meter)
@@ -350,6 +352,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description="N sessions writing into one tenant.")
     parser.add_argument("--data", help=f"the LoCoMo folder (default: ${DATA_ENV})")
     parser.add_argument("--sessions", type=int, nargs="+", default=[1, 8, 32])
+    parser.add_argument("--tools", nargs="+", default=list(OURS), choices=list(OURS))
     parser.add_argument("--seconds", type=float, default=8.0, help="length of each load")
     parser.add_argument("--warmup", type=float, default=3.0, help="warm-up load per tool")
     parser.add_argument("--idle", type=float, default=6.0, help="seconds of idle measured")

@@ -70,8 +70,9 @@ READS = frozenset({"search", "current_state"})
 
 def mixed(session: int, n: int, text: str) -> Call:
     """An agent's session as the issue names it: it saves, records a fact, searches, archives
-    a turn and reads the state it recorded, in turn."""
-    return MIXED[n % len(MIXED)](session, n, text)
+    a turn and reads the state it recorded, in turn; each session starts at its own step (N
+    agents in step would search all at once, then all archive: not how a team's agents call)."""
+    return MIXED[(n + session) % len(MIXED)](session, n + session, text)
 
 
 def create_entities(session: int, n: int, text: str) -> Call:

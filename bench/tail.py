@@ -177,11 +177,14 @@ def write_calls(path: Path, label: str, calls: list[Call]) -> None:
     with path.open("a") as out:
         for call in sorted(calls, key=lambda call: call.start):
             at = (call.start - first) / 1e6
-            out.write(json.dumps({"load": label, "at": at, "ms": call.ms, **call.parts}) + "\n")
+            row = {"load": label, "tool": call.tool, "at": at, "ms": call.ms, "trace": call.trace}
+            out.write(json.dumps({**row, **call.parts}) + "\n")
 
 
 def read_back(scratch: Path, recorder: Recorder, calls_file: Path | None) -> None:
     lines = (scratch / "spans.jsonl").read_text().splitlines()
+    if calls_file is not None:  # the spans beside the calls, to follow a call's trace
+        calls_file.with_suffix(".spans.jsonl").write_text("\n".join(lines) + "\n")
     spans = Spans([json.loads(line) for line in lines])
     pauses = pauses_in((scratch / "safepoints.log").read_text().splitlines())
     say(f"{len(lines)} spans, {len(pauses)} safepoints of Neo4j's JVM")
