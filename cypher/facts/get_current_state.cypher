@@ -1,16 +1,28 @@
 // Resolve a key, per owner and per key that names the same subject under the same attribute
-// ($spellings of its subject; graphmem/subjects/spellings.py), to its CURRENT fact (whole,
+// (the spellings of its $subject, found here: graphmem/subjects/spellings.py), to its CURRENT fact (whole,
 // with its live SUPERSEDES / CONTRADICTS links; other_live: the other end is active and not
 // lapsed) and a compact
 // history: its newest former facts as projections, each with the live link to its successor.
 // A slot made by a decision's rule before any fact was recorded has no facts (has_facts); one
 // whose current fact was erased says so (current_erased).
-CALL () {
+CALL () {  // $subject's spellings, as subjects/list_group_spellings finds a name's
+  OPTIONAL MATCH (:SubjectKey {tenant: $tenant, key: 'n:' + $subject})-[:KEYS]->(:Alias)
+                 -[:OF]->(s:Subject)
+  OPTIONAL MATCH (s)-[:MERGED_INTO*0..]->(root:Subject)
+  WHERE NOT EXISTS { (root)-[:MERGED_INTO]->() }
+  WITH collect(DISTINCT root) AS roots
+  UNWIND CASE size(roots) WHEN 1 THEN roots ELSE [null] END AS root
+  RETURN COLLECT {
+    MATCH (root)<-[:MERGED_INTO*0..]-(:Subject)<-[:OF]-(a:Alias)
+    RETURN DISTINCT a.normal ORDER BY a.normal <> $subject, a.normal LIMIT $spellings_limit
+  } AS spellings
+}
+CALL (spellings) {
   MATCH (k:FactKey {tenant: $tenant, key: $key})
   RETURN k
   UNION
   MATCH (k:FactKey)
-  WHERE k.tenant = $tenant AND k.subject IN $spellings AND k.attribute = $attribute
+  WHERE k.tenant = $tenant AND k.subject IN spellings AND k.attribute = $attribute
   RETURN k
 }
 WITH k WHERE $owner IS NULL OR k.owner = $owner

@@ -4,9 +4,10 @@
 // as WAS_CURRENT {since, until}. Each fact's transaction-time states are FactState nodes.
 // value_projection: typed views of the value that reopen rules compare (graphmem/decisions/reopen_rules.py).
 // watching: the live decisions with a reopen rule on this key, or on a key of the owner that
-// names the same subject under the same attribute ($subject's $spellings: one subject under two
-// names is one truth, graphmem/subjects/spellings.py), which the write re-evaluates (found here
-// rather than by decisions/list_decisions_watching_facts: one round trip less).
+// names the same subject under the same attribute ($subject's spellings, found here as
+// subjects/list_group_spellings finds them: one subject under two names is one truth,
+// graphmem/subjects/spellings.py), which the write re-evaluates (found here rather than by
+// decisions/list_decisions_watching_facts and list_group_spellings: two round trips less).
 MERGE (k:FactKey {tenant: $tenant, owner: $owner, key: $key})
   ON CREATE SET k.id = $key_id, k.project = $project, k.origin_id = $origin_id,
                 k.created_at = datetime($now)
@@ -49,11 +50,23 @@ CALL (previous) {
   })
 }
 CALL (k) {
-  CALL (k) {
+  CALL () {  // $subject's spellings, as subjects/list_group_spellings finds a name's
+    OPTIONAL MATCH (:SubjectKey {tenant: $tenant, key: 'n:' + $subject})-[:KEYS]->(:Alias)
+                   -[:OF]->(s:Subject)
+    OPTIONAL MATCH (s)-[:MERGED_INTO*0..]->(root:Subject)
+    WHERE NOT EXISTS { (root)-[:MERGED_INTO]->() }
+    WITH collect(DISTINCT root) AS roots
+    UNWIND CASE size(roots) WHEN 1 THEN roots ELSE [null] END AS root
+    RETURN COLLECT {
+      MATCH (root)<-[:MERGED_INTO*0..]-(:Subject)<-[:OF]-(a:Alias)
+      RETURN DISTINCT a.normal ORDER BY a.normal <> $subject, a.normal LIMIT $spellings_limit
+    } AS spellings
+  }
+  CALL (k, spellings) {
     RETURN k AS watched
     UNION
     MATCH (watched:FactKey)
-    WHERE watched.tenant = $tenant AND watched.subject IN $spellings
+    WHERE watched.tenant = $tenant AND watched.subject IN spellings
       AND watched.attribute = $attribute AND watched.owner = k.owner
     RETURN watched
   }

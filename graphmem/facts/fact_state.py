@@ -1,7 +1,7 @@
 """current_state on the facts side: the read (now, or the graph as known at known_at) and its
 resolution (resolution.py, where the time rules are). state.py adds the memories side. The
 read takes the key and every key of its owner that names the same subject under the same
-attribute (graphmem/subjects/spellings.py)."""
+attribute (graphmem/subjects/spellings.py; the current state's statement finds them itself)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from graphmem.facts.models import CurrentState, CurrentStateRequest
 from graphmem.facts.resolution import resolve, slot_from_current, slot_from_states
 from graphmem.facts.rows import CurrentSlotRow, StatesSlotRow
 from graphmem.store import TenantStore, shaped
-from graphmem.subjects.spellings import key_subject, spellings_of
+from graphmem.subjects.spellings import MAX_SPELLINGS, key_subject, spellings_of
 
 MAX_OWNERS_PER_KEY = 50  # bounds an ambiguous answer's candidate list
 
@@ -21,13 +21,14 @@ async def current_state(db: TenantStore, request: CurrentStateRequest) -> Curren
     reference = request.known_at or now
     owner = _owner_filter(request)
     named = key_subject(request.state_key)
-    spellings = (await spellings_of(db.read, [named.subject]))[named.subject] if named else []
-    same_subject = {"spellings": spellings, "attribute": named.attribute if named else None}
+    attribute = named.attribute if named else None
     if request.as_of is None and request.known_at is None:
-        rows = await db.read(
+        rows = await db.read(  # the subject's spellings found in the statement: one trip
             "facts/get_current_state",
             key=request.state_key,
-            **same_subject,
+            subject=named.subject if named else None,
+            attribute=attribute,
+            spellings_limit=MAX_SPELLINGS,
             owner=owner,
             history_limit=request.history_limit,
             owner_limit=MAX_OWNERS_PER_KEY,
@@ -39,10 +40,12 @@ async def current_state(db: TenantStore, request: CurrentStateRequest) -> Curren
             state = resolve(request, slots, reference)
             return state.model_copy(update={"current_erased": state.answer is None})
     else:
+        spellings = (await spellings_of(db.read, [named.subject]))[named.subject] if named else []
         rows = await db.read(
             "facts/get_state_at",
             key=request.state_key,
-            **same_subject,
+            spellings=spellings,
+            attribute=attribute,
             owner=owner,
             known_at=reference.isoformat(),
             owner_limit=MAX_OWNERS_PER_KEY,

@@ -33,7 +33,7 @@ from graphmem.facts.validity import boundary
 from graphmem.history.chain import Audit
 from graphmem.history.write_path import Idempotency, IdempotencyRecord, Write, write
 from graphmem.store import Params, TenantStore, shaped
-from graphmem.subjects.spellings import key_fields, key_subject, spellings_of
+from graphmem.subjects.spellings import MAX_SPELLINGS, key_fields
 
 
 # --- record_fact ---------------------------------------------------------------------------------
@@ -97,9 +97,8 @@ async def record_in_transaction(w: Write, request: RecordFactRequest, fact_id: s
     caller's locked transaction; the caller appends the history event. Used by record_fact
     and by the areas that create facts from other things (promoted claims)."""
     params = _record_params(request, fact_id, w.now)
-    named = key_subject(request.key)
-    spellings = (await spellings_of(w.run, [named.subject]))[named.subject] if named else []
-    rows = shaped(RecordedFactRow, await w.run("facts/record_fact", **params, spellings=spellings))
+    statement = await w.run("facts/record_fact", **params, spellings_limit=MAX_SPELLINGS)
+    rows = shaped(RecordedFactRow, statement)
     superseded_id = rows[0]["superseded_id"]
     pushed = await decisions.evaluate(w, sorted(rows[0]["watching"]))  # push_signals' work
     return Recorded(fact_from_node(rows[0]["fact"]), superseded_id, pushed)

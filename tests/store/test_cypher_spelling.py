@@ -43,3 +43,31 @@ def test_a_current_stint_is_kept_one_way() -> None:
 def test_the_live_predicate_is_used_where_facts_are_read_as_live() -> None:
     users = [name for name, text in _statements().items() if LIVE_NOW.search(text)]
     assert len(users) >= 10, users  # the spelling is the shared one, not a rare variant
+
+
+# A name's spellings: the normal forms of every alias of the one subject group whose subjects
+# bear it (subjects/list_group_spellings; facts/record_fact and get_current_state find their
+# key's the same way, in
+# the statement, not a round trip before it). Whitespace aside, spelled as one.
+GROUP_ROOT = (
+    "OPTIONAL MATCH (s)-[:MERGED_INTO*0..]->(root:Subject) "
+    "WHERE NOT EXISTS { (root)-[:MERGED_INTO]->() } "
+    "WITH collect(DISTINCT root) AS roots "
+    "UNWIND CASE size(roots) WHEN 1 THEN roots ELSE [null] END AS root "
+    "RETURN COLLECT { MATCH (root)<-[:MERGED_INTO*0..]-(:Subject)<-[:OF]-(a:Alias) "
+    "RETURN DISTINCT a.normal ORDER BY a.normal <> "
+)
+
+
+def test_a_names_spellings_are_found_one_way() -> None:
+    finders = []
+    for name, text in _statements().items():
+        code = " ".join(
+            line.split("//")[0] for line in text.splitlines() if not line.lstrip().startswith("//")
+        )
+        code = re.sub(r"\s+", " ", code).replace("( ", "(")
+        if "(:Subject)<-[:OF]-(a:Alias) RETURN DISTINCT a.normal" in code:
+            assert GROUP_ROOT in code, f"{name}: find the spellings as {GROUP_ROOT!r}"
+            finders.append(name)
+    expected = {"subjects/list_group_spellings", "facts/record_fact", "facts/get_current_state"}
+    assert expected <= set(finders), finders
