@@ -17,9 +17,10 @@ record_fact, search, archive_turns, current_state in turn; its reads and writes 
 against the peer's create_entities. A warm-up load of each runs first (cold JVMs compile).
 Each session lists the tools when it opens (as an agent attaching does); the client's heap is
 frozen before each load (bench/concurrency_load.py); each load ends when its servers are quiet
-again. Printed per load: calls/s, p50/p95/p99, errors, and the CPU per call of the client, the
+again. Printed per load: calls/s, p50/p95/p99, errors, the CPU per call of the client, the
 server and its Neo4j, from /proc around the load and the work it left behind (Neo4j's includes
-its idle cost: it is what a write costs the machine). Then:
+its idle cost: it is what a write costs the machine), and how long the servers worked on after
+the last answer, with the calls/s counting that time (the ratios to the peer give both). Then:
 
 - idle: each Neo4j with nothing to do and each server with one session open and silent (CPU as
   percent of a core), beside a bare FastMCP server (bench/echo_server.py ``bare``), and the
@@ -58,6 +59,7 @@ from bench.concurrency_load import (
     Workload,
     create_entities,
     record_fact,
+    row,
     run_load,
     sessions,
     split,
@@ -100,25 +102,14 @@ class Bench:
         first = self.next_first()
         with meter.around() as spent:  # the work a load left behind it counts to its calls
             tally = await run_load(clients, workload, self.texts, self.args.seconds, first, judge)
-            behind = await until_quiet(meter, ("server", "neo4j"))
+            tally.behind = await until_quiet(meter, ("server", "neo4j"))
         self.rows.append((side, tool, len(clients), tally, spent))
-        say(row(side, tool, len(clients), tally, spent) + f"  quiet {behind:.1f} s later")
+        say(row(side, tool, len(clients), tally, spent))
         if tally.reads and tally.writes:  # a mixed load: reads beside writes
             say("    " + split(tally))
         for why, count in sorted(tally.errors.items(), key=lambda item: -item[1])[:3]:
             say(f"    {count} x {why}")
         return tally
-
-
-def row(side: str, tool: str, n: int, tally: Tally, spent: Spent) -> str:
-    calls = tally.calls
-    errors = sum(tally.errors.values())
-    cpu = "/".join(f"{spent.per(name, calls):.1f}" for name in ("client", "server", "neo4j"))
-    return (
-        f"{side:<17} {tool:<16} N={n:<4} {tally.rate:7.1f}/s  p50 {tally.quantile_ms(50):7.1f}"
-        f"  p95 {tally.quantile_ms(95):7.1f}  p99 {tally.quantile_ms(99):7.1f} ms"
-        f"  errors {errors:<3} CPU ms/call client/server/neo4j {cpu}"
-    )
 
 
 def meter_of(**pids: tuple[int, ...]) -> Meter:
@@ -298,7 +289,11 @@ def ratios(bench: Bench) -> None:
     for side, tool, n, tally, _ in bench.rows:
         if side != "mcp-neo4j-memory" and n in peer and peer[n].rate:
             times = tally.rate / peer[n].rate
-            say(f"  {side} {tool} N={n}: {times:.2f}x the peer's create_entities")
+            settled = tally.settled_rate / peer[n].settled_rate
+            say(
+                f"  {side} {tool} N={n}: {times:.2f}x the peer's create_entities"
+                f" ({settled:.2f}x with each side's work after its last answer)"
+            )
 
 
 async def run(bench: Bench, ours: Endpoint, theirs: Endpoint, venv: Path) -> None:

@@ -17,6 +17,8 @@ from typing import Any
 from fastmcp import Client
 from fastmcp.client.client import CallToolResult
 
+from bench.cpu import Spent
+
 PROJECT = "concurrency"
 Call = tuple[str, dict[str, Any]]
 # (session index, call index in the session, a LoCoMo turn's text) -> the call
@@ -97,6 +99,7 @@ class Tally:
     seconds: list[float] = field(default_factory=list[float])
     errors: dict[str, int] = field(default_factory=dict[str, int])
     wall: float = 0.0
+    behind: float = 0.0  # seconds the servers worked on after the load (bench/cpu.py)
     reads: list[float] = field(default_factory=list[float])  # of a mixed load's reads
     writes: list[float] = field(default_factory=list[float])  # and of its writes
 
@@ -107,6 +110,11 @@ class Tally:
     @property
     def rate(self) -> float:
         return self.calls / self.wall if self.wall else 0.0
+
+    @property
+    def settled_rate(self) -> float:
+        """Calls a second counting the time the server worked on after the last answer."""
+        return self.calls / (self.wall + self.behind) if self.wall else 0.0
 
     def quantile_ms(self, percent: int, seconds: list[float] | None = None) -> float:
         seconds = self.seconds if seconds is None else seconds
@@ -194,3 +202,15 @@ async def sessions(urls: list[str], n: int) -> AsyncIterator[list[Client[Any]]]:
         for client in clients:
             await client.list_tools()
         yield clients
+
+
+def row(side: str, tool: str, n: int, tally: Tally, spent: Spent) -> str:
+    calls = tally.calls
+    errors = sum(tally.errors.values())
+    cpu = "/".join(f"{spent.per(name, calls):.1f}" for name in ("client", "server", "neo4j"))
+    return (
+        f"{side:<17} {tool:<16} N={n:<4} {tally.rate:7.1f}/s  p50 {tally.quantile_ms(50):7.1f}"
+        f"  p95 {tally.quantile_ms(95):7.1f}  p99 {tally.quantile_ms(99):7.1f} ms"
+        f"  errors {errors:<3} CPU ms/call client/server/neo4j {cpu}"
+        f"  worked on {tally.behind:.1f} s: {tally.settled_rate:.1f}/s"
+    )

@@ -80,18 +80,19 @@ async def until_quiet(
     names: tuple[str, ...],
     *,
     below: float = 0.1,
-    window: float = 0.5,
+    window: float = 1.2,
     most: float = 30.0,
 ) -> float:
     """Wait until the ``names`` processes together use less than ``below`` of one core over
-    ``window`` seconds (or ``most`` seconds have passed); the seconds waited. After a load, a
-    server's work behind its answers (search fields, the subjects pass) is still running: the
-    next load must not start inside it (its first calls would wait it out)."""
+    ``window`` seconds (or ``most`` seconds have passed); the seconds they worked before that
+    quiet window. After a load, a server's work behind its answers (search fields, the subjects
+    pass, which starts a second after a write) is still running: the next load must not start
+    inside it (its first calls would wait it out), and a load's rate counts it."""
     began = time.perf_counter()
     while time.perf_counter() - began < most:
         before = meter.read()
         await asyncio.sleep(window)
         after = meter.read()
         if sum(after[name] - before[name] for name in names) < below * window:
-            break
+            return max(time.perf_counter() - began - window, 0.0)
     return time.perf_counter() - began

@@ -32,7 +32,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
 from fastmcp import Client as McpClient
 
@@ -130,7 +130,7 @@ async def loads(
                         recorder.profile = summary(out, top=20)
                     first += 1_000_000
                     rate = len(calls) / args.seconds
-                    say(f"{tool}, {n} sessions: {rate:.0f} calls/s, quiet {behind:.1f} s later")
+                    say(f"{tool}, {n} sessions: {rate:.0f} calls/s, worked on {behind:.1f} s")
     finally:
         stop.set()
         await watcher
@@ -170,34 +170,37 @@ async def run(endpoint: Endpoint, scratch: Path, texts: list[str], args: Any) ->
         await store.close()
 
 
-def write_calls(path: Path, label: str, calls: list[Call]) -> None:
-    """Each call of a load as a JSON line, in start order: its load, its start (ms from the
-    load's first), its milliseconds and parts (when the slow ones came, and together)."""
+def write_calls(out: TextIO, label: str, calls: list[Call]) -> None:
+    """Each call of a load as a JSON line, in start order: its load, tool and trace, its start
+    (ms from the load's first), its milliseconds and parts (when the slow ones came)."""
     first = min((call.start for call in calls), default=0)
-    with path.open("a") as out:
-        for call in sorted(calls, key=lambda call: call.start):
-            at = (call.start - first) / 1e6
-            row = {"load": label, "tool": call.tool, "at": at, "ms": call.ms, "trace": call.trace}
-            out.write(json.dumps({**row, **call.parts}) + "\n")
+    for call in sorted(calls, key=lambda call: call.start):
+        at = (call.start - first) / 1e6
+        row = {"load": label, "tool": call.tool, "at": at, "ms": call.ms, "trace": call.trace}
+        out.write(json.dumps({**row, **call.parts}) + "\n")
 
 
 def read_back(scratch: Path, recorder: Recorder, calls_file: Path | None) -> None:
     lines = (scratch / "spans.jsonl").read_text().splitlines()
-    if calls_file is not None:  # the spans beside the calls, to follow a call's trace
-        calls_file.with_suffix(".spans.jsonl").write_text("\n".join(lines) + "\n")
     spans = Spans([json.loads(line) for line in lines])
     pauses = pauses_in((scratch / "safepoints.log").read_text().splitlines())
     say(f"{len(lines)} spans, {len(pauses)} safepoints of Neo4j's JVM")
-    for label, calls in recorder.calls.items():
-        read = [c for c in calls if dissect(c, spans, pauses, recorder.client)]
-        if calls_file is not None:
-            write_calls(calls_file, label, read)
+    dissected = {
+        label: [c for c in calls if dissect(c, spans, pauses, recorder.client)]
+        for label, calls in recorder.calls.items()
+    }
+    for label, read in dissected.items():
         for line in report(label, read):
             say(line)
-        if len(read) < len(calls):
-            say(f"  ({len(calls) - len(read)} calls without their server spans left out)")
+        if len(read) < len(recorder.calls[label]):
+            say(f"  ({len(recorder.calls[label]) - len(read)} calls without server spans left out)")
     for line in recorder.profile:
         say(f"server profile: {line}")
+    if calls_file is not None:  # this run's calls, and their spans beside them
+        with calls_file.open("w") as out:
+            for label, read in dissected.items():
+                write_calls(out, label, read)
+        calls_file.with_suffix(".spans.jsonl").write_text("\n".join(lines) + "\n")
 
 
 def main() -> None:
@@ -211,7 +214,7 @@ def main() -> None:
     parser.add_argument("--subjects", default="on", choices=["on", "off"], help="the pass")
     parser.add_argument("--logs", type=Path, help="keep the server's log in this folder")
     parser.add_argument("--profile", action="store_true", help="py-spy: first tool, most sessions")
-    parser.add_argument("--calls", type=Path, help="append every call's parts to this JSONL file")
+    parser.add_argument("--calls", type=Path, help="write every call's parts to this JSONL file")
     args = parser.parse_args()
     unknown = [tool for tool in args.tools if tool not in OURS]
     if unknown:

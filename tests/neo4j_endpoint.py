@@ -64,6 +64,8 @@ def docker_engine_answers() -> bool:
 
 
 def _container_env(bolt: int, http: int) -> dict[str, str]:
+    from graphmem.localdb.server import REPLAN_AT_MOST_EVERY
+
     return {
         "NEO4J_AUTH": f"neo4j/{TEST_PASSWORD}",
         "NEO4J_server_default__listen__address": "127.0.0.1",
@@ -74,7 +76,7 @@ def _container_env(bolt: int, http: int) -> dict[str, str]:
         "NEO4J_server_memory_heap_max__size": "768m",
         "NEO4J_server_memory_pagecache_size": "256m",
         "NEO4J_dbms_usage__report_enabled": "false",
-        "NEO4J_dbms_cypher_min__replan__interval": "5m",  # as graphmem's own Neo4j and compose
+        "NEO4J_dbms_cypher_min__replan__interval": REPLAN_AT_MOST_EVERY,  # as graphmem's own
     }
 
 

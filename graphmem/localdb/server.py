@@ -284,8 +284,7 @@ class LocalNeo4j:
             "db.tx_log.rotation.retention_policy": s.local_tx_log_retention,
             "db.tx_log.rotation.size": s.local_tx_log_rotation,
             "db.checkpoint.interval.time": s.local_checkpoint_interval,
-            # a young graph's statistics move fast: every statement was planned again each 10 s
-            # (0.1-0.8 s, inside the write batch that ran it: the slowest 1% of writes)
+            # not each 10 s: inside a write batch, on a young graph (docs/operations.md)
             "dbms.cypher.min_replan_interval": REPLAN_AT_MOST_EVERY,
             # Bolt waits 5 s twice on shutdown for connections that are already gone.
             "internal.server.bolt.connection_shutdown_wait_time": "1s",

@@ -37,7 +37,7 @@ from tenacity import (
 from graphmem.core import tracing
 from graphmem.core.errors import StoreUnavailable
 from graphmem.core.keys import ChainKey
-from graphmem.store.catalog import NamedQuery, QueryCatalog, default_catalog
+from graphmem.store.catalog import QueryCatalog, default_catalog
 from graphmem.store.driver_errors import schema_race, translated
 from graphmem.store.rows import (
     IndexRow,
@@ -50,7 +50,7 @@ from graphmem.store.rows import (
     shaped,
 )
 from graphmem.store.tenant_store import TenantStore
-from graphmem.store.tx import FIRST_RETRY, Tx, pipelined_begin
+from graphmem.store.tx import FIRST_RETRY, Tx, pipelined_begin, run_each
 
 T = TypeVar("T")
 
@@ -59,11 +59,6 @@ BULK_TIMEOUT = 600.0  # seconds: one import batch (or the closing pass over a la
 
 SCHEMA_ATTEMPTS = 4
 PURGE_ATTEMPTS = 5
-
-
-async def _apply_all(tx: Tx, queries: list[NamedQuery]) -> None:
-    for query in queries:
-        await tx.run(query.name)
 
 
 def _require_tenant(tenant: object) -> None:  # callers may be untyped (a CLI, a test)
@@ -295,7 +290,7 @@ class Store:
             return []
         queries = self.catalog.under("schema")
         try:
-            await self.write_transaction("schema", "-", lambda tx: _apply_all(tx, queries))
+            await self.write_transaction("schema", "-", lambda tx: run_each(tx, queries))
         except neo4j_errors.ClientError as error:
             if not schema_race(error):
                 raise

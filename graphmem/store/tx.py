@@ -10,15 +10,16 @@ from neo4j import AsyncManagedTransaction
 
 from graphmem.core import tracing
 from graphmem.core.keys import ChainKey
-from graphmem.store.catalog import QueryCatalog
+from graphmem.store.catalog import NamedQuery, QueryCatalog
 from graphmem.store.rows import Row, row_of
 
-# A managed transaction that failed for now (a deadlock victim, a lock wait cut short) runs
-# again this soon, then twice as late each time, within ``max_transaction_retry_time``. The
-# driver's own first wait is a second: every write queued behind a deadlock's victim (a group
-# commit's whole batch) waited it out, the write tail's largest part under load. The other
-# transaction of a deadlock holds its locks for milliseconds, so a retry this soon finds them
-# free (the driver's jitter spreads the retries of both sides).
+# A managed transaction that failed for now (a deadlock's victim, a transient error) runs
+# again this soon, then twice as late each time (13 tries in ``max_transaction_retry_time``'s
+# 30 s, where the driver's first wait of a second gave 6-7). With the driver's second, every
+# write queued behind a deadlock's victim (a group commit's whole batch) waited it out: the
+# write tail's largest part under load. The deadlock's other side may hold its locks for a
+# batch's length; the retries double past it. The driver's option for it is undocumented
+# (neo4j is pinned, as for ``pipelined_begin``).
 FIRST_RETRY = 0.01  # seconds
 
 
@@ -62,3 +63,9 @@ def pipelined_begin(session: neo4j.AsyncSession) -> contextlib.AbstractContextMa
     less per write transaction. The driver does this for ``execute_query`` only, through a
     private switch (neo4j is pinned, and without the switch every write would fail)."""
     return session._pipelined_begin  # pyright: ignore[reportPrivateUsage]  # the driver's own BEGIN switch
+
+
+async def run_each(tx: Tx, queries: list[NamedQuery]) -> None:
+    """Each of ``queries`` in turn, in one transaction (the schema applied at once)."""
+    for query in queries:
+        await tx.run(query.name)

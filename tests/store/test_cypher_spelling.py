@@ -47,15 +47,21 @@ def test_the_live_predicate_is_used_where_facts_are_read_as_live() -> None:
 
 # A name's spellings: the normal forms of every alias of the one subject group whose subjects
 # bear it (subjects/list_group_spellings; facts/record_fact and get_current_state find their
-# key's the same way, in
-# the statement, not a round trip before it). Whitespace aside, spelled as one.
-GROUP_ROOT = (
-    "OPTIONAL MATCH (s)-[:MERGED_INTO*0..]->(root:Subject) "
-    "WHERE NOT EXISTS { (root)-[:MERGED_INTO]->() } "
-    "WITH collect(DISTINCT root) AS roots "
-    "UNWIND CASE size(roots) WHEN 1 THEN roots ELSE [null] END AS root "
-    "RETURN COLLECT { MATCH (root)<-[:MERGED_INTO*0..]-(:Subject)<-[:OF]-(a:Alias) "
-    "RETURN DISTINCT a.normal ORDER BY a.normal <> "
+# key's the same way, in the statement, not a round trip before it). Whitespace aside, spelled
+# as one: the tenant's key lookup, the group's root, its aliases, their order and bound.
+SPELLINGS = re.compile(
+    re.escape("OPTIONAL MATCH (:SubjectKey {tenant: $tenant, key: 'n:' + ")
+    + r"(?P<name>\$subject|name)"
+    + re.escape(
+        "})-[:KEYS]->(:Alias) -[:OF]->(s:Subject) "
+        "OPTIONAL MATCH (s)-[:MERGED_INTO*0..]->(root:Subject) "
+        "WHERE NOT EXISTS { (root)-[:MERGED_INTO]->() } "
+        "WITH collect(DISTINCT root) AS roots "
+        "UNWIND CASE size(roots) WHEN 1 THEN roots ELSE [null] END AS root "
+        "RETURN COLLECT { MATCH (root)<-[:MERGED_INTO*0..]-(:Subject)<-[:OF]-(a:Alias) "
+        "RETURN DISTINCT a.normal ORDER BY a.normal <> "
+    )
+    + r"(?P=name), a\.normal LIMIT \$(spellings_limit|limit) \} AS spellings"
 )
 
 
@@ -66,8 +72,8 @@ def test_a_names_spellings_are_found_one_way() -> None:
             line.split("//")[0] for line in text.splitlines() if not line.lstrip().startswith("//")
         )
         code = re.sub(r"\s+", " ", code).replace("( ", "(")
-        if "(:Subject)<-[:OF]-(a:Alias) RETURN DISTINCT a.normal" in code:
-            assert GROUP_ROOT in code, f"{name}: find the spellings as {GROUP_ROOT!r}"
+        if "MERGED_INTO*0..]-(:Subject)<-[:OF]-" in code:
+            assert SPELLINGS.search(code), f"{name}: find the spellings as {SPELLINGS.pattern}"
             finders.append(name)
     expected = {"subjects/list_group_spellings", "facts/record_fact", "facts/get_current_state"}
     assert expected <= set(finders), finders
