@@ -37,6 +37,13 @@ async def count(store: Store, tenant: str, pattern: LiteralString) -> int:
         return int(record["n"])
 
 
+async def write_around_graphmem(store: Store, text: LiteralString, **params: Any) -> None:
+    """A write graphmem never makes itself (an older version's nodes, an import's, a file's),
+    straight to the driver."""
+    async with store._driver.session(database=store.database) as session:
+        await (await session.run(text, **params)).consume()
+
+
 async def save(client: Client[Any], title: str, content: str, **more: Any) -> dict[str, Any]:
     return await call(client, "save_memory", project="p", title=title, content=content, **more)
 
@@ -177,13 +184,13 @@ async def test_an_erasure_leaves_no_spelling_only_the_erased_source_held(
 async def test_what_was_written_before_subjects_is_read_once(
     client: Client[Any], store: Store, tenant: str
 ) -> None:
-    async with store._driver.session(database=store.database) as session:  # as an old version
-        await session.run(
-            "UNWIND range(1, 5) AS n CREATE (:Memory {tenant: $tenant, id: 'old-' + n, "
-            "project: 'p', title: 't', content: 'Wilhelmina Oduya wrote ' + n, "
-            "status: 'active', created_at: datetime(), updated_at: datetime()})",
-            tenant=tenant,
-        )
+    await write_around_graphmem(  # as an old version wrote them
+        store,
+        "UNWIND range(1, 5) AS n CREATE (:Memory {tenant: $tenant, id: 'old-' + n, "
+        "project: 'p', title: 't', content: 'Wilhelmina Oduya wrote ' + n, "
+        "status: 'active', created_at: datetime(), updated_at: datetime()})",
+        tenant=tenant,
+    )
     found = (await call(client, "about", name="Wilhelmina Oduya"))["subjects"]
     assert [s["mentions"] for s in found] == [5]
     assert await count(store, tenant, "(n:Unread)") == 0
@@ -196,12 +203,12 @@ async def test_a_node_of_another_kind_marked_unread_never_holds_the_pass_back(
 ) -> None:
     """An import may carry any labels: a batch of Unread nodes that are no source, sorting
     before every source, is passed over, and the sources behind it are read."""
-    async with store._driver.session(database=store.database) as session:  # as a file may hold
-        await session.run(
-            "UNWIND range(1, $n) AS n CREATE (:Note:Unread {tenant: $tenant, id: '0-' + n})",
-            tenant=tenant,
-            n=BATCH + 1,
-        )
+    await write_around_graphmem(  # as a file may hold them
+        store,
+        "UNWIND range(1, $n) AS n CREATE (:Note:Unread {tenant: $tenant, id: '0-' + n})",
+        tenant=tenant,
+        n=BATCH + 1,
+    )
     await save(client, "t", "Wilhelmina Oduya called.")
     db = store.of(tenant)
     await reader_of(store).settle(tenant)
@@ -221,16 +228,16 @@ async def test_a_pass_cuts_its_page_on_the_index_never_by_sorting_the_unread(sto
 async def test_an_import_not_finished_is_not_read(store: Store, tenant: str) -> None:
     """Nodes an import still holds pending are read once it finishes: an import undone takes
     them whole, with nothing a pass derived from them left behind."""
-    async with store._driver.session(database=store.database) as session:  # as an import does
-        await session.run(
-            "CREATE (:Memory:Unread:ImportPending {tenant: $tenant, id: 'imp-1', project: 'p', "
-            "title: 't', content: 'Wilhelmina Oduya wrote.', status: 'active', version: 1, "
-            "created_at: datetime(), updated_at: datetime()})",
-            tenant=tenant,
-        )
-        assert (await read_subjects(store.of(tenant))).read == 0
-        await session.run(
-            "MATCH (n:ImportPending {tenant: $tenant}) REMOVE n:ImportPending", tenant=tenant
-        )
+    await write_around_graphmem(  # as an import does
+        store,
+        "CREATE (:Memory:Unread:ImportPending {tenant: $tenant, id: 'imp-1', project: 'p', "
+        "title: 't', content: 'Wilhelmina Oduya wrote.', status: 'active', version: 1, "
+        "created_at: datetime(), updated_at: datetime()})",
+        tenant=tenant,
+    )
+    assert (await read_subjects(store.of(tenant))).read == 0
+    await write_around_graphmem(
+        store, "MATCH (n:ImportPending {tenant: $tenant}) REMOVE n:ImportPending", tenant=tenant
+    )
     assert (await read_subjects(store.of(tenant))).read == 1
     assert await count(store, tenant, "(n:Mention)") == 1
