@@ -9,8 +9,11 @@
 // counts in (a memory or chunk itself; a turn's session; a claim's chunk, the text it was
 // mined from), and the stamp of the text read (a memory's version, a chunk's source hash:
 // close_read_sources).
+// The kinds' test is a CASE, not an OR: the planner splits an OR of labels into a union of
+// seeks and, on a graph with nothing unread yet (a fresh database), sorts the union.
 MATCH (n:Unread) USING INDEX n:Unread(tenant, id)
-WHERE n.tenant = $tenant AND n.id > '' AND (n:Memory OR n:Turn OR n:Chunk OR n:Claim)
+WHERE n.tenant = $tenant AND n.id > ''
+  AND CASE WHEN n:Memory OR n:Turn OR n:Chunk OR n:Claim THEN true ELSE false END
   AND NOT n:ImportPending
 WITH n ORDER BY n.tenant, n.id LIMIT $limit
 WITH n, CASE WHEN n:Memory THEN 'memory' WHEN n:Turn THEN 'turn'
