@@ -3,6 +3,7 @@
     python -m bench.speed                  # 300 rounds
     python -m bench.speed --rounds 100
     python -m bench.speed --traced         # and a second graphmem with traces on
+    python -m bench.speed --only current_state --profile   # py-spy on graphmem's server
 
 On a real Neo4j (NEO4J_URI if set, else a managed local Neo4j in a temporary folder). Three
 processes, one fastmcp HTTP client each, all on loopback:
@@ -21,6 +22,9 @@ work: its error answer and FastMCP's warning), the server's own p50 (the duratio
 each call), and graphmem's middleware cost: its echo's p50 minus the bare echo's p50 (the
 target: at most 0.5 ms).
 
+``--only NAME ...`` times those figures (and the floor and echoes); ``--profile`` samples
+graphmem's server with py-spy during the timed rounds and prints where its CPU went.
+
 With ``--traced`` a second graphmem server (its own scratch tenant) runs with traces on,
 exporting over OTLP/HTTP to a receiver process that decodes every batch
 (tests/app/otlp_receiver.py): its current_state and record_fact are figures of the same
@@ -38,6 +42,7 @@ import sys
 import tempfile
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -46,6 +51,7 @@ import neo4j
 
 import graphmem
 from bench.harness import quantile_ms, say, scratch_tenant
+from bench.profile import sampling, summary
 from graphmem.core.settings import Settings
 from graphmem.store import Store
 from tests.app.helpers import clean_env, listening_process, serving_http
@@ -54,6 +60,7 @@ from tests.neo4j_endpoint import Endpoint, find_endpoint, free_port
 PROJECT = "bench"
 KEYS = 200
 Call = Callable[[int], Awaitable[object]]
+ALWAYS = ("floor (refused call)", "graphmem echo", "bare FastMCP echo")
 
 
 # --- servers -----------------------------------------------------------------------------------
@@ -69,7 +76,8 @@ def echo_server(kind: str, env: dict[str, str], log: Path, *options: str) -> Ite
 async def clients(
     endpoint: Endpoint, tenant: str, scratch: Path, traced: str | None
 ) -> AsyncIterator[dict[str, Any]]:
-    """A client per server; ``traced``: the tenant of a second graphmem with traces on."""
+    """A client per server (and "graphmem pid": its server's process); ``traced``: the tenant of a
+    second graphmem with traces on."""
     env = clean_env(**endpoint.env())
     with contextlib.ExitStack() as stack:
         graphmem_log = stack.enter_context((scratch / "serve.log").open("w"))
@@ -87,7 +95,7 @@ async def clients(
         async with contextlib.AsyncExitStack() as opened:
             yield {
                 name: await opened.enter_async_context(fastmcp.Client(url)) for name, url in urls
-            }
+            } | {"graphmem pid": served.process.pid}
 
 
 @contextlib.contextmanager
@@ -192,6 +200,26 @@ async def rounds(calls: dict[str, Call], count: int, warmup: int) -> dict[str, l
     return seconds
 
 
+@dataclass(frozen=True)
+class Options:
+    only: list[str]  # the figures to time besides the floor and echoes; all when empty
+    profile: bool  # py-spy on graphmem's server during the timed rounds
+
+
+async def profiled_rounds(
+    calls: dict[str, Call], count: int, warmup: int, folder: Path, pid: int | None
+) -> dict[str, list[float]]:
+    """The rounds; with ``pid``, the timed ones under py-spy (its summary printed)."""
+    if pid is None:
+        return await rounds(calls, count, warmup)
+    await rounds(calls, 0, warmup)
+    out = folder / "server.pyspy"
+    with sampling(pid, out) as sampled:
+        timed = await rounds(calls, count, 0)
+    say("\n".join(summary(out, top=30)) if sampled else "(no profile: py-spy not found)")
+    return timed
+
+
 def server_side(log: Path, count: int) -> dict[str, float]:
     """Per figure, the p50 of the durations graphmem's server logged for its last ``count``
     calls (one JSON line per call, timed by its outermost middleware)."""
@@ -238,7 +266,9 @@ async def configuration(endpoint: Endpoint) -> str:
     )
 
 
-async def main(endpoint: Endpoint, folder: Path, count: int, warmup: int, traced: bool) -> None:
+async def main(
+    endpoint: Endpoint, folder: Path, count: int, warmup: int, traced: bool, chosen: Options
+) -> None:
     say(await configuration(endpoint))
     store = await Store.connect(endpoint.uri, endpoint.user, endpoint.password)
     try:
@@ -251,8 +281,11 @@ async def main(endpoint: Endpoint, folder: Path, count: int, warmup: int, traced
             if traced:
                 await seed_facts(client["traced"])
             calls = figures(client, await seed_facts(client["graphmem"]))
+            if chosen.only:
+                calls = {n: c for n, c in calls.items() if n in chosen.only or n in ALWAYS}
             say(f"{len(calls)} figures, {count} rounds after {warmup} untimed")
-            timed = await rounds(calls, count, warmup)
+            pid = client["graphmem pid"] if chosen.profile else None
+            timed = await profiled_rounds(calls, count, warmup, folder, pid)
         report(timed, server_side(folder / "serve.log", count))
     finally:
         await store.close()
@@ -263,10 +296,13 @@ def cli() -> None:
     parser.add_argument("--rounds", type=int, default=300)
     parser.add_argument("--warmup", type=int, default=30)
     parser.add_argument("--traced", action="store_true", help="a second server, traces on")
+    parser.add_argument("--only", nargs="+", default=[], help="these figures (and the floor)")
+    parser.add_argument("--profile", action="store_true", help="py-spy on graphmem's server")
     args = parser.parse_args()
+    chosen = Options(args.only, args.profile)
     # The database first, outside the event loop: a managed start checks it synchronously.
     with tempfile.TemporaryDirectory() as folder, find_endpoint(Path(folder)) as endpoint:
-        asyncio.run(main(endpoint, Path(folder), args.rounds, args.warmup, args.traced))
+        asyncio.run(main(endpoint, Path(folder), args.rounds, args.warmup, args.traced, chosen))
 
 
 if __name__ == "__main__":
