@@ -3,7 +3,7 @@
     python -m bench.speed                  # 300 rounds
     python -m bench.speed --rounds 100
     python -m bench.speed --traced         # and a second graphmem with traces on
-    python -m bench.speed --only current_state --profile   # py-spy on graphmem's server
+    python -m bench.speed --only current_state --profile FILE   # py-spy on the server
 
 On a real Neo4j (NEO4J_URI if set, else a managed local Neo4j in a temporary folder). Three
 processes, one fastmcp HTTP client each, all on loopback:
@@ -22,8 +22,9 @@ work: its error answer and FastMCP's warning), the server's own p50 (the duratio
 each call), and graphmem's middleware cost: its echo's p50 minus the bare echo's p50 (the
 target: at most 0.5 ms).
 
-``--only NAME ...`` times those figures (and the floor and echoes); ``--profile`` samples
-graphmem's server with py-spy during the timed rounds and prints where its CPU went.
+``--only NAME ...`` times those figures (and the floor and echoes); ``--profile FILE``
+samples graphmem's server with py-spy during the timed rounds (the samples kept in FILE) and
+prints where its CPU went.
 
 With ``--traced`` a second graphmem server (its own scratch tenant) runs with traces on,
 exporting over OTLP/HTTP to a receiver process that decodes every batch
@@ -203,17 +204,16 @@ async def rounds(calls: dict[str, Call], count: int, warmup: int) -> dict[str, l
 @dataclass(frozen=True)
 class Options:
     only: list[str]  # the figures to time besides the floor and echoes; all when empty
-    profile: bool  # py-spy on graphmem's server during the timed rounds
+    profile: Path | None  # py-spy's samples of graphmem's server during the timed rounds
 
 
 async def profiled_rounds(
-    calls: dict[str, Call], count: int, warmup: int, folder: Path, pid: int | None
+    calls: dict[str, Call], count: int, warmup: int, pid: int, out: Path | None
 ) -> dict[str, list[float]]:
-    """The rounds; with ``pid``, the timed ones under py-spy (its summary printed)."""
-    if pid is None:
+    """The rounds; with ``out``, the timed ones under py-spy (its summary printed)."""
+    if out is None:
         return await rounds(calls, count, warmup)
     await rounds(calls, 0, warmup)
-    out = folder / "server.pyspy"
     with sampling(pid, out) as sampled:
         timed = await rounds(calls, count, 0)
     say("\n".join(summary(out, top=30)) if sampled else "(no profile: py-spy not found)")
@@ -284,8 +284,8 @@ async def main(
             if chosen.only:
                 calls = {n: c for n, c in calls.items() if n in chosen.only or n in ALWAYS}
             say(f"{len(calls)} figures, {count} rounds after {warmup} untimed")
-            pid = client["graphmem pid"] if chosen.profile else None
-            timed = await profiled_rounds(calls, count, warmup, folder, pid)
+            pid = client["graphmem pid"]
+            timed = await profiled_rounds(calls, count, warmup, pid, chosen.profile)
         report(timed, server_side(folder / "serve.log", count))
     finally:
         await store.close()
@@ -297,7 +297,9 @@ def cli() -> None:
     parser.add_argument("--warmup", type=int, default=30)
     parser.add_argument("--traced", action="store_true", help="a second server, traces on")
     parser.add_argument("--only", nargs="+", default=[], help="these figures (and the floor)")
-    parser.add_argument("--profile", action="store_true", help="py-spy on graphmem's server")
+    parser.add_argument(
+        "--profile", type=Path, metavar="FILE", help="py-spy on graphmem's server, kept in FILE"
+    )
     args = parser.parse_args()
     chosen = Options(args.only, args.profile)
     # The database first, outside the event loop: a managed start checks it synchronously.

@@ -6,6 +6,7 @@ MATCH (h:History {tenant: $tenant})
 SET h.lock_token = $lock_token
 WITH h
 WHERE h.revision = $revision - 1 AND h.last_hash = $expected_hash
+  AND (h.key_id IS NULL OR h.key_id = $key_id)  // else lock_head refuses: another key
 CREATE (m:Memory:Unindexed:Unread {
   tenant: $tenant, id: $id, project: $project, type: $type, title: $title, content: $content,
   topic_key: $topic_key, topic_version: $topic_version, branch: $branch, tags: $tags,

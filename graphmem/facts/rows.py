@@ -104,6 +104,15 @@ class RecordedFactRow(TypedDict):
     watching: list[str]
 
 
+class RecordedAtHeadRow(TypedDict):
+    """facts/record_fact_at_head: the new fact, the one it superseded (the one expected) and
+    the revision of its event."""
+
+    fact: FactNode
+    superseded_id: str
+    revision: int
+
+
 class ExpiredRow(TypedDict):
     """facts/expire_facts: one fact it expired."""
 

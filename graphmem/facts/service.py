@@ -21,6 +21,7 @@ from graphmem.core.models import canonical_json
 from graphmem.decisions import evaluation as decisions
 from graphmem.decisions.reopen_rules import value_projection
 from graphmem.facts.attestation import Attestation, TrustedVerifiers, check_attestation
+from graphmem.facts.last_recorded import last_recorded
 from graphmem.facts.models import (
     SCHEMA_VERSION,
     Fact,
@@ -28,10 +29,16 @@ from graphmem.facts.models import (
     RecordFactResult,
     VerifyFactResult,
 )
-from graphmem.facts.rows import FactByIdRow, FactRow, RecordedFactRow, fact_from_node
+from graphmem.facts.rows import (
+    FactByIdRow,
+    FactRow,
+    RecordedAtHeadRow,
+    RecordedFactRow,
+    fact_from_node,
+)
 from graphmem.facts.validity import boundary
-from graphmem.history.chain import Audit
-from graphmem.history.write_path import Idempotency, IdempotencyRecord, Write, write
+from graphmem.history.chain import Audit, Change
+from graphmem.history.write_path import Idempotency, IdempotencyRecord, Write, write, write_at_head
 from graphmem.store import Params, TenantStore, shaped
 from graphmem.subjects.spellings import MAX_SPELLINGS, key_fields
 
@@ -39,22 +46,24 @@ from graphmem.subjects.spellings import MAX_SPELLINGS, key_fields
 # --- record_fact ---------------------------------------------------------------------------------
 async def record_fact(db: TenantStore, request: RecordFactRequest) -> RecordFactResult:
     fact_id = new_id()
+    slot = (db.tenant, request.owner, request.key)
+    result = None
+    if request.idempotency_key is None:  # a keyed write looks for its earlier result first
+        result = await record_at_head(db, request, fact_id)
+    if result is None:
+        result = await _record_managed(db, request, fact_id)
+    if not result.idempotent_replay:
+        last_recorded(db.store).remember(slot, result.id)
+    return result
 
+
+async def _record_managed(
+    db: TenantStore, request: RecordFactRequest, fact_id: str
+) -> RecordFactResult:
     async def work(w: Write) -> RecordFactResult:
         recorded = await record_in_transaction(w, request, fact_id)
         superseded_id, pushed = recorded.superseded_id, recorded.signals
-        revision = await w.record(
-            "fact",
-            fact_id,
-            [fact_id, *([superseded_id] if superseded_id else [])],
-            {
-                "owner": request.owner,
-                "key": request.key,
-                "value_json": canonical_json(request.value),
-                "superseded_id": superseded_id,
-                **decisions.signal_change(pushed),
-            },
-        )
+        revision = await w.event(_fact_change(request, fact_id, superseded_id, pushed))
         return RecordFactResult(
             **recorded.fact.model_dump(),
             superseded_id=superseded_id,
@@ -67,6 +76,61 @@ async def record_fact(db: TenantStore, request: RecordFactRequest) -> RecordFact
         request.owner, request, _remembered_fact, _replayed_fact
     )
     return await write(db, "record_fact", work, audit=Audit.of(request), idempotency=keyed)
+
+
+async def record_at_head(
+    db: TenantStore, request: RecordFactRequest, fact_id: str
+) -> RecordFactResult | None:
+    """The common record in one statement: a key whose current fact this process recorded
+    last, that no decision watches. None when it was not written (run the managed write)."""
+    previous = last_recorded(db.store).get((db.tenant, request.owner, request.key))
+    if previous is None:
+        return None
+    quiet = decisions.Evaluation({}, {}, [], 0)  # no decision watches: nothing to evaluate
+    row = await write_at_head(
+        db,
+        "record_fact",
+        "facts/record_fact_at_head",
+        _fact_change(request, fact_id, previous, quiet),
+        audit=Audit.of(request),
+        params=lambda now: {
+            **_record_params(request, fact_id, now),
+            "expected_previous": previous,
+            "spellings_limit": MAX_SPELLINGS,
+        },
+    )
+    if row is None:
+        return None
+    [written] = shaped(RecordedAtHeadRow, [row])
+    return RecordFactResult(
+        **fact_from_node(written["fact"]).model_dump(),
+        superseded_id=written["superseded_id"],
+        revision=written["revision"],
+        idempotent_replay=False,
+        review_signals=[],
+    )
+
+
+def _fact_change(
+    request: RecordFactRequest,
+    fact_id: str,
+    superseded_id: str | None,
+    pushed: decisions.Evaluation,
+) -> Change:
+    """record_fact's history event: the fact, the one it superseded, the signals it pushed."""
+    return Change(
+        "record_fact",
+        "fact",
+        fact_id,
+        [fact_id, *([superseded_id] if superseded_id else [])],
+        {
+            "owner": request.owner,
+            "key": request.key,
+            "value_json": canonical_json(request.value),
+            "superseded_id": superseded_id,
+            **decisions.signal_change(pushed),
+        },
+    )
 
 
 def _remembered_fact(result: RecordFactResult) -> IdempotencyRecord:

@@ -197,43 +197,44 @@ async def write(
 
 
 async def write_at_head(
-    db: TenantStore, label: str, name: str, change: Change, *, audit: Audit, **params: object
+    db: TenantStore,
+    label: str,
+    name: str,
+    change: Change,
+    *,
+    audit: Audit,
+    params: Callable[[datetime], Params],
 ) -> Row | None:
     """Statement ``name`` as a whole write: it claims the head this process saw last, makes
-    ``change`` and appends its event (with the parameters of ``event_params``, plus ``$now``,
-    ``$lock_token`` and ``$expected_hash``). Its row; None when writes of the tenant are queued
-    here, when there was no head to expect or another writer had moved it: then nothing was
-    written and the caller runs ``write``."""
+    ``change`` and appends its event (with ``params(now)`` for the write's transaction time,
+    the parameters of ``event_params``, ``$now``, ``$lock_token`` and ``$expected_hash``). Its
+    row; None when writes of the tenant are queued here, when there was no head to expect or
+    the statement wrote nothing (another writer had moved the head, or what the statement
+    checks had changed): then the caller runs ``write``."""
     committer = committer_of(db)
-    if not committer.claim():  # others queue: the save joins their group commit
+    if not committer.claim():  # others queue: the write joins their group commit
         return None
     try:
-        return await _statement_at_head(db, label, name, change, audit, params)
+        seen = seen_heads(db.store).pop(db.tenant, None)  # one write per expected head
+        if seen is None:
+            return None
+        head = Head.at(seen.revision, seen.last_hash, seen.last_at)
+        now = head.now
+        event = event_params(db.tenant, db.store.chain_key, head, change, audit)
+        statement: Params = {
+            **params(now),
+            **event,
+            "now": event["at"],
+            "lock_token": new_id(),
+            "expected_hash": seen.last_hash,
+        }
+        rows = await db.write_statement(label, name, **statement)
+        if not rows:  # refused for now, the head had moved or a check failed: the managed
+            return None  # write decides
+        seen_heads(db.store)[db.tenant] = head
+        return rows[0]
     finally:
         committer.release(db)
-
-
-async def _statement_at_head(
-    db: TenantStore, label: str, name: str, change: Change, audit: Audit, params: Params
-) -> Row | None:
-    seen = seen_heads(db.store).pop(db.tenant, None)  # one write per expected head
-    if seen is None:
-        return None
-    head = Head.at(seen.revision, seen.last_hash, seen.last_at)
-    event = event_params(db.tenant, db.store.chain_key, head, change, audit)
-    statement: Params = {
-        **params,
-        **event,
-        "now": event["at"],
-        "lock_token": new_id(),
-        "expected_hash": seen.last_hash,
-    }
-
-    rows = await db.write_statement(label, name, **statement)
-    if not rows:  # refused for now, or the head had moved: the managed write decides
-        return None
-    seen_heads(db.store)[db.tenant] = head
-    return rows[0]
 
 
 class Batch(Protocol):

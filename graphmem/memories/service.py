@@ -161,9 +161,7 @@ async def _save_at_head(
         "memories/create_memory_at_head",
         change,
         audit=Audit.of(request),
-        id=memory_id,
-        topic_version=1,
-        **fields,
+        params=lambda _now: {"id": memory_id, "topic_version": 1, **fields},
     )
     if row is None:
         return None

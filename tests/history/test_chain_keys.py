@@ -157,12 +157,20 @@ async def test_a_chain_keyed_midway_verifies_from_where_keying_began(
     await _writes(client, 2, start=2)
     verdict = await verify_chain(store.of(tenant))
     assert verdict.status == "verified" and verdict.keyed_from_revision == 3
+    # each refused, though this process saw the head last: the one-statement writes (the
+    # fact's key recorded here last, a new memory) check the head's key as lock_head does
+    late = [("record_fact", {"project": "p", "key": "k", "value": "late"})]
+    late.append(("save_memory", {"project": "p", "title": "late", "content": "too late"}))
+    written = 4
     for other in (None, ChainKey(b"\x02" * 32)):  # a server without the key, or another key
-        with keyed_with(store, other):
-            refused = await call_error(client, "record_fact", project="p", key="k", value="late")
-        assert refused["error"] == "store_unavailable" and refused["retryable"] is False
-        assert "history key" in refused["message"]
-    assert (await verify_chain(store.of(tenant))).head_revision == 4  # nothing was written
+        for tool, arguments in late:
+            await _writes(client, 1, start=written)  # with the key: the head seen here last
+            written += 1
+            with keyed_with(store, other):
+                refused = await call_error(client, tool, **arguments)
+            assert refused["error"] == "store_unavailable" and refused["retryable"] is False
+            assert "history key" in refused["message"]
+    assert (await verify_chain(store.of(tenant))).head_revision == written  # none refused wrote
 
 
 async def test_an_ordinary_check_reads_only_the_events_since_the_checkpoint(

@@ -4,31 +4,15 @@ field, so a property added to one cannot be missing from the other (nor a head's
 
 from __future__ import annotations
 
-import re
-
 import pytest
 
 from graphmem.store.catalog import default_catalog
+from tests.cypher_maps import created, head_fields
 
 pytestmark = pytest.mark.pure
 
 CATALOG = default_catalog()
 FAST = CATALOG["memories/create_memory_at_head"].text
-
-
-def created(text: str, label: str) -> dict[str, str]:
-    """The property map of the CREATE of ``label`` in ``text``: key -> value expression, the
-    values of an UNWIND's row (``ev.x``) written as parameters (``$x``)."""
-    match = re.search(r"CREATE \(\w+:" + label + r" \{(.*?)\}\)", text, re.DOTALL)
-    assert match is not None, f"no CREATE of {label}"
-    pairs = [pair.strip() for pair in match.group(1).split(",") if pair.strip()]
-    fields = dict(pair.split(": ", 1) for pair in pairs)
-    return {key: re.sub(r"\bev\.", "$", value) for key, value in fields.items()}
-
-
-def head_fields(text: str) -> set[str]:
-    """The history head's properties a statement sets (``h.x = ...``)."""
-    return set(re.findall(r"\bh\.(\w+) =", text))
 
 
 def test_the_memory_is_created_as_create_memory_creates_it() -> None:
