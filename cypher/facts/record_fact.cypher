@@ -9,7 +9,7 @@
 // graphmem/subjects/spellings.py), which the write re-evaluates (found here rather than by
 // decisions/list_decisions_watching_facts and list_group_spellings: two round trips less).
 MERGE (k:FactKey {tenant: $tenant, owner: $owner, key: $key})
-  ON CREATE SET k.id = $key_id, k.project = $project, k.origin_id = $origin_id,
+  ON CREATE SET k.id = $new_slot_id, k.project = $project, k.origin_id = $origin_id,
                 k.created_at = datetime($now)
 SET k.updated_at = datetime($now), k.subject = $subject, k.attribute = $attribute
 WITH k

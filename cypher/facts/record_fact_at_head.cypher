@@ -3,9 +3,10 @@
 // process saw it last, find the key's slot with that fact still current and no live decision
 // watching the key (a watched key's write re-evaluates the decision: the managed write does, with
 // facts/record_fact), record the fact as facts/record_fact does and append its event as
-// history/append_events does. Another writer moved the head, the slot's current fact is another
-// one, or a decision watches: no row, nothing written (the lock token is bookkeeping), and the
-// caller runs the managed write. The watchers are found as facts/record_fact finds them.
+// history/append_events does. Another writer moved the head, the head is keyed with another
+// history key (lock_head refuses it), the slot's current fact is another one, or a decision
+// watches: no row, nothing written (the lock token is bookkeeping), and the caller runs the
+// managed write. The watchers are found as facts/record_fact finds them.
 MATCH (h:History {tenant: $tenant})
 SET h.lock_token = $lock_token
 WITH h

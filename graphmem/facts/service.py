@@ -47,22 +47,30 @@ from graphmem.subjects.spellings import MAX_SPELLINGS, key_fields
 async def record_fact(db: TenantStore, request: RecordFactRequest) -> RecordFactResult:
     fact_id = new_id()
     slot = (db.tenant, request.owner, request.key)
-    result = None
     if request.idempotency_key is None:  # a keyed write looks for its earlier result first
         result = await record_at_head(db, request, fact_id)
-    if result is None:
-        result = await _record_managed(db, request, fact_id)
-    if not result.idempotent_replay:
+        if result is not None:
+            last_recorded(db.store).remember(slot, result.id)
+            return result
+    result, watched = await _record_managed(db, request, fact_id)
+    if result.idempotent_replay or watched:  # a watched key's write evaluates its decisions
+        last_recorded(db.store).forget(slot)
+    else:
         last_recorded(db.store).remember(slot, result.id)
     return result
 
 
 async def _record_managed(
     db: TenantStore, request: RecordFactRequest, fact_id: str
-) -> RecordFactResult:
+) -> tuple[RecordFactResult, bool]:
+    """The managed write, and whether a decision watched the key (its last run's say)."""
+    watched = False
+
     async def work(w: Write) -> RecordFactResult:
+        nonlocal watched
         recorded = await record_in_transaction(w, request, fact_id)
         superseded_id, pushed = recorded.superseded_id, recorded.signals
+        watched = recorded.watched
         revision = await w.event(_fact_change(request, fact_id, superseded_id, pushed))
         return RecordFactResult(
             **recorded.fact.model_dump(),
@@ -75,7 +83,9 @@ async def _record_managed(
     keyed = Idempotency[RecordFactResult].of(
         request.owner, request, _remembered_fact, _replayed_fact
     )
-    return await write(db, "record_fact", work, audit=Audit.of(request), idempotency=keyed)
+    audit = Audit.of(request)
+    result = await write(db, "record_fact", work, audit=audit, idempotency=keyed)
+    return result, watched
 
 
 async def record_at_head(
@@ -154,6 +164,7 @@ class Recorded:
     fact: Fact
     superseded_id: str | None
     signals: decisions.Evaluation  # review signals the write pushed
+    watched: bool  # a live decision watches the key (its rules were evaluated)
 
 
 async def record_in_transaction(w: Write, request: RecordFactRequest, fact_id: str) -> Recorded:
@@ -165,7 +176,8 @@ async def record_in_transaction(w: Write, request: RecordFactRequest, fact_id: s
     rows = shaped(RecordedFactRow, statement)
     superseded_id = rows[0]["superseded_id"]
     pushed = await decisions.evaluate(w, sorted(rows[0]["watching"]))  # push_signals' work
-    return Recorded(fact_from_node(rows[0]["fact"]), superseded_id, pushed)
+    watched = bool(rows[0]["watching"])
+    return Recorded(fact_from_node(rows[0]["fact"]), superseded_id, pushed, watched)
 
 
 def _record_params(request: RecordFactRequest, fact_id: str, now: datetime) -> Params:
@@ -174,7 +186,7 @@ def _record_params(request: RecordFactRequest, fact_id: str, now: datetime) -> P
     observed_at = request.observed_at or now
     return {
         "id": fact_id,
-        "key_id": new_id(),
+        "new_slot_id": new_id(),  # the key's slot, when this write creates it
         "owner": request.owner,
         "project": request.project,
         "origin_id": request.origin_id,

@@ -12,10 +12,12 @@
   arguments is a conflict.
 
 ``write_at_head`` is the same write in one statement, for a change known before it is made
-(a new memory): the lock, the change and its event go in one round trip, against the head this
-process saw last. The statement checks that head under the lock; when another writer moved it,
-nothing is written and the caller runs ``write`` instead. The remembered head is a guess that
-saves a round trip, never an answer: no data is read from it.
+(a new memory; a fact superseding the one this process recorded on its key last): the lock,
+the change and its event go in one round trip, against the head this process saw last. The
+statement checks that head (and its history key, as ``lock_head`` does) under the lock, and
+whatever else its change assumes; when one does not hold, nothing is written and the caller
+runs ``write`` instead. The remembered head is a guess that saves a round trip, never an
+answer: no data is read from it.
 
 ``bookkeeping`` (one statement) and ``derived_write`` (one transaction of several: the subjects a
 memory names) are the exceptions: what is derived, not told (usage counters, the search fields
@@ -221,8 +223,12 @@ async def write_at_head(
         head = Head.at(seen.revision, seen.last_hash, seen.last_at)
         now = head.now
         event = event_params(db.tenant, db.store.chain_key, head, change, audit)
+        own = params(now)
+        # a parameter named as one of the event's must mean the same (the audit's session_id)
+        if clash := sorted(k for k in own.keys() & event.keys() if own[k] != event[k]):
+            raise ValueError(f"{name}: parameters named as the event's, other values: {clash}")
         statement: Params = {
-            **params(now),
+            **own,
             **event,
             "now": event["at"],
             "lock_token": new_id(),

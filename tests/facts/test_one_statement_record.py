@@ -69,6 +69,7 @@ async def test_a_key_recorded_here_last_takes_one_statement_and_writes_what_the_
     fast = await record_at_head(db, _request("svc.latency", 20), new_id())
     assert fast is not None and fast.superseded_id == first.id
     assert fast.revision == first.revision + 1 and fast.status == "active"
+    assert fast.observed_at == fast.temporal.recorded_at == fast.temporal.valid_from
     # the same two writes on another key, the second managed (its expectation forgotten)
     await record_fact(db, _request("svc.errors", 10))
     last_recorded(store).forget((tenant, "project:p", "svc.errors"))
@@ -81,6 +82,30 @@ async def test_a_key_recorded_here_last_takes_one_statement_and_writes_what_the_
     assert state.superseded_id == fast.id
     verdict = await verify_chain(db, full=True)
     assert verdict.verified and verdict.complete and verdict.head_revision == state.revision
+
+
+async def test_record_fact_takes_the_one_statement_when_it_can(
+    store: Store, tenant: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Which statements record_fact ran (the database's own; the spy only listens): the
+    first write of a key is the managed one, the next the one statement."""
+    ran: list[tuple[str, bool]] = []
+    real = Store.write_statement
+
+    async def listening(self: Store, label: str, tenant: str, name: str, **params: Any) -> Any:
+        rows = await real(self, label, tenant, name, **params)
+        ran.append((name, bool(rows)))
+        return rows
+
+    monkeypatch.setattr(Store, "write_statement", listening)
+    db = store.of(tenant)
+    await record_fact(db, _request("k", 1))
+    assert ran == []  # nothing remembered of the key: the managed write
+    second = await record_fact(db, _request("k", 2))
+    assert ran == [("facts/record_fact_at_head", True)]
+    keyed = RecordFactRequest(project="p", key="k", value=3, idempotency_key="once")
+    await record_fact(db, keyed)  # a keyed write looks for its earlier result: managed
+    assert len(ran) == 1 and last_recorded(store).get((tenant, "project:p", "k")) != second.id
 
 
 async def test_another_process_moving_the_head_makes_it_write_nothing(
@@ -130,6 +155,8 @@ async def test_a_watched_key_is_left_to_the_managed_write_which_pushes_the_signa
     assert await _head(db) == before
     breached = await call(client, "record_fact", project="p", key="api.qps", value=5000)
     assert [s["decision_id"] for s in breached["review_signals"]] == [decided["decision"]["id"]]
+    # a watched key's writes are the managed write's: none tries the one statement first
+    assert last_recorded(store).get((tenant, "project:p", "api.qps")) is None
 
 
 async def test_many_writers_and_another_process_keep_one_current_fact_per_key(
@@ -182,13 +209,30 @@ def test_the_fact_and_its_event_are_written_as_the_managed_statements_write_them
     assert created(fast, "Fact") == created(general, "Fact")
     assert anonymous_maps(fast, "FactState") == anonymous_maps(general, "FactState") != []
     assert created(fast, "Event") == created(events, "Event")
-    assert head_fields(fast) - {"lock_token"} == head_fields(events)
+    assert anonymous_maps(fast, "EventSubject") == anonymous_maps(events, "EventSubject") != []
+    assert head_fields(fast) == head_fields(events) | {"lock_token": "$lock_token"}
     for line in (
         "SET f += $value_projection, f.value_instant = datetime($value_instant)",
         "CREATE (f)-[:OF_KEY]->(k)",
         "CREATE (k)-[:CURRENT {since: datetime($now)}]->(f)",
         "SET open.tx_to = datetime($now)",
+        "DELETE current",
     ):
         assert line in fast and line in general, line
+    for managed, one in (  # the supersession: the managed statement's, on its one previous
+        (
+            "SET old.status = 'superseded', old.superseded_at = datetime($now),",
+            "SET previous.status = 'superseded', previous.superseded_at = datetime($now),",
+        ),
+        (
+            "CREATE (f)-[:SUPERSEDES {at: datetime($now)}]->(old)",
+            "CREATE (f)-[:SUPERSEDES {at: datetime($now)}]->(previous)",
+        ),
+        (
+            "CREATE (k)-[:WAS_CURRENT {since: current.since, until: datetime($now)}]->(old)",
+            "CREATE (k)-[:WAS_CURRENT {since: current.since, until: datetime($now)}]->(previous)",
+        ),
+    ):
+        assert managed in general and one in fast, one
     watchers = general[general.index("CALL (k) {") : general.index("RETURN f AS fact")]
     assert watchers.strip() in fast  # the watchers found as the managed statement finds them

@@ -15,6 +15,7 @@ from graphmem.facts.rows import (
     FactRow,
     FactThen,
     FormerFact,
+    RecordedAtHeadRow,
     RecordedFactRow,
     StatesSlotRow,
 )
@@ -27,6 +28,7 @@ SHAPES: dict[str, type] = {
     "facts/get_facts": FactByIdRow,
     "facts/mark_fact_verified": FactRow,
     "facts/record_fact": RecordedFactRow,
+    "facts/record_fact_at_head": RecordedAtHeadRow,
     "facts/expire_facts": ExpiredRow,
     "facts/count_contradictions_between": ContradictionsRow,
     "facts/make_current": DisplacedRow,

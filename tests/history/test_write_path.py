@@ -166,9 +166,10 @@ def test_one_statement_writes_run_only_through_write_at_head() -> None:
     assert all(n in owners or n.endswith("_at_head") for n in movers), movers
     for name in movers:
         if name.endswith("_at_head"):
-            assert "WHERE h.revision = $revision - 1 AND h.last_hash = $expected_hash" in (
-                catalog[name].text
-            ), name
+            text = catalog[name].text
+            assert "WHERE h.revision = $revision - 1 AND h.last_hash = $expected_hash" in text
+            # the head's history key is this server's, as lock_head requires (else it refuses)
+            assert "AND (h.key_id IS NULL OR h.key_id = $key_id)" in text, name
     called = re.compile(r'write_at_head\(\s*\w+,\s*"[^"]+",\s*"([^"]+)"')
     sources = "".join(path.read_text() for path in _python_files())
     named = re.findall(r'"(\w+/\w+_at_head)"', sources)
