@@ -63,13 +63,20 @@ async def test_impact_walks_past_an_erased_target(client: Client[Any]) -> None:
     assert walked["total_impacts"] == 1 and walked["truncated"] is False
 
 
-async def test_a_key_whose_current_fact_was_erased_takes_a_new_one(client: Client[Any]) -> None:
+async def test_a_key_whose_current_fact_was_erased_takes_a_new_one(
+    client: Client[Any], raw_driver: neo4j.AsyncDriver, tenant: str
+) -> None:
     erased = await call(client, "record_fact", project="p", key="k", value="secret")
     await call(client, "record_fact", project="q", key="other", value=1)  # keeps nothing
     await erase(client, ids=[erased["id"]])
     fresh = await call(client, "record_fact", project="p", key="k", value="public")
     state = await call(client, "current_state", state_key="k", project="p")
     assert state["answer"]["id"] == fresh["id"] and state["current_erased"] is False
+    records, _, _ = await raw_driver.execute_query(  # the erased one's link went with it
+        "MATCH (:FactKey {tenant: $tenant, key: 'k'})-[:CURRENT]->(n) RETURN n.id AS id",
+        tenant=tenant,
+    )
+    assert [r["id"] for r in records] == [fresh["id"]]
     await call(client, "govern_fact", fact_id=fresh["id"], action="invalidate", rationale="r")
     state = await call(client, "current_state", state_key="k", project="p")
     assert state["current_erased"] is False  # invalidated, not erased
