@@ -76,9 +76,9 @@ def echo_server(kind: str, env: dict[str, str], log: Path, *options: str) -> Ite
 @contextlib.asynccontextmanager
 async def clients(
     endpoint: Endpoint, tenant: str, scratch: Path, traced: str | None
-) -> AsyncIterator[dict[str, Any]]:
-    """A client per server (and "graphmem pid": its server's process); ``traced``: the tenant of a
-    second graphmem with traces on."""
+) -> AsyncIterator[tuple[dict[str, Any], int]]:
+    """A client per server, and graphmem's server process (for --profile); ``traced``: the
+    tenant of a second graphmem with traces on."""
     env = clean_env(**endpoint.env())
     with contextlib.ExitStack() as stack:
         graphmem_log = stack.enter_context((scratch / "serve.log").open("w"))
@@ -94,9 +94,10 @@ async def clients(
         if traced is not None:
             urls.append(("traced", stack.enter_context(traced_server(env, traced, scratch))))
         async with contextlib.AsyncExitStack() as opened:
-            yield {
+            connected = {
                 name: await opened.enter_async_context(fastmcp.Client(url)) for name, url in urls
-            } | {"graphmem pid": served.process.pid}
+            }
+            yield connected, served.process.pid
 
 
 @contextlib.contextmanager
@@ -276,15 +277,16 @@ async def main(
         async with (
             scratch_tenant(store, "speed") as tenant,
             scratch_tenant(store, "speed-traced") as traced_tenant,
-            clients(endpoint, tenant, folder, traced_tenant if traced else None) as client,
+            clients(endpoint, tenant, folder, traced_tenant if traced else None) as (client, pid),
         ):
             if traced:
                 await seed_facts(client["traced"])
             calls = figures(client, await seed_facts(client["graphmem"]))
+            if unknown := set(chosen.only) - set(calls):
+                raise SystemExit(f"--only: no figure named {sorted(unknown)}; {sorted(calls)}")
             if chosen.only:
                 calls = {n: c for n, c in calls.items() if n in chosen.only or n in ALWAYS}
             say(f"{len(calls)} figures, {count} rounds after {warmup} untimed")
-            pid = client["graphmem pid"]
             timed = await profiled_rounds(calls, count, warmup, pid, chosen.profile)
         report(timed, server_side(folder / "serve.log", count))
     finally:

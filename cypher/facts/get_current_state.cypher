@@ -1,8 +1,8 @@
 // Resolve a key, per owner and per key that names the same subject under the same attribute
-// (the spellings of its $subject, found here: graphmem/subjects/spellings.py), to its CURRENT fact (whole,
-// with its live SUPERSEDES / CONTRADICTS links; other_live: the other end is active and not
-// lapsed) and a compact
-// history: its newest former facts as projections, each with the live link to its successor.
+// (the spellings of its $subject, found here: graphmem/subjects/spellings.py), to its CURRENT
+// fact (whole, with its live SUPERSEDES / CONTRADICTS links; other_live: the other end is
+// active and not lapsed) and a compact history: its newest former facts as projections, each
+// with the live link to its successor.
 // A slot made by a decision's rule before any fact was recorded has no facts (has_facts); one
 // whose current fact was erased says so (current_erased).
 CALL () {  // $subject's spellings, as subjects/list_group_spellings finds a name's

@@ -46,9 +46,10 @@ def test_the_live_predicate_is_used_where_facts_are_read_as_live() -> None:
 
 
 # A name's spellings: the normal forms of every alias of the one subject group whose subjects
-# bear it (subjects/list_group_spellings; facts/record_fact and get_current_state find their
-# key's the same way, in the statement, not a round trip before it). Whitespace aside, spelled
-# as one: the tenant's key lookup, the group's root, its aliases, their order and bound.
+# bear it (subjects/list_group_spellings; facts/record_fact, its one statement and
+# get_current_state find their key's the same way, in the statement, not a round trip before
+# it). Whitespace aside, spelled as one: the tenant's key lookup, the group's root, its
+# aliases, their order and bound.
 SPELLINGS = re.compile(
     re.escape("OPTIONAL MATCH (:SubjectKey {tenant: $tenant, key: 'n:' + ")
     + r"(?P<name>\$subject|name)"
@@ -75,5 +76,10 @@ def test_a_names_spellings_are_found_one_way() -> None:
         if "MERGED_INTO*0..]-(:Subject)<-[:OF]-" in code:
             assert SPELLINGS.search(code), f"{name}: find the spellings as {SPELLINGS.pattern}"
             finders.append(name)
-    expected = {"subjects/list_group_spellings", "facts/record_fact", "facts/get_current_state"}
+    expected = {
+        "subjects/list_group_spellings",
+        "facts/record_fact",
+        "facts/record_fact_at_head",
+        "facts/get_current_state",
+    }
     assert expected <= set(finders), finders
